@@ -1,0 +1,40 @@
+//! Call CUDA driver functions through `cuGetProcAddress`, with the version of the typedef your
+//! signature was written from, checked at compile time.
+//!
+//! ```no_run
+//! use cuda_entry::types::{CUdeviceptr, CUresult};
+//!
+//! // The signature and the version both come from `PFN_cuMemAlloc_v3020` in cudaTypedefs.h.
+//! static MEM_ALLOC: cuda_entry::Entry =
+//!     cuda_entry::Entry::new(c"cuMemAlloc", 3020, cuda_entry::Stream::Legacy);
+//! type PfnMemAlloc = unsafe extern "C" fn(*mut CUdeviceptr, usize) -> CUresult;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // SAFETY: PfnMemAlloc is PFN_cuMemAlloc_v3020's signature.
+//! let mem_alloc = unsafe { MEM_ALLOC.resolve_as::<PfnMemAlloc>() }?;
+//! let mut dptr: CUdeviceptr = 0;
+//! // SAFETY: a valid out-pointer; a context must be current (omitted here).
+//! unsafe { mem_alloc(&mut dptr, 1 << 20) }.ok()?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The two rules this crate enforces, from the CUDA programming guide's *Driver Entry Point
+//! Access*: pass `cuGetProcAddress` the version of the typedef the signature came from (never
+//! `CUDA_VERSION` or the driver's version, which silently change the ABI returned when the toolkit
+//! or driver moves on), and check that the driver is at least that new before asking.
+#![deny(missing_docs, unreachable_pub)]
+
+mod driver;
+mod entry;
+mod error;
+pub mod types;
+
+pub use cuda_entry_macros::cuda_entry;
+pub use driver::{Bootstrap, DriverInfo, PATH_VARIABLE, driver_info, driver_version};
+pub use entry::{Entry, Stream, preload};
+pub use error::{Error, LoadAttempt, PreloadError, Request};
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;

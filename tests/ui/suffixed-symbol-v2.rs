@@ -1,0 +1,7 @@
+use cuda_entry::cuda_entry;
+use cuda_entry::types::{CUdeviceptr, CUresult};
+
+#[cuda_entry(symbol = "cuMemAlloc_v2", version = 3020)]
+pub unsafe extern "C" fn mem_alloc(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+
+fn main() {}
