@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs on the device machine (real driver), from the repository root, after tests/device/build.sh
+# here. Prints every test's output and a summary table at the end; copies logs to $OUT.
+set -u
+cd "$(dirname "$0")/../.."
+out=${OUT:-/tmp/cuda-entry-device}
+mkdir -p "$out"
+summary=()
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | sed 's/^/GPU: /'
+
+run() { # name, command...
+  local name=$1; shift
+  local start=$EPOCHREALTIME
+  "$@" > "$out/$name.log" 2>&1
+  local rc=$?
+  local secs=$(python3 -c "print(f'{$EPOCHREALTIME - $start:.2f}')")
+  echo "=== $name (exit $rc, ${secs}s)"
+  tail -n 60 "$out/$name.log"
+  summary+=("$(printf '%-40s exit %-3s %8ss' "$name" "$rc" "$secs")")
+}
+
+# The real-driver suite, then the rest of the workspace's tests (the simulator ones still use the
+# simulator through the override, which proves the same binaries work here).
+run gpu-test .device/deps/gpu-test --nocapture --test-threads=1
+# Core's suite against the simulated drivers (the same binaries, now on this machine), and the
+# examples run against the simulator; the real-driver runs of the examples follow.
+for name in cuda_entry-test driver-test examples-test; do
+  [ -x ".device/deps/$name" ] && run "$name" ".device/deps/$name"
+done
+for ex in quickstart vector_add new_api; do
+  [ -x ".device/examples/$ex" ] && run "example-$ex" ".device/examples/$ex"
+done
+
+echo
+echo "================ SUMMARY ================"
+printf '%s\n' "${summary[@]}"
+grep -h "^SUMMARY" "$out"/*.log || true
+grep -h "MISMATCH" "$out"/*.log | head -20 || true
