@@ -485,7 +485,7 @@ fn driver_before_11_3_has_no_getprocaddress() {
     assert!(
         text.contains("cannot resolve cuMemAlloc version 3020")
             && text.contains("CUDA 11.2")
-            && text.contains(">= 11.3"),
+            && text.contains(">= CUDA 11.3"),
         "{text}"
     );
     let plain = cuda_entry::driver_version().unwrap_err();

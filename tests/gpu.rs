@@ -35,7 +35,9 @@ fn real_driver(test: &str) -> Option<u32> {
             Some(info.version)
         }
         Err(e) => {
-            loud(&format!("SKIPPED {test}: no real CUDA driver on this machine ({e})"));
+            loud(&format!(
+                "SKIPPED {test}: no real CUDA driver on this machine ({e})"
+            ));
             None
         }
     }

@@ -1,7 +1,7 @@
 //! Loading the driver library once per process and asking it for entry points.
 //!
 //! # Thread-safety
-//! The driver is loaded on first use under a [`OnceLock`]: racing threads all wait for the one
+//! The driver is loaded on first use, once (`sync::Leaked`): racing threads all wait for the one
 //! load and see the same outcome, success or error, for the life of the process.
 //!
 //! # Platform-specific behaviour
@@ -11,12 +11,13 @@
 
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::ptr::{self, NonNull};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use libloading::Library;
 
 use crate::Stream;
 use crate::error::{Error, LoadAttempt, Request};
+use crate::sync::Leaked;
 
 /// The environment variable that, when set and not empty, is the only driver library tried.
 ///
@@ -36,7 +37,7 @@ const CUDA_ERROR_NOT_FOUND: i32 = 500;
 /// `CU_GET_PROC_ADDRESS_LEGACY_STREAM` / `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
 /// `CU_GET_PROC_ADDRESS_DEFAULT` (0) is never passed: it would follow how the *driver's caller*
 /// was compiled, which a Rust program does not have.
-const fn flags(stream: Stream) -> u64 {
+pub(crate) const fn flags(stream: Stream) -> u64 {
     match stream {
         Stream::Legacy => 1,
         Stream::PerThread => 2,
@@ -44,7 +45,7 @@ const fn flags(stream: Stream) -> u64 {
 }
 
 /// A value no driver writes as a `CUdriverProcAddressQueryResult`, to detect an unwritten status.
-const STATUS_UNWRITTEN: c_int = c_int::MIN;
+pub(crate) const STATUS_UNWRITTEN: c_int = c_int::MIN;
 
 type DriverGetVersionFn = unsafe extern "system" fn(*mut c_int) -> c_int;
 type GetProcAddressV2Fn =
@@ -95,7 +96,12 @@ pub struct DriverInfo {
     pub bootstrap: Bootstrap,
 }
 
-static DRIVER: OnceLock<Result<Driver, Error>> = OnceLock::new();
+#[cfg(not(loom))]
+static DRIVER: Leaked<Result<Driver, Error>> = Leaked::new();
+#[cfg(loom)]
+loom::lazy_static! {
+    static ref DRIVER: Leaked<Result<Driver, Error>> = Leaked::new();
+}
 
 /// The process's driver, loaded on first call.
 pub(crate) fn driver() -> Result<&'static Driver, &'static Error> {
@@ -128,25 +134,50 @@ pub fn driver_version() -> Result<u32, Error> {
 }
 
 fn load() -> Result<Driver, Error> {
-    let overridden = std::env::var(PATH_VARIABLE).ok().filter(|p| !p.is_empty());
+    let (library, path) =
+        open_first(PATH_VARIABLE, DEFAULT_LIBRARIES, Search::System).map_err(|tried| {
+            Error::LibraryNotFound {
+                request: None,
+                tried,
+            }
+        })?;
+    bootstrap(library, path)
+}
+
+/// Where Windows looks for a library named without a folder (Linux uses the standard `dlopen`
+/// search, which never includes the current directory).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Search {
+    /// System32 only: where the display driver installs nvcuda.dll.
+    System,
+    /// The application's folder, then System32: where programs ship cudart64_*.dll.
+    #[cfg_attr(not(windows), allow(dead_code))]
+    ApplicationAndSystem,
+}
+
+/// Opens the library named by `variable` when it is set and not empty, else the first of
+/// `defaults` that opens; on failure, every attempt with the loader's message.
+pub(crate) fn open_first(
+    variable: &str,
+    defaults: &[&str],
+    search: Search,
+) -> Result<(Library, Arc<str>), Arc<[LoadAttempt]>> {
+    let overridden = std::env::var(variable).ok().filter(|p| !p.is_empty());
     let candidates: Vec<String> = match overridden {
         Some(path) => vec![path],
-        None => DEFAULT_LIBRARIES.iter().map(|s| (*s).to_owned()).collect(),
+        None => defaults.iter().map(|s| (*s).to_owned()).collect(),
     };
     let mut tried = Vec::new();
     for path in candidates {
-        match open(&path) {
-            Ok(library) => return bootstrap(library, path.into()),
+        match open(&path, search) {
+            Ok(library) => return Ok((library, path.into())),
             Err(e) => tried.push(LoadAttempt {
                 path,
                 message: error_chain(&e),
             }),
         }
     }
-    Err(Error::LibraryNotFound {
-        request: None,
-        tried: tried.into(),
-    })
+    Err(tried.into())
 }
 
 /// The loader's error with its sources (libloading puts `dlerror()`'s text in the source).
@@ -162,18 +193,26 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 }
 
 #[cfg(not(windows))]
-fn open(path: &str) -> Result<Library, libloading::Error> {
+fn open(path: &str, _search: Search) -> Result<Library, libloading::Error> {
     // SAFETY: opening a library runs its initialisers; the driver's are made to be run by any
     // process that uses CUDA. The name is either libcuda.so.1 or the user's explicit override.
     unsafe { Library::new(path) }
 }
 
 #[cfg(windows)]
-fn open(path: &str) -> Result<Library, libloading::Error> {
-    use libloading::os::windows::{LOAD_LIBRARY_SEARCH_DEFAULT_DIRS, Library as WinLibrary};
-    // SAFETY: as on Linux. LOAD_LIBRARY_SEARCH_DEFAULT_DIRS keeps the current directory and
-    // PATH out of the search, so a planted nvcuda.dll is never picked up.
-    unsafe { WinLibrary::load_with_flags(path, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS) }.map(Into::into)
+fn open(path: &str, search: Search) -> Result<Library, libloading::Error> {
+    use libloading::os::windows::{
+        LOAD_LIBRARY_SEARCH_APPLICATION_DIR, LOAD_LIBRARY_SEARCH_SYSTEM32, Library as WinLibrary,
+    };
+    let flags = match search {
+        Search::System => LOAD_LIBRARY_SEARCH_SYSTEM32,
+        Search::ApplicationAndSystem => {
+            LOAD_LIBRARY_SEARCH_APPLICATION_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
+        }
+    };
+    // SAFETY: as on Linux. The flags keep the current directory and PATH out of the search, so
+    // a planted DLL of the same name is never picked up.
+    unsafe { WinLibrary::load_with_flags(path, flags) }.map(Into::into)
 }
 
 fn bootstrap(library: Library, path: Arc<str>) -> Result<Driver, Error> {
@@ -236,6 +275,56 @@ pub(crate) const fn is_valid_version(version: u32) -> bool {
     version >= 1000 && version.is_multiple_of(10) && version <= i32::MAX as u32
 }
 
+/// The guide's two rules, before any query: the version is well-formed, and the driver is at least
+/// that new (a driver older than the typedef cannot serve its ABI: do not ask). Returns the version
+/// as the driver's `int`.
+pub(crate) fn precheck(request: Request, driver_version: u32) -> Result<c_int, Error> {
+    if !is_valid_version(request.version) {
+        return Err(Error::InvalidVersion { request });
+    }
+    if driver_version < request.version {
+        return Err(Error::DriverTooOld {
+            request,
+            driver_version,
+        });
+    }
+    Ok(request.version as c_int) // fits: checked by is_valid_version
+}
+
+/// Maps a successful query's status (`CUdriverProcAddressQueryResult`, or the runtime's
+/// `cudaDriverEntryPointQueryResult`: the same values) and pointer to the outcome.
+pub(crate) fn answer(
+    request: Request,
+    driver_version: u32,
+    status: c_int,
+    pfn: *mut c_void,
+) -> Result<NonNull<c_void>, Error> {
+    match status {
+        0 => NonNull::new(pfn).ok_or(Error::NullPointer {
+            request,
+            driver_version,
+        }),
+        1 => Err(Error::SymbolNotFound {
+            request,
+            driver_version,
+        }),
+        2 => Err(Error::VersionNotSufficient {
+            request,
+            driver_version,
+        }),
+        STATUS_UNWRITTEN => Err(Error::MalformedAnswer {
+            request,
+            driver_version,
+            status: None,
+        }),
+        other => Err(Error::MalformedAnswer {
+            request,
+            driver_version,
+            status: Some(other),
+        }),
+    }
+}
+
 impl Driver {
     /// Asks the driver for `request`'s pointer: the guide's two rules, then the one query.
     pub(crate) fn resolve(
@@ -244,17 +333,7 @@ impl Driver {
         request: Request,
     ) -> Result<NonNull<c_void>, Error> {
         let driver_version = self.version;
-        if !is_valid_version(request.version) {
-            return Err(Error::InvalidVersion { request });
-        }
-        // Guideline 2: a driver older than the typedef cannot serve its ABI; do not ask.
-        if driver_version < request.version {
-            return Err(Error::DriverTooOld {
-                request,
-                driver_version,
-            });
-        }
-        let version = request.version as c_int; // fits: checked by is_valid_version
+        let version = precheck(request, driver_version)?;
         let mut pfn: *mut c_void = ptr::null_mut();
         let code = match self.query {
             Query::V2(query) => {
@@ -271,30 +350,7 @@ impl Driver {
                     )
                 };
                 if code == 0 {
-                    return match status {
-                        0 => NonNull::new(pfn).ok_or(Error::NullPointer {
-                            request,
-                            driver_version,
-                        }),
-                        1 => Err(Error::SymbolNotFound {
-                            request,
-                            driver_version,
-                        }),
-                        2 => Err(Error::VersionNotSufficient {
-                            request,
-                            driver_version,
-                        }),
-                        STATUS_UNWRITTEN => Err(Error::MalformedAnswer {
-                            request,
-                            driver_version,
-                            status: None,
-                        }),
-                        other => Err(Error::MalformedAnswer {
-                            request,
-                            driver_version,
-                            status: Some(other),
-                        }),
-                    };
+                    return answer(request, driver_version, status, pfn);
                 }
                 code
             }
@@ -309,10 +365,7 @@ impl Driver {
                     )
                 };
                 if code == 0 {
-                    return NonNull::new(pfn).ok_or(Error::NullPointer {
-                        request,
-                        driver_version,
-                    });
+                    return answer(request, driver_version, 0, pfn);
                 }
                 if code == CUDA_ERROR_NOT_FOUND {
                     return Err(Error::NotFoundByLegacyQuery {

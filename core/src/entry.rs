@@ -2,17 +2,16 @@
 //!
 //! # Thread-safety
 //! The fast path is one `Acquire` load of the cached pointer, one branch and the call: no lock, no
-//! allocation. The first use goes through a [`OnceLock`], so threads racing on it resolve once and
-//! all see the same outcome; an error is cached exactly like a pointer.
+//! allocation. The first use takes the entry's lock, so threads racing on it resolve once and all
+//! see the same outcome; an error is cached exactly like a pointer. `--cfg loom` model-checks it.
 
 use std::ffi::{CStr, c_void};
 use std::fmt;
 use std::ptr::NonNull;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicPtr, Ordering};
 
-use crate::driver;
 use crate::error::{Error, PreloadError, Request};
+use crate::sync::{AtomicPtr, Mutex, Ordering, lock};
+use crate::{driver, runtime};
 
 /// Which default stream a driver function's variant uses, and so which flag is passed to
 /// `cuGetProcAddress`.
@@ -35,6 +34,35 @@ impl fmt::Display for Stream {
     }
 }
 
+/// `Entry::new`: `const` where the synchronisation primitives are (always, but under loom).
+macro_rules! entry_constructor {
+    ($(#[$doc:meta])* $name:ident($symbol:ident, $version:ident, $stream:ident) -> Entry {
+        $($field:ident $(: $value:expr)?),* $(,)?
+    }) => {
+        $(#[$doc])*
+        #[cfg(not(loom))]
+        pub const fn $name($symbol: &'static CStr, $version: u32, $stream: Stream) -> Entry {
+            Entry { $($field $(: $value)?),* }
+        }
+        $(#[$doc])*
+        #[cfg(loom)]
+        pub fn $name($symbol: &'static CStr, $version: u32, $stream: Stream) -> Entry {
+            Entry { $($field $(: $value)?),* }
+        }
+    };
+}
+
+/// Who an entry asks for its pointer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Resolver {
+    /// The driver's `cuGetProcAddress_v2` (or `cuGetProcAddress` on 11.3-11.8): the default.
+    #[default]
+    Driver,
+    /// The CUDA runtime's `cudaGetDriverEntryPointByVersion` (runtime 12.5 or newer).
+    Runtime,
+}
+
 /// A resolved driver pointer, shareable between threads (it points at immutable code).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Pfn(NonNull<c_void>);
@@ -51,11 +79,12 @@ unsafe impl Sync for Pfn {}
 pub struct Entry {
     /// The resolved pointer, or NULL until it is. The fast path reads only this.
     pfn: AtomicPtr<c_void>,
-    /// The outcome of the one resolution, error included.
-    outcome: OnceLock<Result<Pfn, Error>>,
+    /// The outcome of the one resolution, error included; `None` until it happens.
+    outcome: Mutex<Option<Result<Pfn, Error>>>,
     symbol: &'static CStr,
     version: u32,
     stream: Stream,
+    resolver: Resolver,
 }
 
 impl fmt::Debug for Entry {
@@ -64,26 +93,36 @@ impl fmt::Debug for Entry {
             .field("symbol", &self.symbol)
             .field("version", &self.version)
             .field("stream", &self.stream)
-            .field("outcome", &self.outcome.get())
+            .field("resolver", &self.resolver)
+            .field("outcome", &*lock(&self.outcome))
             .finish()
     }
 }
 
 impl Entry {
-    /// An unresolved entry for `symbol` (the base name, as `c"cuMemAlloc"`) at the typedef
-    /// `version` (the `N` of `PFN_cuMemAlloc_vN`) in the `stream` flavour.
-    ///
-    /// An invalid version (not `1000 * major + 10 * minor`) is not rejected here but by
-    /// [`resolve`](Entry::resolve), without asking the driver; `#[cuda_entry]` rejects it at
-    /// compile time.
-    pub const fn new(symbol: &'static CStr, version: u32, stream: Stream) -> Entry {
-        Entry {
+    entry_constructor! {
+        /// An unresolved entry for `symbol` (the base name, as `c"cuMemAlloc"`) at the typedef
+        /// `version` (the `N` of `PFN_cuMemAlloc_vN`) in the `stream` flavour, resolved through
+        /// the driver.
+        ///
+        /// An invalid version (not `1000 * major + 10 * minor`) is not rejected here but by
+        /// [`resolve`](Entry::resolve), without asking the driver; `#[cuda_entry]` rejects it at
+        /// compile time.
+        new(symbol, version, stream) -> Entry {
             pfn: AtomicPtr::new(std::ptr::null_mut()),
-            outcome: OnceLock::new(),
+            outcome: Mutex::new(None),
             symbol,
             version,
             stream,
+            resolver: Resolver::Driver,
         }
+    }
+
+    /// The same entry, resolved through `resolver` instead of the driver.
+    #[must_use]
+    pub const fn through(mut self, resolver: Resolver) -> Entry {
+        self.resolver = resolver;
+        self
     }
 
     /// The symbol asked for.
@@ -101,12 +140,18 @@ impl Entry {
         self.stream
     }
 
+    /// Who is asked for the pointer.
+    pub const fn resolver(&self) -> Resolver {
+        self.resolver
+    }
+
     /// The request this entry makes, as errors report it.
     pub fn request(&self) -> Request {
         Request {
             symbol: self.symbol.to_str().unwrap_or("<non-UTF-8 symbol>"),
             version: self.version,
             stream: self.stream,
+            resolver: self.resolver,
         }
     }
 
@@ -117,27 +162,48 @@ impl Entry {
     /// symbol or version, or answered something unusable. The same error on every call.
     #[inline]
     pub fn resolve(&self) -> Result<NonNull<c_void>, Error> {
-        match NonNull::new(self.pfn.load(Ordering::Acquire)) {
+        match self.cached() {
             Some(pfn) => Ok(pfn),
             None => self.resolve_slow(),
         }
     }
 
+    /// The fast path: the pointer once resolved.
+    #[inline]
+    fn cached(&self) -> Option<NonNull<c_void>> {
+        NonNull::new(self.pfn.load(Ordering::Acquire))
+    }
+
     #[cold]
     #[inline(never)]
     fn resolve_slow(&self) -> Result<NonNull<c_void>, Error> {
-        let outcome = self.outcome.get_or_init(|| {
-            let request = self.request();
-            let driver = driver::driver().map_err(|e| e.clone().for_request(request))?;
-            driver.resolve(self.symbol, request).map(Pfn)
-        });
-        match outcome {
-            Ok(Pfn(pfn)) => {
-                self.pfn.store(pfn.as_ptr(), Ordering::Release);
-                Ok(*pfn)
+        self.resolve_with(|request| {
+            let attribute = |e: &Error| e.clone().for_request(request);
+            match self.resolver {
+                Resolver::Driver => driver::driver()
+                    .map_err(attribute)?
+                    .resolve(self.symbol, request),
+                Resolver::Runtime => runtime::runtime()
+                    .map_err(attribute)?
+                    .resolve(self.symbol, request),
             }
-            Err(e) => Err(e.clone()),
-        }
+        })
+    }
+
+    /// The cache itself: the outcome of `resolve` on first use, the cached one after. Racing
+    /// callers wait for the first and share its outcome.
+    pub(crate) fn resolve_with(
+        &self,
+        resolve: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
+    ) -> Result<NonNull<c_void>, Error> {
+        let mut outcome = lock(&self.outcome);
+        let outcome = outcome
+            .get_or_insert_with(|| resolve(self.request()).map(Pfn))
+            .clone();
+        outcome.map(|Pfn(pfn)| {
+            self.pfn.store(pfn.as_ptr(), Ordering::Release);
+            pfn
+        })
     }
 
     /// The pointer as the function pointer type `F`.
@@ -181,5 +247,207 @@ pub fn preload(entries: &[&Entry]) -> Result<(), PreloadError> {
         Ok(())
     } else {
         Err(PreloadError { failures })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The cache without any driver: fake resolutions (pointers that are never called).
+    //! Run under Miri too (`cargo +nightly miri test -p cuda-entry --lib`).
+    use super::*;
+    use crate::sync::Ordering as O;
+    use std::sync::atomic::AtomicUsize;
+
+    extern "C" fn target() {}
+
+    fn fake() -> NonNull<c_void> {
+        NonNull::new(target as *mut c_void).expect("a function address")
+    }
+
+    fn not_found(request: Request) -> Error {
+        Error::SymbolNotFound {
+            request,
+            driver_version: 13000,
+        }
+    }
+
+    /// What `resolve` does, with `ask` in place of the driver.
+    fn resolve_faked(
+        entry: &Entry,
+        ask: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
+    ) -> Result<NonNull<c_void>, Error> {
+        entry.cached().map_or_else(|| entry.resolve_with(ask), Ok)
+    }
+
+    #[test]
+    fn first_use_resolves_then_the_fast_path_answers() {
+        let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
+        assert_eq!(entry.cached(), None);
+        let asked = AtomicUsize::new(0);
+        let ask = |r: Request| {
+            asked.fetch_add(1, O::SeqCst);
+            assert_eq!(
+                (r.symbol, r.version, r.stream),
+                ("cuMemAlloc", 3020, Stream::Legacy)
+            );
+            Ok(fake())
+        };
+        assert_eq!(resolve_faked(&entry, ask), Ok(fake()));
+        assert_eq!(entry.cached(), Some(fake()));
+        assert_eq!(
+            resolve_faked(&entry, |_| unreachable!("cached")),
+            Ok(fake())
+        );
+        assert_eq!(asked.load(O::SeqCst), 1);
+    }
+
+    #[test]
+    fn errors_are_cached_and_never_reach_the_fast_path() {
+        let entry = Entry::new(c"cuFoo", 12000, Stream::PerThread).through(Resolver::Runtime);
+        let first = resolve_faked(&entry, |r| Err(not_found(r))).unwrap_err();
+        assert_eq!(first.request().map(|r| r.resolver), Some(Resolver::Runtime));
+        for _ in 0..3 {
+            assert_eq!(
+                resolve_faked(&entry, |_| unreachable!("cached")),
+                Err(first.clone())
+            );
+        }
+        assert_eq!(entry.cached(), None);
+    }
+
+    #[test]
+    fn racing_threads_share_one_resolution() {
+        let entry = Entry::new(c"cuCtxCreate", 12050, Stream::Legacy);
+        let asked = AtomicUsize::new(0);
+        let results: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        resolve_faked(&entry, |_| {
+                            asked.fetch_add(1, O::SeqCst);
+                            Ok(fake())
+                        })
+                        .map(|p| p.as_ptr() as usize)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("no panic"))
+                .collect()
+        });
+        assert!(results.iter().all(|r| *r == Ok(fake().as_ptr() as usize)));
+        assert_eq!(asked.load(O::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_panicking_resolution_leaves_the_entry_usable() {
+        let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = entry.resolve_with(|_| panic!("a resolver bug"));
+        }));
+        assert!(caught.is_err());
+        assert_eq!(resolve_faked(&entry, |_| Ok(fake())), Ok(fake()));
+    }
+
+    #[test]
+    fn resolve_as_gives_the_typed_pointer() {
+        let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
+        entry.resolve_with(|_| Ok(fake())).expect("faked");
+        // SAFETY: `target`'s own type; the fast path answers without a driver.
+        let f = unsafe { entry.resolve_as::<extern "C" fn()>() }.expect("cached");
+        f();
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    //! `RUSTFLAGS="--cfg loom" cargo test -p cuda-entry --lib loom --release`
+    use super::*;
+    use loom::sync::Arc;
+    use loom::sync::atomic::AtomicUsize;
+
+    fn fake(n: usize) -> NonNull<c_void> {
+        NonNull::new(std::ptr::without_provenance_mut(n)).expect("non-zero")
+    }
+
+    fn resolve_faked(
+        entry: &Entry,
+        asked: &AtomicUsize,
+        answer: Result<usize, ()>,
+    ) -> Result<NonNull<c_void>, Error> {
+        entry.cached().map_or_else(
+            || {
+                entry.resolve_with(|request| {
+                    let n = asked.fetch_add(1, Ordering::SeqCst);
+                    answer
+                        .map(|a| fake(a + n))
+                        .map_err(|()| Error::SymbolNotFound {
+                            request,
+                            driver_version: 13000,
+                        })
+                })
+            },
+            Ok,
+        )
+    }
+
+    fn race(answer: Result<usize, ()>) {
+        loom::model(move || {
+            let entry = Arc::new(Entry::new(c"cuMemAlloc", 3020, Stream::Legacy));
+            let asked = Arc::new(AtomicUsize::new(0));
+            let other = {
+                let (entry, asked) = (entry.clone(), asked.clone());
+                loom::thread::spawn(move || {
+                    resolve_faked(&entry, &asked, answer).map(|p| p.as_ptr() as usize)
+                })
+            };
+            let here = resolve_faked(&entry, &asked, answer).map(|p| p.as_ptr() as usize);
+            let there = other.join().unwrap();
+            assert_eq!(here, there, "both threads see the same outcome");
+            assert_eq!(asked.load(Ordering::SeqCst), 1, "resolved once");
+            let again = resolve_faked(&entry, &asked, answer).map(|p| p.as_ptr() as usize);
+            assert_eq!(again, here, "and it stays cached");
+        });
+    }
+
+    #[test]
+    fn racing_first_calls_resolve_once() {
+        race(Ok(0x1000));
+    }
+
+    #[test]
+    fn racing_first_calls_cache_one_error() {
+        race(Err(()));
+    }
+
+    #[test]
+    fn a_preload_racing_calls_resolves_each_entry_once() {
+        loom::model(|| {
+            let entries = Arc::new([
+                Entry::new(c"cuMemAlloc", 3020, Stream::Legacy),
+                Entry::new(c"cuMemFree", 3020, Stream::Legacy),
+            ]);
+            let asked = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+            let preload = {
+                let (entries, asked) = (entries.clone(), asked.clone());
+                loom::thread::spawn(move || {
+                    (0..2)
+                        .map(|i| {
+                            resolve_faked(&entries[i], &asked[i], Ok(0x1000 * (i + 1)))
+                                .map(|p| p.as_ptr() as usize)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            };
+            let call =
+                resolve_faked(&entries[1], &asked[1], Ok(0x2000)).map(|p| p.as_ptr() as usize);
+            let preloaded = preload.join().unwrap();
+            assert_eq!(preloaded[1], call);
+            assert_eq!(preloaded[0], Ok(0x1000));
+            for a in asked.iter() {
+                assert_eq!(a.load(Ordering::SeqCst), 1);
+            }
+        });
     }
 }

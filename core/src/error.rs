@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::Stream;
+use crate::{Resolver, Stream};
 
 /// What an entry asked the driver for: the symbol, the typedef version and the stream flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -14,17 +14,25 @@ pub struct Request {
     pub version: u32,
     /// The default-stream flavour, which selects the flag passed with the request.
     pub stream: Stream,
+    /// Who is asked: the driver's `cuGetProcAddress`, or the runtime's
+    /// `cudaGetDriverEntryPointByVersion`.
+    pub resolver: Resolver,
 }
 
 impl fmt::Display for Request {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} version {} (", self.symbol, self.version)?;
+        if crate::driver::is_valid_version(self.version) {
+            write!(f, "{}, ", Version(self.version))?;
+        }
         write!(
             f,
-            "{} version {} ({}, {} default stream)",
-            self.symbol,
-            self.version,
-            Version(self.version),
-            self.stream
+            "{} default stream{})",
+            self.stream,
+            match self.resolver {
+                Resolver::Driver => "",
+                Resolver::Runtime => ", through the CUDA runtime",
+            }
         )
     }
 }
@@ -158,6 +166,55 @@ pub enum Error {
         /// The status written, or `None` if the driver left it unwritten.
         status: Option<i32>,
     },
+    /// No CUDA runtime library could be opened (for `resolver = "runtime"` entries).
+    #[non_exhaustive]
+    RuntimeNotFound {
+        /// The entry whose resolution loaded the runtime, if any.
+        request: Option<Request>,
+        /// Every name or path tried, with the loader's message.
+        tried: Arc<[LoadAttempt]>,
+    },
+    /// The library opened as the CUDA runtime lacks an export every runtime has.
+    #[non_exhaustive]
+    NotARuntime {
+        /// The entry whose resolution loaded the runtime, if any.
+        request: Option<Request>,
+        /// The library opened.
+        path: Arc<str>,
+        /// The export it lacks.
+        missing: &'static str,
+    },
+    /// The runtime reports no CUDA driver (`cudaDriverGetVersion` gave 0 or failed).
+    #[non_exhaustive]
+    NoDriverForRuntime {
+        /// The entry whose resolution loaded the runtime, if any.
+        request: Option<Request>,
+        /// The runtime library opened.
+        path: Arc<str>,
+        /// The version the runtime reports.
+        runtime_version: u32,
+    },
+    /// The runtime predates `cudaGetDriverEntryPointByVersion` (CUDA 12.5). Its unversioned
+    /// `cudaGetDriverEntryPoint` is never used instead.
+    #[non_exhaustive]
+    RuntimeWithoutByVersion {
+        /// The entry whose resolution loaded the runtime, if any.
+        request: Option<Request>,
+        /// The runtime library opened.
+        path: Arc<str>,
+        /// The version the runtime reports.
+        runtime_version: u32,
+    },
+    /// `cudaGetDriverEntryPointByVersion` returned an error code.
+    #[non_exhaustive]
+    RuntimeError {
+        /// What was asked for.
+        request: Request,
+        /// The version the runtime reports.
+        runtime_version: u32,
+        /// The `cudaError_t` returned.
+        code: i32,
+    },
     /// The version is not of the form `1000 * major + 10 * minor` (at least 1000). The driver was
     /// not asked: it answers success for some such values (version -1, measured).
     #[non_exhaustive]
@@ -175,7 +232,11 @@ impl Error {
             | Error::StubLibrary { request, .. }
             | Error::NotADriver { request, .. }
             | Error::DriverVersionUnavailable { request, .. }
-            | Error::NoGetProcAddress { request, .. } => request.as_ref(),
+            | Error::NoGetProcAddress { request, .. }
+            | Error::RuntimeNotFound { request, .. }
+            | Error::NotARuntime { request, .. }
+            | Error::NoDriverForRuntime { request, .. }
+            | Error::RuntimeWithoutByVersion { request, .. } => request.as_ref(),
             Error::DriverTooOld { request, .. }
             | Error::SymbolNotFound { request, .. }
             | Error::VersionNotSufficient { request, .. }
@@ -183,6 +244,7 @@ impl Error {
             | Error::DriverError { request, .. }
             | Error::NullPointer { request, .. }
             | Error::MalformedAnswer { request, .. }
+            | Error::RuntimeError { request, .. }
             | Error::InvalidVersion { request } => Some(request),
         }
     }
@@ -209,7 +271,11 @@ impl Error {
             | Error::StubLibrary { request, .. }
             | Error::NotADriver { request, .. }
             | Error::DriverVersionUnavailable { request, .. }
-            | Error::NoGetProcAddress { request, .. } => *request = Some(new),
+            | Error::NoGetProcAddress { request, .. }
+            | Error::RuntimeNotFound { request, .. }
+            | Error::NotARuntime { request, .. }
+            | Error::NoDriverForRuntime { request, .. }
+            | Error::RuntimeWithoutByVersion { request, .. } => *request = Some(new),
             _ => {}
         }
         self
@@ -246,6 +312,11 @@ impl fmt::Display for Error {
                  point {} at libcuda.so.1 (nvcuda.dll on Windows)",
                 crate::driver::PATH_VARIABLE
             ),
+            Error::DriverVersionUnavailable { path, code: 0, .. } => write!(
+                f,
+                "cuDriverGetVersion of `{path}` succeeded but reported no valid version; check \
+                 the driver installation"
+            ),
             Error::DriverVersionUnavailable { path, code, .. } => write!(
                 f,
                 "cuDriverGetVersion of `{path}` failed with {}; check the driver installation",
@@ -258,7 +329,7 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "the driver `{path}` reports {} and has no cuGetProcAddress; update the driver \
-                 to >= 11.3 (>= 12.0 recommended)",
+                 to >= CUDA 11.3 (>= CUDA 12.0 recommended)",
                 Version(*driver_version)
             ),
             Error::DriverTooOld {
@@ -342,6 +413,55 @@ impl fmt::Display for Error {
                     Version(*driver_version)
                 ),
             },
+            Error::RuntimeNotFound { tried, .. } => {
+                write!(f, "no CUDA runtime library could be loaded (tried ")?;
+                for (i, attempt) in tried.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { "; " };
+                    write!(f, "{sep}`{}`: {}", attempt.path, attempt.message)?;
+                }
+                write!(
+                    f,
+                    "); install the CUDA runtime (12.5 or newer), set {} to its path, or resolve \
+                     through the driver (the default)",
+                    crate::runtime::RUNTIME_PATH_VARIABLE
+                )
+            }
+            Error::NotARuntime { path, missing, .. } => write!(
+                f,
+                "`{path}` loaded but does not export `{missing}`, so it is not a CUDA runtime; \
+                 point {} at libcudart.so.13 (cudart64_13.dll on Windows)",
+                crate::runtime::RUNTIME_PATH_VARIABLE
+            ),
+            Error::NoDriverForRuntime {
+                path,
+                runtime_version,
+                ..
+            } => write!(
+                f,
+                "the CUDA runtime `{path}` ({}) reports no CUDA driver; install the NVIDIA driver",
+                Version(*runtime_version)
+            ),
+            Error::RuntimeWithoutByVersion {
+                path,
+                runtime_version,
+                ..
+            } => write!(
+                f,
+                "the CUDA runtime `{path}` ({}) has no cudaGetDriverEntryPointByVersion, which \
+                 CUDA 12.5 introduced; use a runtime >= 12.5 or resolve through the driver (the \
+                 unversioned cudaGetDriverEntryPoint is never used: it returns whatever variant \
+                 matches the runtime's version)",
+                Version(*runtime_version)
+            ),
+            Error::RuntimeError {
+                runtime_version,
+                code,
+                ..
+            } => write!(
+                f,
+                "cudaGetDriverEntryPointByVersion of the CUDA runtime ({}) returned cudaError_t {code}",
+                Version(*runtime_version)
+            ),
             Error::InvalidVersion { .. } => f.write_str(
                 "a typedef version is 1000 * major + 10 * minor (3020 for CUDA 3.2); write the \
                  N of the `PFN_<symbol>_v<N>` typedef your signature was copied from",

@@ -28,13 +28,18 @@
 mod driver;
 mod entry;
 mod error;
+mod runtime;
+mod sync;
 pub mod types;
 
+#[doc = include_str!("attribute.md")]
 pub use cuda_entry_macros::cuda_entry;
 pub use driver::{Bootstrap, DriverInfo, PATH_VARIABLE, driver_info, driver_version};
-pub use entry::{Entry, Stream, preload};
+pub use entry::{Entry, Resolver, Stream, preload};
 pub use error::{Error, LoadAttempt, PreloadError, Request};
+pub use runtime::{RUNTIME_PATH_VARIABLE, runtime_version};
 
 #[doc(hidden)]
+#[cfg(not(loom))]
 #[path = "private.rs"]
 pub mod __private;

@@ -1,8 +1,45 @@
 //! What `#[cuda_entry]` expansions name. Not a public API: it changes without notice.
 
-pub use crate::entry::{Entry, Stream};
+pub use crate::entry::{Entry, Resolver, Stream};
 pub use crate::error::Error;
 pub use core::result::Result;
+
+/// Whether entries that name no stream use their per-thread twin: the facade's
+/// `per-thread-default-stream` feature, the analogue of `CUDA_API_PER_THREAD_DEFAULT_STREAM`.
+pub const PER_THREAD_DEFAULT: bool = cfg!(feature = "per-thread-default-stream");
+
+/// The entry of a declaration that names no stream: its legacy typedef, or under
+/// [`PER_THREAD_DEFAULT`] its per-thread twin (`twin_version`, 0 when it has none; the macro
+/// checked the twin's signature equals the legacy one).
+pub const fn default_stream_entry(
+    symbol: &'static core::ffi::CStr,
+    version: u32,
+    twin_version: u32,
+) -> Entry {
+    Entry::new(
+        symbol,
+        default_stream_version(version, twin_version),
+        default_stream(twin_version),
+    )
+}
+
+/// The version a declaration that names no stream resolves at.
+pub const fn default_stream_version(version: u32, twin_version: u32) -> u32 {
+    if PER_THREAD_DEFAULT && twin_version != 0 {
+        twin_version
+    } else {
+        version
+    }
+}
+
+/// The stream flavour a declaration that names no stream resolves in.
+pub const fn default_stream(twin_version: u32) -> Stream {
+    if PER_THREAD_DEFAULT && twin_version != 0 {
+        Stream::PerThread
+    } else {
+        Stream::Legacy
+    }
+}
 
 /// The longest message an ABI assertion prints.
 const MESSAGE: usize = 512;

@@ -7,6 +7,7 @@ use std::ffi::CString;
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
+use syn::visit_mut::{self, VisitMut};
 use syn::{Attribute, Ident, Type, Visibility};
 
 use crate::parse::{Decl, StreamArg};
@@ -33,6 +34,13 @@ pub(crate) fn declaration(
     let attrs = &decl.attrs;
     let names: Vec<&Ident> = params.iter().map(|(n, _)| n).collect();
     let types: Vec<&Type> = params.iter().map(|(_, t)| t).collect();
+    // The same types as seen from inside the generated module (one level down).
+    let inner_params: Vec<(Ident, Type)> = params
+        .iter()
+        .map(|(n, t)| (n.clone(), one_level_down(t)))
+        .collect();
+    let inner_types: Vec<&Type> = inner_params.iter().map(|(_, t)| t).collect();
+    let inner_ret = one_level_down(ret);
 
     let symbol = &checked.symbol;
     // A symbol with a NUL was rejected; the placeholder keeps the expansion well-formed.
@@ -44,17 +52,43 @@ pub(crate) fn declaration(
     };
     let typedef_name = match checked.typedef {
         Some(t) => t.typedef_name(),
+        // Not in the table: name the typedef the declaration claims, saying it is unchecked.
         None => format!(
-            "PFN_{symbol}_v{version}{}",
+            "PFN_{symbol}_v{version}{} (unverified)",
             if checked.stream == StreamArg::PerThread {
-                "_ptsz"
+                "_ptsz or _ptds"
             } else {
                 ""
             }
         ),
     };
+    // A declaration that names no stream and has a per-thread twin resolves one or the other by
+    // the facade's `per-thread-default-stream` feature, decided where that feature is known.
+    let (entry, version_const, stream_const, typedef_const) = match checked.twin {
+        Some(twin) => {
+            let twin_version = twin.version;
+            let twin_name = twin.typedef_name();
+            (
+                quote!(::cuda_entry::__private::default_stream_entry(#symbol_c, #version, #twin_version)),
+                quote!(::cuda_entry::__private::default_stream_version(#version, #twin_version)),
+                quote!(::cuda_entry::__private::default_stream(#twin_version)),
+                quote!(if ::cuda_entry::__private::PER_THREAD_DEFAULT { #twin_name } else { #typedef_name }),
+            )
+        }
+        None => (
+            quote!(::cuda_entry::__private::Entry::new(#symbol_c, #version, #stream)),
+            quote!(#version),
+            stream.clone(),
+            quote!(#typedef_name),
+        ),
+    };
+    let entry = if checked.runtime {
+        quote!(#entry.through(::cuda_entry::__private::Resolver::Runtime))
+    } else {
+        entry
+    };
     let checks = if assertions {
-        abi_assertions(&typedef_name, params, ret, checked)
+        abi_assertions(&typedef_name, &inner_params, &inner_ret, checked)
     } else {
         TokenStream::new()
     };
@@ -72,6 +106,7 @@ pub(crate) fn declaration(
         #[doc = ""]
         #[doc = #fn_doc]
         #[inline]
+        #[allow(clippy::too_many_arguments)] // the C signature's arity is not ours to change
         #vis unsafe fn #name(#(#names: #types),*)
             -> ::cuda_entry::__private::Result<#ret, ::cuda_entry::__private::Error>
         {
@@ -95,18 +130,17 @@ pub(crate) fn declaration(
             use super::*;
 
             /// The function pointer type, the signature of the typedef.
-            #inner_vis type Pfn = unsafe #abi fn(#(#types),*) -> #ret;
+            #inner_vis type Pfn = unsafe #abi fn(#(#inner_types),*) -> #inner_ret;
             /// The symbol passed to `cuGetProcAddress`.
             #inner_vis const SYMBOL: &str = #symbol;
             /// The typedef version passed to `cuGetProcAddress`.
-            #inner_vis const VERSION: u32 = #version;
+            #inner_vis const VERSION: u32 = #version_const;
             /// The default-stream flavour, which selects the flag passed to `cuGetProcAddress`.
-            #inner_vis const STREAM: ::cuda_entry::__private::Stream = #stream;
+            #inner_vis const STREAM: ::cuda_entry::__private::Stream = #stream_const;
             /// The typedef the signature was checked against.
-            #inner_vis const TYPEDEF: &str = #typedef_name;
+            #inner_vis const TYPEDEF: &str = #typedef_const;
             /// The entry: resolved on first use, cached for the life of the process.
-            #inner_vis static ENTRY: ::cuda_entry::__private::Entry =
-                ::cuda_entry::__private::Entry::new(#symbol_c, #version, #stream);
+            #inner_vis static ENTRY: ::cuda_entry::__private::Entry = #entry;
 
             /// The typed function pointer, for hot loops.
             ///
@@ -128,6 +162,30 @@ pub(crate) fn declaration(
             #checks
         }
     }
+}
+
+/// `ty` as written one module deeper: `self::T` becomes `super::T`, `super::T` becomes
+/// `super::super::T`; everything else reaches the same items through the module's `use super::*`.
+fn one_level_down(ty: &Type) -> Type {
+    struct Deeper;
+    impl VisitMut for Deeper {
+        fn visit_path_mut(&mut self, path: &mut syn::Path) {
+            if path.leading_colon.is_none()
+                && let Some(first) = path.segments.first_mut()
+            {
+                if first.ident == "self" {
+                    first.ident = Ident::new("super", first.ident.span());
+                } else if first.ident == "super" {
+                    let span = first.ident.span();
+                    path.segments.insert(0, Ident::new("super", span).into());
+                }
+            }
+            visit_mut::visit_path_mut(self, path);
+        }
+    }
+    let mut ty = ty.clone();
+    Deeper.visit_type_mut(&mut ty);
+    ty
 }
 
 /// The visibility of the generated module's items: as visible as the declared function.

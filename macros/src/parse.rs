@@ -54,13 +54,17 @@ pub(crate) struct Args {
     pub(crate) version: Option<(u32, Span)>,
     pub(crate) stream: Option<(StreamArg, Span)>,
     pub(crate) unverified: Option<Span>,
+    /// `resolver = "runtime"`: through `cudaGetDriverEntryPointByVersion`.
+    pub(crate) runtime: bool,
     /// Whether a `version` argument was written at all (valid or not).
     pub(crate) version_written: bool,
+    /// Whether a `symbol` argument was written at all (valid or not).
+    pub(crate) symbol_written: bool,
 }
 
 /// The argument names, for "unknown argument" errors.
 const KNOWN: &str = "`symbol = \"cuName\"`, `version = N`, `stream = \"legacy\" | \"per_thread\"`, \
-                     `unverified`";
+                     `resolver = \"driver\" | \"runtime\"`, `unverified`";
 
 /// One `name = value` or bare `name`.
 struct RawArg {
@@ -95,7 +99,9 @@ pub(crate) fn args(tokens: TokenStream, errors: &mut Errors) -> Args {
         version: None,
         stream: None,
         unverified: None,
+        runtime: false,
         version_written: false,
+        symbol_written: false,
     };
     let raw = match Punctuated::<RawArg, Token![,]>::parse_terminated.parse2(tokens) {
         Ok(raw) => raw,
@@ -104,6 +110,9 @@ pub(crate) fn args(tokens: TokenStream, errors: &mut Errors) -> Args {
                 e.span(),
                 format!("expected arguments of the form {KNOWN}: {e}"),
             ));
+            // Nothing more can be said about arguments that do not parse.
+            args.symbol_written = true;
+            args.version_written = true;
             return args;
         }
     };
@@ -118,20 +127,20 @@ pub(crate) fn args(tokens: TokenStream, errors: &mut Errors) -> Args {
             continue;
         }
         seen.push(name.clone());
-        if name == "version" {
-            args.version_written = true;
-        }
+        args.version_written |= name == "version";
+        args.symbol_written |= name == "symbol";
         match (name.as_str(), arg.value) {
             ("symbol", Some(value)) => args.symbol = symbol(&value, errors),
             ("version", Some(value)) => args.version = version(&value, errors),
             ("stream", Some(value)) => args.stream = stream(&value, errors),
+            ("resolver", Some(value)) => args.runtime = resolver(&value, errors),
             ("unverified", None) => args.unverified = Some(arg.name.span()),
             ("unverified", Some(value)) => errors.at(
                 value,
                 "`unverified` takes no value: write `unverified` alone to declare a symbol the \
                  typedef table does not know",
             ),
-            ("symbol" | "version" | "stream", None) => errors.at(
+            ("symbol" | "version" | "stream" | "resolver", None) => errors.at(
                 &arg.name,
                 format!("expected `{name} = ...`: the argument `{name}` needs a value"),
             ),
@@ -270,6 +279,24 @@ fn stream(value: &Expr, errors: &mut Errors) -> Option<(StreamArg, Span)> {
         "expected `stream = \"legacy\"` or `stream = \"per_thread\"`",
     );
     None
+}
+
+fn resolver(value: &Expr, errors: &mut Errors) -> bool {
+    if let Expr::Lit(lit) = value
+        && let Lit::Str(s) = &lit.lit
+    {
+        match s.value().as_str() {
+            "driver" => return false,
+            "runtime" => return true,
+            _ => {}
+        }
+    }
+    errors.at(
+        value,
+        "expected `resolver = \"driver\"` (cuGetProcAddress, the default) or `resolver = \
+         \"runtime\"` (the CUDA runtime's cudaGetDriverEntryPointByVersion)",
+    );
+    false
 }
 
 /// A declaration, from either form.

@@ -12,8 +12,15 @@ pub(crate) struct Checked {
     pub(crate) symbol: String,
     pub(crate) version: u32,
     pub(crate) stream: StreamArg,
+    /// Whether `stream` was written; if not, the per-thread twin may be chosen by the facade's
+    /// `per-thread-default-stream` feature.
+    pub(crate) stream_written: bool,
     /// The typedef the declaration matches; `None` for an `unverified` symbol.
     pub(crate) typedef: Option<&'static Typedef>,
+    /// For a declaration that names no stream: the per-thread typedef with the same signature.
+    pub(crate) twin: Option<&'static Typedef>,
+    /// `resolver = "runtime"`.
+    pub(crate) runtime: bool,
 }
 
 /// Checks `decl`'s arguments and signature against the table. Pushes every mistake into `errors`;
@@ -30,14 +37,19 @@ pub(crate) fn validate(
         symbol: String::new(),
         version: 0,
         stream,
+        stream_written: args.stream.is_some(),
         typedef: None,
+        twin: None,
+        runtime: args.runtime,
     };
     let Some(lit) = &args.symbol else {
-        errors.push(syn::Error::new(
-            args.span,
-            "missing `symbol = \"cuName\"`: name the driver function, e.g. `#[cuda_entry(symbol \
-             = \"cuMemAlloc\", version = 3020)]`",
-        ));
+        if !args.symbol_written {
+            errors.push(syn::Error::new(
+                args.span,
+                "missing `symbol = \"cuName\"`: name the driver function, e.g. \
+                 `#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]`",
+            ));
+        }
         return checked;
     };
     let symbol = lit.value();
@@ -67,30 +79,61 @@ pub(crate) fn validate(
         }
         return checked;
     }
-    if let Some(span) = args.unverified {
-        errors.push(syn::Error::new(
-            span,
-            format!(
-                "remove `unverified`: the typedef table knows `{symbol}` and checks this \
-                 declaration against it"
-            ),
-        ));
-    }
     let per_thread = stream == StreamArg::PerThread;
     let flavour: Vec<&Typedef> = typedefs
         .iter()
         .filter(|t| t.stream.is_per_thread() == per_thread)
         .collect();
     let Some(typedef) = flavour.iter().find(|t| t.version == version) else {
+        // A known symbol at a version newer than every typedef the table has of it: a new ABI
+        // from headers newer than the table, declared with `unverified`.
+        let newer = flavour.iter().all(|t| t.version < version);
+        if args.unverified.is_some() && newer && !flavour.is_empty() {
+            return checked;
+        }
         errors.push(syn::Error::new(
             version_span,
             version_message(&symbol, version, per_thread, typedefs),
         ));
         return checked;
     };
+    if let Some(span) = args.unverified {
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "remove `unverified`: the typedef table has `{}` and checks this declaration \
+                 against it",
+                typedef.typedef_name()
+            ),
+        ));
+    }
     checked.typedef = Some(typedef);
     check_signature(decl, params, ret, typedef, errors);
+    if !checked.stream_written {
+        checked.twin = twin(typedef, typedefs);
+    }
     checked
+}
+
+/// The per-thread typedef whose parameters and return have the legacy one's layout: the variant
+/// the `per-thread-default-stream` feature switches to. The first such at or above the legacy
+/// version, else the newest below it.
+fn twin(legacy: &Typedef, typedefs: &'static [Typedef]) -> Option<&'static Typedef> {
+    let same_layout = |t: &&Typedef| {
+        t.stream.is_per_thread()
+            && t.params.len() == legacy.params.len()
+            && t.params.iter().zip(legacy.params).all(|(a, b)| {
+                (a.ty.size, a.ty.align, a.ty.pointer) == (b.ty.size, b.ty.align, b.ty.pointer)
+            })
+            && (t.ret.size, t.ret.align) == (legacy.ret.size, legacy.ret.align)
+    };
+    let candidates: Vec<&Typedef> = typedefs.iter().filter(same_layout).collect();
+    candidates
+        .iter()
+        .filter(|t| t.version >= legacy.version)
+        .min_by_key(|t| t.version)
+        .or_else(|| candidates.iter().max_by_key(|t| t.version))
+        .copied()
 }
 
 fn check_symbol(symbol: &str, span: Span, errors: &mut Errors) -> Option<String> {
@@ -233,9 +276,15 @@ fn version_message(symbol: &str, version: u32, per_thread: bool, typedefs: &[Typ
             typedef_list(&threaded)
         );
     }
+    let newer = if legacy.iter().all(|t| t.version < version) {
+        " (if your headers have a newer typedef than the table, add `unverified` to declare it \
+         unchecked)"
+    } else {
+        ""
+    };
     format!(
         "`{symbol}` has no typedef at version {version}: write the version of the one your \
-         signature was copied from: {}",
+         signature was copied from: {}{newer}",
         typedef_list(&legacy)
     )
 }
@@ -300,6 +349,14 @@ fn check_signature(
     errors: &mut Errors,
 ) {
     let name = typedef.typedef_name();
+    let receiver = decl
+        .sig
+        .inputs
+        .iter()
+        .any(|a| matches!(a, syn::FnArg::Receiver(_)));
+    if receiver || decl.sig.variadic.is_some() {
+        return; // already reported; counting the rest would only mislead
+    }
     if params.len() != typedef.params.len() {
         let expected: Vec<String> = typedef
             .params

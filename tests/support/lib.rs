@@ -2,6 +2,7 @@
 //! reading their call records, and running test scenarios each in a process of its own (the driver
 //! is loaded once per process, so every driver configuration needs a fresh one).
 #![deny(missing_docs)]
+pub mod elf;
 
 use std::ffi::{CStr, CString, c_char};
 use std::path::{Path, PathBuf};
@@ -20,6 +21,10 @@ pub enum Simulator {
     Driver11x,
     /// A driver before 11.3: no `cuGetProcAddress` at all (reports 11020).
     Old,
+    /// A CUDA runtime with `cudaGetDriverEntryPointByVersion` (reports 13000).
+    Runtime,
+    /// A CUDA 12.0-12.4 runtime: no `cudaGetDriverEntryPointByVersion` (reports 12040).
+    RuntimeOld,
 }
 
 impl Simulator {
@@ -28,6 +33,8 @@ impl Simulator {
             Simulator::Current => "cuda_entry_simdriver",
             Simulator::Driver11x => "cuda_entry_simdriver_11x",
             Simulator::Old => "cuda_entry_simdriver_old",
+            Simulator::Runtime => "cuda_entry_simruntime",
+            Simulator::RuntimeOld => "cuda_entry_simruntime_old",
         }
     }
 
@@ -87,7 +94,15 @@ impl SimRecords {
     /// # Panics
     /// If the variable is unset or the library cannot be opened (test code only).
     pub fn from_env() -> SimRecords {
-        let path = std::env::var("CUDA_ENTRY_DRIVER_PATH").expect("CUDA_ENTRY_DRIVER_PATH set");
+        SimRecords::from_variable("CUDA_ENTRY_DRIVER_PATH")
+    }
+
+    /// Opens the simulator named by the environment variable `variable`.
+    ///
+    /// # Panics
+    /// As [`SimRecords::from_env`].
+    pub fn from_variable(variable: &str) -> SimRecords {
+        let path = std::env::var(variable).unwrap_or_else(|_| panic!("{variable} set"));
         SimRecords::open(Path::new(&path)).expect("open simulator")
     }
 
@@ -157,6 +172,8 @@ pub struct Scenario {
 pub enum Driver {
     /// A simulated driver.
     Sim(Simulator),
+    /// A simulated runtime library (through `CUDA_ENTRY_RUNTIME_PATH`); no driver override.
+    Runtime(Simulator),
     /// This exact path, through the override (a missing file, a non-library...).
     Path(&'static str),
     /// Whatever the platform's default is (no override).
@@ -194,21 +211,23 @@ pub fn run_scenarios(scenarios: &[Scenario]) -> ExitCode {
         let mut child = Command::new(&exe);
         child.env(SCENARIO_VARIABLE, s.name);
         child.env_remove("CUDA_ENTRY_DRIVER_PATH");
-        match s.driver {
-            Driver::Sim(sim) => match sim.path() {
-                Ok(path) => {
-                    child.env("CUDA_ENTRY_DRIVER_PATH", path);
-                }
-                Err(e) => {
-                    println!("test {} ... FAILED", s.name);
-                    failed.push((s.name, e));
-                    continue;
-                }
-            },
-            Driver::Path(path) => {
-                child.env("CUDA_ENTRY_DRIVER_PATH", path);
+        child.env_remove("CUDA_ENTRY_RUNTIME_PATH");
+        let overridden = match s.driver {
+            Driver::Sim(sim) => Some(("CUDA_ENTRY_DRIVER_PATH", sim.path())),
+            Driver::Runtime(sim) => Some(("CUDA_ENTRY_RUNTIME_PATH", sim.path())),
+            Driver::Path(path) => Some(("CUDA_ENTRY_DRIVER_PATH", Ok(PathBuf::from(path)))),
+            Driver::Default => None,
+        };
+        match overridden {
+            Some((variable, Ok(path))) => {
+                child.env(variable, path);
             }
-            Driver::Default => {}
+            Some((_, Err(e))) => {
+                println!("test {} ... FAILED", s.name);
+                failed.push((s.name, e));
+                continue;
+            }
+            None => {}
         }
         for (k, v) in s.env {
             child.env(k, v);

@@ -18,6 +18,8 @@ pub unsafe extern "C" fn mem_alloc_32(dptr: *mut u32, bytesize: u32) -> CUresult
 mod inner {
     use super::*;
 
+    type Bytes = usize;
+
     #[cuda_entry]
     unsafe extern "system" {
         /// Legacy stream launch.
@@ -50,6 +52,9 @@ mod inner {
             params: *mut *mut c_void,
             extra: Option<&mut *mut c_void>,
         ) -> CUresult;
+        /// A new ABI of a known symbol, newer than the table's headers.
+        #[cuda_entry(symbol = "cuMemAlloc", version = 13080, unverified)]
+        fn mem_alloc_future(dptr: *mut super::CUdeviceptr, bytesize: self::Bytes) -> CUresult;
         /// A driver API newer than the table's headers.
         #[cuda_entry(symbol = "cuFrobnicateEverything", version = 13080, unverified)]
         fn frobnicate(dptr: CUdeviceptr) -> CUresult;
@@ -59,7 +64,9 @@ mod inner {
     }
 
     pub(crate) fn private_use() -> bool {
-        frobnicate::is_available() && frobnicate::TYPEDEF == "PFN_cuFrobnicateEverything_v13080"
+        frobnicate::is_available()
+            && frobnicate::TYPEDEF == "PFN_cuFrobnicateEverything_v13080 (unverified)"
+            && mem_alloc_future::VERSION == 13080
     }
 }
 

@@ -123,3 +123,120 @@ pub fn symbols() -> impl Iterator<Item = &'static str> {
         }
     })
 }
+
+/// The table's symbol a misspelled `symbol` most likely meant, for "did you mean" messages.
+///
+/// - A symbol of the table is returned as it is.
+/// - A name with a variant suffix the driver does not know (`cuMemAlloc_v2`, `cuLaunchKernel_ptsz`,
+///   `cuMemcpy_v2_ptds`) gives its base name when the table has it: the version and the stream
+///   flavour select the variant, never a suffix.
+/// - Otherwise the symbol at the smallest edit distance, ignoring case (an insertion, deletion,
+///   substitution or swap of two adjacent letters counts one), if that distance is at most
+///   `max(2, len / 4)`; ties go to the smaller case-sensitive distance, then to the first symbol
+///   in table order. `None` when nothing is that close.
+///
+/// ```
+/// assert_eq!(cuda_entry_table::nearest("cuMemAloc"), Some("cuMemAlloc"));
+/// assert_eq!(cuda_entry_table::nearest("cuMemAlloc_v2"), Some("cuMemAlloc"));
+/// assert_eq!(cuda_entry_table::nearest("somethingElseEntirely"), None);
+/// ```
+pub fn nearest(symbol: &str) -> Option<&'static str> {
+    if let Some(t) = lookup(symbol).first() {
+        return Some(t.symbol);
+    }
+    if let Some(t) = lookup(strip_variant_suffix(symbol)).first() {
+        return Some(t.symbol);
+    }
+    let folded = symbol.to_ascii_lowercase();
+    let limit = (symbol.len() / 4).max(2);
+    let mut best: Option<(usize, usize, &'static str)> = None;
+    for candidate in symbols() {
+        // Lengths that differ by more than the limit cannot be within it.
+        if candidate.len().abs_diff(symbol.len()) > limit {
+            continue;
+        }
+        let folded_distance = distance(&folded, &candidate.to_ascii_lowercase());
+        if folded_distance > limit {
+            continue;
+        }
+        let exact_distance = distance(symbol, candidate);
+        let better = match best {
+            None => true,
+            Some((d, e, _)) => (folded_distance, exact_distance) < (d, e),
+        };
+        if better {
+            best = Some((folded_distance, exact_distance, candidate));
+        }
+    }
+    best.map(|(_, _, s)| s)
+}
+
+/// `cuMemcpy_v2_ptds` -> `cuMemcpy`: removes a trailing `_ptsz`/`_ptds` and then a `_v<digits>`.
+fn strip_variant_suffix(symbol: &str) -> &str {
+    let base = symbol
+        .strip_suffix("_ptsz")
+        .or_else(|| symbol.strip_suffix("_ptds"))
+        .unwrap_or(symbol);
+    match base.rsplit_once("_v") {
+        Some((head, digits))
+            if !head.is_empty()
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            head
+        }
+        _ => base,
+    }
+}
+
+/// The optimal-string-alignment distance between `a` and `b`, counted in bytes: the fewest
+/// insertions, deletions, substitutions and swaps of two adjacent bytes that turn one into the
+/// other (no substring edited twice). Symbols are ASCII; other input is compared byte by byte.
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    // Three rows of the dynamic-programming matrix: i-2, i-1 and i.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (previous[j] + 1)
+                .min(current[j - 1] + 1)
+                .min(previous[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            current[j] = d;
+        }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{distance, strip_variant_suffix};
+
+    #[test]
+    fn distance_counts_each_edit_once() {
+        assert_eq!(distance("cumemalloc", "cumemalloc"), 0);
+        assert_eq!(distance("cumemaloc", "cumemalloc"), 1);
+        assert_eq!(distance("cumemallco", "cumemalloc"), 1);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("abc", ""), 3);
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn suffixes_are_stripped() {
+        assert_eq!(strip_variant_suffix("cuMemAlloc_v2"), "cuMemAlloc");
+        assert_eq!(strip_variant_suffix("cuLaunchKernel_ptsz"), "cuLaunchKernel");
+        assert_eq!(strip_variant_suffix("cuMemcpy_v2_ptds"), "cuMemcpy");
+        assert_eq!(strip_variant_suffix("cuMemAlloc"), "cuMemAlloc");
+        assert_eq!(strip_variant_suffix("cuFoo_vx"), "cuFoo_vx");
+        assert_eq!(strip_variant_suffix("_v2"), "_v2");
+    }
+}

@@ -353,6 +353,37 @@ pub unsafe fn ctx_set_current(ctx: CUcontext) -> CUresult {
     }))
 }
 
+/// `cuCtxGetDevice(CUdevice *device)` (2.0): the device of the current context (the only device,
+/// 0).
+///
+/// # Safety
+///
+/// `device` must be NULL or writable.
+pub unsafe fn ctx_get_device(device: *mut CUdevice) -> CUresult {
+    // SAFETY: the caller's contract.
+    code(with_context().and_then(|_| unsafe { put(device, 0) }))
+}
+
+/// `cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)` (13.0): the device of `ctx`; NULL means
+/// the current context.
+///
+/// # Safety
+///
+/// `device` must be NULL or writable.
+pub unsafe fn ctx_get_device_v2(device: *mut CUdevice, ctx: CUcontext) -> CUresult {
+    if ctx.is_null() {
+        // SAFETY: the caller's contract.
+        return unsafe { ctx_get_device(device) };
+    }
+    code(initialized().and_then(|()| {
+        if !state().context_alive(ctx as usize) {
+            return Err(rc::INVALID_CONTEXT);
+        }
+        // SAFETY: the caller's contract.
+        unsafe { put(device, 0) }
+    }))
+}
+
 /// `cuCtxSynchronize(void)` (2.0): the current context; nothing is ever pending.
 ///
 /// # Safety

@@ -128,6 +128,8 @@ define_exports! {
     cuCtxDestroy_v2(ctx: CUcontext) => api::ctx_destroy;
     cuCtxGetCurrent(pctx: *mut CUcontext) => api::ctx_get_current;
     cuCtxSetCurrent(ctx: CUcontext) => api::ctx_set_current;
+    cuCtxGetDevice(device: *mut CUdevice) => api::ctx_get_device;
+    cuCtxGetDevice_v2(device: *mut CUdevice, ctx: CUcontext) => api::ctx_get_device_v2;
     cuCtxSynchronize() => api::ctx_synchronize;
     cuCtxSynchronize_v2(ctx: CUcontext) => api::ctx_synchronize_v2;
     cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) => api::primary_ctx_retain;

@@ -92,6 +92,12 @@ pub static SYMBOLS: &[Symbol] = &[
         name: "cuCtxSetCurrent",
         variants: &[l(4000, "cuCtxSetCurrent")],
     },
+    // CUDA 13.0 added `PFN_cuCtxGetDevice_v13000(CUdevice *, CUcontext)`: version 13000 returns
+    // `cuCtxGetDevice_v2` (ground truth), a different signature from the 2.0 one.
+    Symbol {
+        name: "cuCtxGetDevice",
+        variants: &[l(2000, "cuCtxGetDevice"), l(13000, "cuCtxGetDevice_v2")],
+    },
     // CUDA 13.0 added `PFN_cuCtxSynchronize_v13000(CUcontext)`: version 13000 returns
     // `cuCtxSynchronize_v2` (ground truth), a different signature from the 2.0 one.
     Symbol {

@@ -1,0 +1,342 @@
+//! The examples, run as built, against the simulated driver: each one exits 0 and prints what it
+//! should (which export each entry reached, the verified results, each failure message); and none
+//! of them links to libcuda.
+//!
+//! Nothing is built here: `cargo test` builds the examples (into `target/<profile>/examples/`)
+//! before it runs the integration tests. `cargo test --test examples` alone does not: build them
+//! first with `cargo build --examples`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cuda_entry_support::{Simulator, elf};
+
+/// The built example `name`: `target/<profile>/examples/<name>`, beside this test's `deps/`.
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    let mut dir = exe.parent().expect("the test's folder").to_path_buf();
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    let path = dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "the example `{name}` is not built ({} is missing): `cargo test` builds the examples, \
+         `cargo test --test examples` alone does not; run `cargo build --examples` first",
+        path.display()
+    );
+    if let Some(source) = newer_source(&path) {
+        panic!(
+            "the example `{name}` is older than its source {}: `cargo test --test examples` alone \
+             does not rebuild the examples; run `cargo build --examples` (or plain `cargo test`)",
+            source.display()
+        );
+    }
+    path
+}
+
+/// A source file the binary was built from that changed after it was built, read off the
+/// dep-info file cargo writes beside it (`<name>.d`: `binary: source source ...`); `None` when
+/// all are older or there is no dep-info to read.
+fn newer_source(binary: &Path) -> Option<PathBuf> {
+    let built = std::fs::metadata(binary).and_then(|m| m.modified()).ok()?;
+    let info = std::fs::read_to_string(binary.with_extension("d")).ok()?;
+    let first = info.lines().next()?;
+    let (_, sources) = first.split_once(": ")?;
+    // Make escapes a space inside a path as `\ `.
+    let sources = sources.replace("\\ ", "\0");
+    sources
+        .split_whitespace()
+        .map(|s| PathBuf::from(s.replace('\0', " ")))
+        .find(|source| {
+            std::fs::metadata(source)
+                .and_then(|m| m.modified())
+                .is_ok_and(|changed| changed > built)
+        })
+}
+
+/// Runs an example against `simulator` with `env` added; returns its exit status's success and
+/// its stdout (stderr appended).
+fn run(name: &str, simulator: Simulator, env: &[(&str, &str)]) -> (bool, String) {
+    let driver = simulator.path().unwrap_or_else(|e| panic!("{e}"));
+    let mut command = Command::new(example(name));
+    command
+        .env("CUDA_ENTRY_DRIVER_PATH", &driver)
+        .env("CUDA_ENTRY_SIMULATED", "1")
+        .env_remove("CUDA_ENTRY_SIM_VERSION")
+        .env_remove("CUDA_ENTRY_SIM_MODE");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("running the example `{name}`: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    println!("---- {name} {env:?} ({})\n{text}", output.status);
+    (output.status.success(), text)
+}
+
+/// Runs an example that must succeed; returns its output.
+fn run_ok(name: &str, simulator: Simulator, env: &[(&str, &str)]) -> String {
+    let (ok, text) = run(name, simulator, env);
+    assert!(ok, "the example `{name}` failed:\n{text}");
+    text
+}
+
+/// Whether `text` has a line `<symbol> version <version> [<stream>] -> <export>` (the tables of
+/// quickstart and vector_add), whitespace aside.
+fn reaches(text: &str, symbol: &str, version: u32, stream: Option<&str>, export: &str) -> bool {
+    let version = version.to_string();
+    text.lines().any(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let expected: Vec<&str> = [symbol, "version", version.as_str()]
+            .into_iter()
+            .chain(stream)
+            .chain(["->", export])
+            .collect();
+        words == expected
+    })
+}
+
+fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "expected `{needle}` in:\n{text}");
+}
+
+fn count(text: &str, needle: &str) -> usize {
+    text.matches(needle).count()
+}
+
+#[test]
+fn vector_add_runs_and_verifies_both_launches() {
+    let text = run_ok("vector_add", Simulator::Current, &[]);
+    assert_contains(&text, "SIMULATED driver");
+    assert_contains(&text, "host arithmetic");
+    for (symbol, version, stream, export) in [
+        ("cuInit", 2000, "legacy", "cuInit"),
+        (
+            "cuDevicePrimaryCtxRelease",
+            11000,
+            "legacy",
+            "cuDevicePrimaryCtxRelease_v2",
+        ),
+        ("cuModuleLoadData", 2000, "legacy", "cuModuleLoadData"),
+        ("cuMemAlloc", 3020, "legacy", "cuMemAlloc_v2"),
+        ("cuMemFree", 3020, "legacy", "cuMemFree_v2"),
+        ("cuMemcpyHtoD", 3020, "legacy", "cuMemcpyHtoD_v2"),
+        ("cuMemcpyDtoH", 3020, "legacy", "cuMemcpyDtoH_v2"),
+        ("cuLaunchKernel", 4000, "legacy", "cuLaunchKernel"),
+        ("cuLaunchKernel", 7000, "per-thread", "cuLaunchKernel_ptsz"),
+        ("cuStreamSynchronize", 2000, "legacy", "cuStreamSynchronize"),
+        (
+            "cuStreamSynchronize",
+            7000,
+            "per-thread",
+            "cuStreamSynchronize_ptsz",
+        ),
+        ("cuCtxSynchronize", 2000, "legacy", "cuCtxSynchronize"),
+    ] {
+        assert!(
+            reaches(&text, symbol, version, Some(stream), export),
+            "expected {symbol} {version} {stream} -> {export} in:\n{text}"
+        );
+    }
+    assert_contains(&text, "legacy default stream): 65536 blocks x 256 threads");
+    assert_contains(
+        &text,
+        "per-thread default stream): 65536 blocks x 256 threads",
+    );
+    // 2^24 elements of 3 * (i % 1024): 16384 * 3 * 523776.
+    assert_eq!(
+        count(
+            &text,
+            "sum of the 16777216 results (f64) = 25744637952, expected 25744637952"
+        ),
+        2,
+        "{text}"
+    );
+    assert_eq!(count(&text, "verified all 16777216 elements"), 2, "{text}");
+    assert_contains(
+        &text,
+        "freed the buffers, unloaded the module, released the primary context",
+    );
+    assert_contains(&text, "OK: both launches verified");
+}
+
+#[test]
+fn vector_add_exits_non_zero_with_the_error_on_a_too_old_driver() {
+    // CUDA 6.5 predates the per-thread default stream (PFN_cuLaunchKernel_v7000_ptsz).
+    let (ok, text) = run(
+        "vector_add",
+        Simulator::Current,
+        &[("CUDA_ENTRY_SIM_VERSION", "6050")],
+    );
+    assert!(!ok, "vector_add should fail on a CUDA 6.5 driver:\n{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("cuLaunchKernel") && l.contains("per-thread"))
+        .unwrap_or_else(|| panic!("no per-thread cuLaunchKernel line in:\n{text}"));
+    assert!(line.contains("-> ERROR: "), "{line}");
+    assert!(line.contains("CUDA 6.5"), "{line}");
+    assert!(!text.contains("verified all"), "{text}");
+}
+
+#[test]
+fn new_api_on_a_13_0_driver_calls_the_13_0_abi() {
+    let text = run_ok("new_api", Simulator::Current, &[]);
+    assert_contains(
+        &text,
+        "the two ABIs are two exports: version 13000 -> cuCtxGetDevice_v2; version 2000 -> \
+         cuCtxGetDevice",
+    );
+    assert_contains(
+        &text,
+        "the driver (CUDA 13.0) has it: cuCtxGetDevice(&device, ctx",
+    );
+    assert_contains(&text, "says device 0");
+    assert!(!text.contains("fell back"), "{text}");
+    // (b): too new for this driver, and the driver was never asked.
+    assert_contains(&text, "cuDeviceGetFutureCapability version 13080");
+    assert_contains(
+        &text,
+        "DriverTooOld: cannot resolve cuDeviceGetFutureCapability version 13080",
+    );
+    assert_contains(
+        &text,
+        "the simulated driver's cuGetProcAddress* calls for it: 0",
+    );
+    // (c): each failure, by kind, with its message.
+    assert_contains(
+        &text,
+        "SymbolNotFound: cannot resolve cuMemAllocFutureThing version 12000",
+    );
+    assert_contains(
+        &text,
+        "VersionNotSufficient: cannot resolve cuLaunchKernel version 4000",
+    );
+    assert_contains(
+        &text,
+        "DriverTooOld: cannot resolve cuDeviceGetFarFuture version 99990",
+    );
+    assert_contains(&text, "OK: every path behaved as expected");
+}
+
+#[test]
+fn new_api_on_a_12_8_driver_falls_back_to_the_2_0_abi() {
+    let text = run_ok(
+        "new_api",
+        Simulator::Current,
+        &[("CUDA_ENTRY_SIM_VERSION", "12080")],
+    );
+    assert_contains(&text, "cuDriverGetVersion = 12080");
+    assert_contains(
+        &text,
+        "version 13000 -> unavailable (below); version 2000 -> cuCtxGetDevice",
+    );
+    assert_contains(
+        &text,
+        "not on this driver: cannot resolve cuCtxGetDevice version 13000",
+    );
+    assert_contains(
+        &text,
+        "fell back to the CUDA 2.0 ABI (the current context's device): device 0",
+    );
+    assert_contains(
+        &text,
+        "SymbolNotFound: cannot resolve cuMemAllocFutureThing version 12000",
+    );
+    assert_contains(
+        &text,
+        "VersionNotSufficient: cannot resolve cuLaunchKernel version 4000",
+    );
+    assert_contains(&text, "OK: every path behaved as expected");
+}
+
+#[test]
+fn new_api_on_an_11_8_driver_explains_the_ambiguous_answer() {
+    let text = run_ok("new_api", Simulator::Driver11x, &[]);
+    assert_contains(&text, "asked through GetProcAddress\n");
+    assert_contains(
+        &text,
+        "fell back to the CUDA 2.0 ABI (the current context's device): device 0",
+    );
+    // 12000 is above an 11.8 driver: refused before asking.
+    assert_contains(
+        &text,
+        "DriverTooOld: cannot resolve cuMemAllocFutureThing version 12000",
+    );
+    assert_contains(
+        &text,
+        "NotFoundByLegacyQuery: cannot resolve cuLaunchKernel version 4000",
+    );
+    assert_contains(&text, "OK: every path behaved as expected");
+}
+
+#[test]
+fn quickstart_reaches_each_cuctxcreate_abi() {
+    let text = run_ok("quickstart", Simulator::Current, &[]);
+    assert_contains(&text, "SIMULATED driver");
+    for (version, export) in [
+        (2000, "cuCtxCreate"),
+        (3020, "cuCtxCreate_v2"),
+        (11040, "cuCtxCreate_v3"),
+        (12050, "cuCtxCreate_v4"),
+    ] {
+        assert!(
+            reaches(&text, "cuCtxCreate", version, None, export),
+            "expected cuCtxCreate {version} -> {export} in:\n{text}"
+        );
+    }
+    assert!(
+        reaches(&text, "cuMemAlloc", 3020, None, "cuMemAlloc_v2"),
+        "{text}"
+    );
+    assert_contains(&text, "allocated 64 MiB");
+}
+
+/// The examples resolve everything at run time: no `DT_NEEDED` entry names libcuda.
+#[test]
+fn examples_do_not_link_to_libcuda() {
+    if !cfg!(target_os = "linux") {
+        println!(
+            "skipped: the link-time check reads ELF files, and this target ({}) does not build \
+             them",
+            std::env::consts::OS
+        );
+        return;
+    }
+    for name in ["vector_add", "quickstart", "new_api"] {
+        let path = example(name);
+        let needed = elf::needed_libraries(&path).unwrap_or_else(|e| panic!("{e}"));
+        println!("{name}: NEEDED {needed:?}");
+        // The reader really reads the table: every Rust program on Linux links to libc.
+        assert!(
+            needed.iter().any(|n| n == "libc.so.6"),
+            "{name}: libc.so.6 not among {needed:?}; the ELF reader is wrong"
+        );
+        assert!(
+            !needed.iter().any(|n| n.starts_with("libcuda")),
+            "{name} links to libcuda at load time: {needed:?}"
+        );
+    }
+}
+
+#[test]
+fn the_elf_reader_rejects_what_is_not_elf64() {
+    assert!(elf::needed_libraries_of(b"").is_err());
+    assert!(elf::needed_libraries_of(b"#!/bin/sh\necho not an ELF file\n").is_err());
+    let mut elf32 = vec![0u8; 64];
+    elf32[..6].copy_from_slice(b"\x7fELF\x01\x01");
+    assert!(elf::needed_libraries_of(&elf32).is_err());
+    if cfg!(target_os = "linux") {
+        // A real file cut short: its section headers (at the end) are gone.
+        let bytes = std::fs::read(example("quickstart")).expect("read quickstart");
+        let cut = &bytes[..bytes.len() / 2];
+        assert!(elf::needed_libraries_of(cut).is_err());
+    }
+}

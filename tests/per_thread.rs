@@ -1,0 +1,182 @@
+//! Per-thread default stream entries against the simulated driver: explicit `stream` arguments
+//! always win; a declaration that names no stream resolves its legacy typedef, or its per-thread
+//! twin when the facade's `per-thread-default-stream` feature is on. tests/run-all.sh runs this
+//! file both ways.
+
+use std::ffi::c_void;
+use std::process::ExitCode;
+
+use cuda_entry::cuda_entry;
+use cuda_entry::types::{CUdeviceptr, CUfunction, CUresult, CUstream};
+use cuda_entry::{Entry, Stream};
+use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios};
+
+const FEATURE: bool = cfg!(feature = "per-thread-default-stream");
+
+#[cuda_entry]
+unsafe extern "C" {
+    #[cuda_entry(symbol = "cuLaunchKernel", version = 4000)]
+    fn launch_default(
+        f: CUfunction,
+        grid_x: u32,
+        grid_y: u32,
+        grid_z: u32,
+        block_x: u32,
+        block_y: u32,
+        block_z: u32,
+        shared_bytes: u32,
+        stream: CUstream,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> CUresult;
+    #[cuda_entry(symbol = "cuLaunchKernel", version = 4000, stream = "legacy")]
+    fn launch_legacy(
+        f: CUfunction,
+        grid_x: u32,
+        grid_y: u32,
+        grid_z: u32,
+        block_x: u32,
+        block_y: u32,
+        block_z: u32,
+        shared_bytes: u32,
+        stream: CUstream,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> CUresult;
+    #[cuda_entry(symbol = "cuLaunchKernel", version = 7000, stream = "per_thread")]
+    fn launch_per_thread(
+        f: CUfunction,
+        grid_x: u32,
+        grid_y: u32,
+        grid_z: u32,
+        block_x: u32,
+        block_y: u32,
+        block_z: u32,
+        shared_bytes: u32,
+        stream: CUstream,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> CUresult;
+    #[cuda_entry(symbol = "cuMemcpyHtoD", version = 3020)]
+    fn memcpy_htod(dst: CUdeviceptr, src: *const c_void, bytes: usize) -> CUresult;
+    #[cuda_entry(symbol = "cuStreamBeginCapture", version = 10010)]
+    fn begin_capture(stream: CUstream, mode: u32) -> CUresult;
+    #[cuda_entry(symbol = "cuMemAlloc", version = 3020)]
+    fn mem_alloc(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+}
+
+fn main() -> ExitCode {
+    println!(
+        "per-thread-default-stream feature: {}",
+        if FEATURE { "on" } else { "off" }
+    );
+    run_scenarios(&[
+        Scenario {
+            name: "explicit_streams_ignore_the_feature",
+            driver: Driver::Sim(Simulator::Current),
+            env: &[],
+            run: explicit_streams_ignore_the_feature,
+        },
+        Scenario {
+            name: "unnamed_streams_follow_the_feature",
+            driver: Driver::Sim(Simulator::Current),
+            env: &[],
+            run: unnamed_streams_follow_the_feature,
+        },
+        Scenario {
+            name: "entries_without_a_twin_are_unaffected",
+            driver: Driver::Sim(Simulator::Current),
+            env: &[],
+            run: entries_without_a_twin_are_unaffected,
+        },
+    ])
+}
+
+fn reaches(sim: &SimRecords, entry: &Entry) -> String {
+    let pfn = entry.resolve().unwrap_or_else(|e| panic!("{e}"));
+    let names = [
+        "cuLaunchKernel",
+        "cuLaunchKernel_ptsz",
+        "cuMemcpyHtoD_v2",
+        "cuMemcpyHtoD_v2_ptds",
+        "cuStreamBeginCapture_v2",
+        "cuStreamBeginCapture_v2_ptsz",
+        "cuMemAlloc_v2",
+    ];
+    names
+        .iter()
+        .find(|n| sim.address(n) == Some(pfn.as_ptr()))
+        .map_or_else(|| format!("{pfn:p}"), |n| (*n).to_owned())
+}
+
+fn explicit_streams_ignore_the_feature() {
+    let sim = SimRecords::from_env();
+    assert_eq!(reaches(&sim, &launch_legacy::ENTRY), "cuLaunchKernel");
+    assert_eq!(launch_legacy::STREAM, Stream::Legacy);
+    assert_eq!(
+        reaches(&sim, &launch_per_thread::ENTRY),
+        "cuLaunchKernel_ptsz"
+    );
+    assert_eq!(launch_per_thread::VERSION, 7000);
+}
+
+fn unnamed_streams_follow_the_feature() {
+    let sim = SimRecords::from_env();
+    let cases: [(&Entry, &str, &str, u32, &str); 3] = [
+        (
+            &launch_default::ENTRY,
+            "cuLaunchKernel",
+            "cuLaunchKernel_ptsz",
+            7000,
+            launch_default::TYPEDEF,
+        ),
+        (
+            &memcpy_htod::ENTRY,
+            "cuMemcpyHtoD_v2",
+            "cuMemcpyHtoD_v2_ptds",
+            7000,
+            memcpy_htod::TYPEDEF,
+        ),
+        (
+            &begin_capture::ENTRY,
+            "cuStreamBeginCapture_v2",
+            "cuStreamBeginCapture_v2_ptsz",
+            10010,
+            begin_capture::TYPEDEF,
+        ),
+    ];
+    for (entry, legacy, per_thread, twin_version, typedef) in cases {
+        let got = reaches(&sim, entry);
+        if FEATURE {
+            assert_eq!(got, per_thread, "{entry:?}");
+            assert_eq!(entry.stream(), Stream::PerThread);
+            assert_eq!(entry.version(), twin_version);
+            assert!(
+                typedef.ends_with("_ptsz") || typedef.ends_with("_ptds"),
+                "{typedef}"
+            );
+        } else {
+            assert_eq!(got, legacy, "{entry:?}");
+            assert_eq!(entry.stream(), Stream::Legacy);
+            assert!(!typedef.contains("_pt"), "{typedef}");
+        }
+    }
+    assert_eq!(launch_default::VERSION, if FEATURE { 7000 } else { 4000 });
+    assert_eq!(
+        launch_default::STREAM,
+        if FEATURE {
+            Stream::PerThread
+        } else {
+            Stream::Legacy
+        }
+    );
+}
+
+fn entries_without_a_twin_are_unaffected() {
+    let sim = SimRecords::from_env();
+    assert_eq!(reaches(&sim, &mem_alloc::ENTRY), "cuMemAlloc_v2");
+    assert_eq!(
+        (mem_alloc::VERSION, mem_alloc::STREAM),
+        (3020, Stream::Legacy)
+    );
+}
