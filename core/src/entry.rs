@@ -260,8 +260,12 @@ mod tests {
 
     extern "C" fn target() {}
 
+    /// A stable address standing in for a driver function (Miri gives a function a new address
+    /// each time it is turned into a pointer, a static keeps one).
+    static FAKE: u8 = 0;
+
     fn fake() -> NonNull<c_void> {
-        NonNull::new(target as *mut c_void).expect("a function address")
+        NonNull::from(&FAKE).cast()
     }
 
     fn not_found(request: Request) -> Error {
@@ -353,7 +357,8 @@ mod tests {
     #[test]
     fn resolve_as_gives_the_typed_pointer() {
         let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
-        entry.resolve_with(|_| Ok(fake())).expect("faked");
+        let target = NonNull::new(target as *mut c_void).expect("a function address");
+        entry.resolve_with(|_| Ok(target)).expect("faked");
         // SAFETY: `target`'s own type; the fast path answers without a driver.
         let f = unsafe { entry.resolve_as::<extern "C" fn()>() }.expect("cached");
         f();

@@ -89,3 +89,53 @@ pub const fn check_abi<T>(size: usize, align: usize, what: &str) {
         Err(_) => panic!("a declared type does not have the C type's size and alignment"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matching_layouts_pass() {
+        check_abi::<u64>(8, 8, "unused");
+        check_abi::<*mut u8>(size_of::<usize>(), align_of::<usize>(), "unused");
+    }
+
+    #[test]
+    fn a_mismatch_names_both_layouts() {
+        let message = std::panic::catch_unwind(|| {
+            check_abi::<u32>(
+                8,
+                8,
+                "parameter 2 `bytesize` is `size_t bytesize` (8 bytes, align 8)",
+            );
+        })
+        .expect_err("a mismatch fails");
+        let message = message
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| message.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        assert_eq!(
+            message,
+            "parameter 2 `bytesize` is `size_t bytesize` (8 bytes, align 8), but the declared \
+             Rust type is 4 bytes, align 4: declare it with a type of the C layout"
+        );
+    }
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        let mut buf = [0u8; MESSAGE];
+        let len = push_number(&mut buf, 0, 1_234_567_890);
+        assert_eq!(&buf[..len], b"1234567890");
+        let len = push_number(&mut buf, 0, 0);
+        assert_eq!(&buf[..len], b"0");
+    }
+
+    #[test]
+    fn the_default_stream_follows_the_feature() {
+        assert_eq!(default_stream_version(4000, 0), 4000);
+        assert_eq!(default_stream(0), Stream::Legacy);
+        let twin = default_stream_version(4000, 7000);
+        assert_eq!(twin, if PER_THREAD_DEFAULT { 7000 } else { 4000 });
+    }
+}

@@ -233,7 +233,10 @@ mod tests {
     #[test]
     fn suffixes_are_stripped() {
         assert_eq!(strip_variant_suffix("cuMemAlloc_v2"), "cuMemAlloc");
-        assert_eq!(strip_variant_suffix("cuLaunchKernel_ptsz"), "cuLaunchKernel");
+        assert_eq!(
+            strip_variant_suffix("cuLaunchKernel_ptsz"),
+            "cuLaunchKernel"
+        );
         assert_eq!(strip_variant_suffix("cuMemcpy_v2_ptds"), "cuMemcpy");
         assert_eq!(strip_variant_suffix("cuMemAlloc"), "cuMemAlloc");
         assert_eq!(strip_variant_suffix("cuFoo_vx"), "cuFoo_vx");

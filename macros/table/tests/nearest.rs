@@ -38,7 +38,12 @@ fn unrelated_names_have_none() {
 
 #[test]
 fn the_answer_is_always_a_table_symbol() {
-    for probe in ["cuMemAloc", "cuCtxCreat", "cuMemcpy_v2_ptds", "cuGraphLaunc"] {
+    for probe in [
+        "cuMemAloc",
+        "cuCtxCreat",
+        "cuMemcpy_v2_ptds",
+        "cuGraphLaunc",
+    ] {
         let near = nearest(probe).expect("a suggestion");
         assert!(!lookup(near).is_empty(), "{probe} -> {near}");
     }
