@@ -340,3 +340,89 @@ fn the_elf_reader_rejects_what_is_not_elf64() {
         assert!(elf::needed_libraries_of(cut).is_err());
     }
 }
+
+/// Against the simulator the example says cudarc cannot run there and why, runs the cuda-entry
+/// part on a context of its own (the 13.0 `cuCtxGetDevice` ABI on a 13.0 driver, the 2.0 one on a
+/// 12.8 driver), never panics, and exits 0. It also does not link to libcuda: cudarc is built
+/// with `dynamic-loading`. (The cudarc part itself needs a real driver: `cargo run --example
+/// cudarc_interop` there.)
+#[test]
+fn cudarc_interop_runs_the_cuda_entry_part_and_says_cudarc_needs_a_real_driver() {
+    let text = run_ok("cudarc_interop", Simulator::Current, &[]);
+    assert_contains(&text, "SIMULATED driver");
+    for (symbol, version, export) in [
+        ("cuCtxGetDevice", 13000, "cuCtxGetDevice_v2"),
+        ("cuCtxGetDevice", 2000, "cuCtxGetDevice"),
+        ("cuDeviceGetUuid", 11040, "cuDeviceGetUuid_v2"),
+    ] {
+        assert!(
+            reaches(&text, symbol, version, Some("legacy"), export),
+            "expected {symbol} {version} legacy -> {export} in:\n{text}"
+        );
+    }
+    // The simulator has no cuMemsetD32: reported, not called.
+    let memset = text
+        .lines()
+        .find(|l| l.contains("cuMemsetD32") && l.contains("->"))
+        .unwrap_or_else(|| panic!("no cuMemsetD32 line in:\n{text}"));
+    assert!(
+        memset.contains(
+            "-> unavailable (the simulated driver does not implement it): cannot resolve \
+             cuMemsetD32 version 3020"
+        ),
+        "{memset}"
+    );
+    assert_contains(
+        &text,
+        "cudarc: not run. cudarc 0.19 cannot use the simulated driver",
+    );
+    assert_contains(&text, "The cudarc part needs a real driver.");
+    assert!(!text.contains("CudaContext::new(0) retained"), "{text}");
+    assert_contains(
+        &text,
+        "cuCtxGetDevice version 13000 (the context passed explicitly): context ",
+    );
+    assert_contains(&text, "is on device 0");
+    // The simulated device's UUID is the bytes of "cuda-entry-sim01".
+    assert_contains(
+        &text,
+        "cuDeviceGetUuid version 11040: GPU-63756461-2d65-6e74-7279-2d73696d3031",
+    );
+    assert_contains(
+        &text,
+        "OK: the cuda-entry part ran against the SIMULATED driver; the cudarc part needs a real \
+         driver",
+    );
+    assert!(!text.contains("panicked"), "{text}");
+
+    // A 12.8 driver: the 13.0 ABI is refused without asking, the 2.0 one answers.
+    let text = run_ok(
+        "cudarc_interop",
+        Simulator::Current,
+        &[("CUDA_ENTRY_SIM_VERSION", "12080")],
+    );
+    assert_contains(
+        &text,
+        "cuCtxGetDevice version 13000 is not on this driver: cannot resolve cuCtxGetDevice \
+         version 13000",
+    );
+    assert_contains(
+        &text,
+        "fell back to cuCtxGetDevice version 2000 (the current context): device 0",
+    );
+    assert_contains(
+        &text,
+        "OK: the cuda-entry part ran against the SIMULATED driver",
+    );
+    assert!(!text.contains("panicked"), "{text}");
+
+    if cfg!(target_os = "linux") {
+        let needed =
+            elf::needed_libraries(&example("cudarc_interop")).unwrap_or_else(|e| panic!("{e}"));
+        println!("cudarc_interop: NEEDED {needed:?}");
+        assert!(
+            !needed.iter().any(|n| n.starts_with("libcuda")),
+            "cudarc_interop links to libcuda at load time: {needed:?}"
+        );
+    }
+}

@@ -63,6 +63,11 @@ unsafe extern "C" {
     fn begin_capture(stream: CUstream, mode: u32) -> CUresult;
     #[cuda_entry(symbol = "cuMemAlloc", version = 3020)]
     fn mem_alloc(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+    /// `PFN_cuMemcpy2D_v2000` takes a `CUDA_MEMCPY2D_v1 *`; the per-thread `v7000_ptds` a
+    /// `CUDA_MEMCPY2D_v2 *`: same layout of the pointer, a different struct behind it. Not a twin.
+    #[cuda_entry(symbol = "cuMemcpy2D", version = 2000)]
+    #[allow(dead_code)]
+    fn memcpy_2d_v1(copy: *const c_void) -> CUresult;
 }
 
 fn main() -> ExitCode {

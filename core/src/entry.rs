@@ -15,7 +15,7 @@ use crate::{driver, runtime};
 
 /// Which default stream a driver function's variant uses, and so which flag is passed to
 /// `cuGetProcAddress`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Stream {
     /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`): the plain
     /// `PFN_<symbol>_v<N>` typedefs.
@@ -53,7 +53,7 @@ macro_rules! entry_constructor {
 }
 
 /// Who an entry asks for its pointer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Resolver {
     /// The driver's `cuGetProcAddress_v2` (or `cuGetProcAddress` on 11.3-11.8): the default.

@@ -28,6 +28,8 @@
 mod driver;
 mod entry;
 mod error;
+#[cfg(not(loom))]
+mod registry;
 mod runtime;
 mod sync;
 pub mod types;
@@ -37,6 +39,11 @@ pub use cuda_entry_macros::cuda_entry;
 pub use driver::{Bootstrap, DriverInfo, PATH_VARIABLE, driver_info, driver_version};
 pub use entry::{Entry, Resolver, Stream, preload};
 pub use error::{Error, LoadAttempt, PreloadError, Request};
+#[cfg(not(loom))]
+pub use registry::{
+    MANIFEST_SECTION, ManifestRecord, Requirements, entries, parse_manifest, preload_all,
+    requirements,
+};
 pub use runtime::{RUNTIME_PATH_VARIABLE, runtime_version};
 
 #[doc(hidden)]

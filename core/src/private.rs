@@ -2,7 +2,88 @@
 
 pub use crate::entry::{Entry, Resolver, Stream};
 pub use crate::error::Error;
+pub use crate::registry::ENTRIES;
 pub use core::result::Result;
+pub use linkme;
+
+/// The manifest record of one declaration: a `#[used]` static in the section that
+/// `cuda-entry check BINARY` reads (`registry::MANIFEST_SECTION`).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __cuda_entry_manifest_record {
+    ($len:expr, $($arg:expr),* $(,)?) => {
+        #[used]
+        #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
+        #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
+        #[cfg_attr(
+            not(any(windows, target_vendor = "apple")),
+            unsafe(link_section = "cuda_entry")
+        )]
+        static MANIFEST_RECORD: [u8; $len] = $crate::__private::manifest_record::<{ $len }>($($arg),*);
+    };
+}
+pub use crate::__cuda_entry_manifest_record as manifest_record;
+
+/// The bytes of a manifest record (layout in `registry::parse_manifest`). `stream`: 0 when the
+/// declaration names none (the feature decides, as for the entry), 1 legacy, 2 per-thread;
+/// `resolver`: 1 driver, 2 runtime. `N` must be 16 + the two strings' lengths (the macro
+/// computes it).
+pub const fn manifest_record<const N: usize>(
+    symbol: &str,
+    package: &str,
+    version: u32,
+    twin_version: u32,
+    stream: u8,
+    resolver: u8,
+    unverified: bool,
+) -> [u8; N] {
+    let (version, stream) = match stream {
+        0 => (
+            default_stream_version(version, twin_version),
+            match default_stream(twin_version) {
+                Stream::Legacy => 1,
+                Stream::PerThread => 2,
+            },
+        ),
+        other => (version, other),
+    };
+    let mut out = [0u8; N];
+    let magic = crate::registry::MAGIC;
+    let mut i = 0;
+    while i < 4 {
+        out[i] = magic[i];
+        i += 1;
+    }
+    out[4] = crate::registry::FORMAT;
+    out[5] = stream;
+    out[6] = resolver;
+    out[7] = unverified as u8;
+    let v = version.to_le_bytes();
+    let s = (symbol.len() as u16).to_le_bytes();
+    let p = (package.len() as u16).to_le_bytes();
+    let fixed = [v[0], v[1], v[2], v[3], s[0], s[1], p[0], p[1]];
+    let mut j = 0;
+    while j < fixed.len() {
+        out[8 + j] = fixed[j];
+        j += 1;
+    }
+    let mut at = crate::registry::HEADER;
+    let (symbol, package) = (symbol.as_bytes(), package.as_bytes());
+    let mut k = 0;
+    while k < symbol.len() {
+        out[at] = symbol[k];
+        at += 1;
+        k += 1;
+    }
+    k = 0;
+    while k < package.len() {
+        out[at] = package[k];
+        at += 1;
+        k += 1;
+    }
+    assert!(at == N, "manifest record length");
+    out
+}
 
 /// Whether entries that name no stream use their per-thread twin: the facade's
 /// `per-thread-default-stream` feature, the analogue of `CUDA_API_PER_THREAD_DEFAULT_STREAM`.

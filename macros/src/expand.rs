@@ -87,6 +87,10 @@ pub(crate) fn declaration(
     } else {
         entry
     };
+    let registration = registration(checked);
+    // Locals of the generated body, hygienic so a parameter named `pfn` or `error` is not shadowed.
+    let pfn = Ident::new("pfn", Span::mixed_site());
+    let error = Ident::new("error", Span::mixed_site());
     let checks = if assertions {
         abi_assertions(&typedef_name, &inner_params, &inner_ret, checked)
     } else {
@@ -111,13 +115,13 @@ pub(crate) fn declaration(
             -> ::cuda_entry::__private::Result<#ret, ::cuda_entry::__private::Error>
         {
             match #name::pointer() {
-                ::cuda_entry::__private::Result::Ok(pfn) => {
-                    // SAFETY: `pfn` has the signature checked against the typedef; the caller
-                    // upholds the driver function's contract.
-                    ::cuda_entry::__private::Result::Ok(unsafe { pfn(#(#names),*) })
+                ::cuda_entry::__private::Result::Ok(#pfn) => {
+                    // SAFETY: the pointer has the signature checked against the typedef; the
+                    // caller upholds the driver function's contract.
+                    ::cuda_entry::__private::Result::Ok(unsafe { #pfn(#(#names),*) })
                 }
-                ::cuda_entry::__private::Result::Err(error) => {
-                    ::cuda_entry::__private::Result::Err(error)
+                ::cuda_entry::__private::Result::Err(#error) => {
+                    ::cuda_entry::__private::Result::Err(#error)
                 }
             }
         }
@@ -160,7 +164,35 @@ pub(crate) fn declaration(
             }
 
             #checks
+
+            #registration
         }
+    }
+}
+
+/// The entry's link-time registration and its manifest record (core/src/registry.rs).
+fn registration(checked: &Checked) -> TokenStream {
+    let symbol = &checked.symbol;
+    // The declaring package, as cargo tells the compiler of the crate being expanded.
+    let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+    let len = 16 + symbol.len() + package.len();
+    let version = checked.version;
+    let twin = checked.twin.map_or(0, |t| t.version);
+    let stream: u8 = match (checked.stream_written, checked.stream) {
+        (false, _) => 0,
+        (true, StreamArg::Legacy) => 1,
+        (true, StreamArg::PerThread) => 2,
+    };
+    let resolver: u8 = if checked.runtime { 2 } else { 1 };
+    let unverified = checked.typedef.is_none();
+    quote! {
+        #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
+        #[linkme(crate = ::cuda_entry::__private::linkme)]
+        static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
+
+        ::cuda_entry::__private::manifest_record!(
+            #len, #symbol, #package, #version, #twin, #stream, #resolver, #unverified
+        );
     }
 }
 

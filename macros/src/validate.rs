@@ -115,19 +115,21 @@ pub(crate) fn validate(
     checked
 }
 
-/// The per-thread typedef whose parameters and return have the legacy one's layout: the variant
+/// The per-thread typedef with exactly the legacy one's parameter and return types (the C
+/// spellings, so a pointer to a `_v1` struct never pairs with a pointer to its `_v2`): the variant
 /// the `per-thread-default-stream` feature switches to. The first such at or above the legacy
 /// version, else the newest below it.
 fn twin(legacy: &Typedef, typedefs: &'static [Typedef]) -> Option<&'static Typedef> {
-    let same_layout = |t: &&Typedef| {
+    let same_types = |t: &&Typedef| {
         t.stream.is_per_thread()
             && t.params.len() == legacy.params.len()
-            && t.params.iter().zip(legacy.params).all(|(a, b)| {
-                (a.ty.size, a.ty.align, a.ty.pointer) == (b.ty.size, b.ty.align, b.ty.pointer)
-            })
-            && (t.ret.size, t.ret.align) == (legacy.ret.size, legacy.ret.align)
+            && t.params
+                .iter()
+                .zip(legacy.params)
+                .all(|(a, b)| a.ty == b.ty)
+            && t.ret == legacy.ret
     };
-    let candidates: Vec<&Typedef> = typedefs.iter().filter(same_layout).collect();
+    let candidates: Vec<&Typedef> = typedefs.iter().filter(same_types).collect();
     candidates
         .iter()
         .filter(|t| t.version >= legacy.version)

@@ -85,3 +85,13 @@ fn main() {
     #[allow(deprecated)]
     let _ = mem_alloc_32::is_available();
 }
+
+/// Parameters named like the generated body's locals are not shadowed.
+#[cuda_entry(symbol = "cuGetProcAddress", version = 12000)]
+pub unsafe extern "C" fn get_proc_address(
+    symbol: *const std::ffi::c_char,
+    pfn: *mut *mut c_void,
+    cuda_version: i32,
+    flags: u64,
+    symbol_status: *mut i32,
+) -> CUresult;

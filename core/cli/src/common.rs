@@ -1,0 +1,230 @@
+//! What the subcommands share: the error type and its exit codes, version formatting, symbol
+//! suggestions, the `cuda_entry::Entry` of a request, and finding the simulated driver.
+
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use cuda_entry::{Entry, Error, Resolver, Stream};
+use cuda_entry_table::{TOOLKITS, Typedef};
+
+/// Why a subcommand stopped early.
+#[derive(Debug)]
+pub(crate) enum CliError {
+    /// The command line or the files named on it are unusable: exit status 2.
+    BadInput(String),
+    /// The environment could not be used (no driver for `probe`, a failed re-run): exit status 1.
+    Failed(String),
+}
+
+impl CliError {
+    /// The exit status: 2 for bad input, 1 otherwise.
+    pub(crate) fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::BadInput(_) => ExitCode::from(2),
+            CliError::Failed(_) => ExitCode::from(1),
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::BadInput(m) | CliError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+/// `13000` -> `CUDA 13.0`.
+pub(crate) fn cuda(version: u32) -> String {
+    format!("CUDA {}.{}", version / 1000, version % 1000 / 10)
+}
+
+/// `13000` -> `13.0`.
+pub(crate) fn dotted(version: u32) -> String {
+    format!("{}.{}", version / 1000, version % 1000 / 10)
+}
+
+/// The span of toolkits the table was read from: ` (the headers of CUDA 11.7 to 13.5)`.
+pub(crate) fn table_range() -> String {
+    match (TOOLKITS.first(), TOOLKITS.last()) {
+        (Some(&first), Some(&last)) => {
+            format!(
+                " (the headers of CUDA {} to {})",
+                dotted(first),
+                dotted(last)
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+/// The message for a symbol the table does not know, with the nearest table symbol if any.
+pub(crate) fn unknown_symbol(symbol: &str) -> String {
+    match cuda_entry_table::nearest(symbol) {
+        Some(near) => format!(
+            "unknown symbol `{symbol}`: did you mean `{near}`? (symbols are base names, without \
+             `_v2`/`_ptsz`/`_ptds`: the version and the stream select the variant)"
+        ),
+        None => format!(
+            "unknown symbol `{symbol}`: the typedef table{} does not have it; list the known ones \
+             with `cuda-entry probe --simulated` (a driver API newer than the table can be \
+             declared with `unverified`)",
+            table_range()
+        ),
+    }
+}
+
+/// The typedefs of `symbol` in one flavour group, oldest first.
+pub(crate) fn flavour(symbol: &str, per_thread: bool) -> Vec<&'static Typedef> {
+    let mut typedefs: Vec<&'static Typedef> = cuda_entry_table::lookup(symbol)
+        .iter()
+        .filter(|t| t.stream.is_per_thread() == per_thread)
+        .collect();
+    typedefs.sort_by_key(|t| t.version);
+    typedefs
+}
+
+/// `PFN_cuMemAlloc_v2000 (2000), PFN_cuMemAlloc_v3020 (3020)`.
+pub(crate) fn typedef_list(typedefs: &[&Typedef]) -> String {
+    typedefs
+        .iter()
+        .map(|t| format!("{} ({})", t.typedef_name(), t.version))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A `'static` C string for `Entry::new`. Each distinct symbol is leaked once per process: the
+/// command asks for at most a few thousand, and entries must outlive nothing but the process.
+pub(crate) fn static_symbol(symbol: &str) -> Result<&'static CStr, String> {
+    let owned =
+        CString::new(symbol).map_err(|_| format!("the symbol `{symbol}` contains a NUL byte"))?;
+    Ok(Box::leak(owned.into_boxed_c_str()))
+}
+
+/// A fresh, unresolved entry: resolving it asks the driver (or runtime) exactly once.
+pub(crate) fn entry(
+    symbol: &'static CStr,
+    version: u32,
+    per_thread: bool,
+    resolver: Resolver,
+) -> Entry {
+    let stream = if per_thread {
+        Stream::PerThread
+    } else {
+        Stream::Legacy
+    };
+    Entry::new(symbol, version, stream).through(resolver)
+}
+
+/// A short, stable name for an error, for JSON and the summary.
+pub(crate) fn error_kind(error: &Error) -> &'static str {
+    match error {
+        Error::LibraryNotFound { .. } => "library_not_found",
+        Error::StubLibrary { .. } => "stub_library",
+        Error::NotADriver { .. } => "not_a_driver",
+        Error::DriverVersionUnavailable { .. } => "driver_version_unavailable",
+        Error::NoGetProcAddress { .. } => "no_get_proc_address",
+        Error::DriverTooOld { .. } => "driver_too_old",
+        Error::SymbolNotFound { .. } => "symbol_not_found",
+        Error::VersionNotSufficient { .. } => "version_not_sufficient",
+        Error::NotFoundByLegacyQuery { .. } => "not_found_by_legacy_query",
+        Error::DriverError { .. } => "driver_error",
+        Error::NullPointer { .. } => "null_pointer",
+        Error::MalformedAnswer { .. } => "malformed_answer",
+        Error::RuntimeNotFound { .. } => "runtime_not_found",
+        Error::NotARuntime { .. } => "not_a_runtime",
+        Error::NoDriverForRuntime { .. } => "no_driver_for_runtime",
+        Error::RuntimeWithoutByVersion { .. } => "runtime_without_by_version",
+        Error::RuntimeError { .. } => "runtime_error",
+        Error::InvalidVersion { .. } => "invalid_version",
+        _ => "error",
+    }
+}
+
+/// The error's message without the `cannot resolve <request>: ` prefix (the caller shows the
+/// request already).
+pub(crate) fn error_reason(error: &Error) -> String {
+    let message = error.to_string();
+    match error.request() {
+        Some(request) => {
+            let prefix = format!("cannot resolve {request}: ");
+            message
+                .strip_prefix(&prefix)
+                .map_or_else(|| message.clone(), str::to_owned)
+        }
+        None => message,
+    }
+}
+
+/// The environment variable set in the re-run child of `--simulated`, naming the simulator.
+const SIMULATED_VARIABLE: &str = "CUDA_ENTRY_CLI_SIMULATED";
+
+/// Whether this process runs against the simulator chosen by `--simulated`.
+pub(crate) fn simulated() -> bool {
+    std::env::var_os(SIMULATED_VARIABLE).is_some()
+}
+
+/// A simulator library built next to this executable (`target/<profile>/` or its `deps/`), as
+/// the workspace's tests find it.
+fn built_library(crate_name: &str) -> Result<PathBuf, String> {
+    let file = format!(
+        "{}{crate_name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate this program: {e}"))?;
+    let mut dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    if dir.ends_with("deps") || dir.ends_with("examples") {
+        dir.pop();
+    }
+    let candidates = [dir.join("deps").join(&file), dir.join(&file)];
+    candidates
+        .iter()
+        .find(|p| p.is_file())
+        .cloned()
+        .ok_or_else(|| {
+            format!(
+                "the simulated driver `{file}` is not built (looked in {} and its deps/); build \
+                 it with `cargo build -p {}` (same profile and target folder as this program), or \
+                 set {} to its path",
+                dir.display(),
+                crate_name.replace('_', "-"),
+                cuda_entry::PATH_VARIABLE
+            )
+        })
+}
+
+/// For `--simulated`: when the driver-path variable is not set yet, runs this same command line
+/// again in a child process whose environment points the library at the simulated driver (the
+/// driver is loaded once per process, and changing this process's environment would need
+/// `unsafe`), and returns the child's exit status. `None`: go on in this process, whose
+/// environment already names a driver.
+pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if set(cuda_entry::PATH_VARIABLE) {
+        return Ok(None);
+    }
+    let driver = built_library("cuda_entry_simdriver").map_err(CliError::Failed)?;
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::Failed(format!("cannot locate this program: {e}")))?;
+    let mut child = Command::new(exe);
+    child
+        .args(std::env::args_os().skip(1))
+        .env(cuda_entry::PATH_VARIABLE, &driver)
+        .env(SIMULATED_VARIABLE, "1");
+    // `resolver = "runtime"` declarations need a runtime: the simulated one when it is built.
+    if !set(cuda_entry::RUNTIME_PATH_VARIABLE)
+        && let Ok(runtime) = built_library("cuda_entry_simruntime")
+    {
+        child.env(cuda_entry::RUNTIME_PATH_VARIABLE, runtime);
+    }
+    let status = child
+        .status()
+        .map_err(|e| CliError::Failed(format!("cannot re-run this program: {e}")))?;
+    Ok(Some(match status.code() {
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        None => ExitCode::from(1),
+    }))
+}

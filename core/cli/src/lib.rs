@@ -1,0 +1,309 @@
+//! The `cuda-entry` command, the command-line companion of the cuda-entry crate. This library
+//! is the command; its only API is [`main`], which the `cuda-entry` binary calls.
+//!
+//! - `cuda-entry probe`: which typedef version of every driver function this machine's driver
+//!   serves.
+//! - `cuda-entry decl SYMBOL@VERSION`: a ready-to-paste `#[cuda_entry]` declaration, from the
+//!   typedef table.
+//! - `cuda-entry check PATH...`: the `#[cuda_entry]` declarations of a crate, against a driver.
+//! - `cuda-entry completions SHELL`: shell completion scripts.
+//!
+//! Exit status: 0 success, 1 a declaration would fail (or no driver for `probe`), 2 bad input.
+//! The crate's README has examples with their real output.
+#![deny(missing_docs, unreachable_pub)]
+
+mod check;
+mod common;
+mod decl;
+mod json;
+mod probe;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap_complete::Shell;
+
+use crate::common::CliError;
+
+const ABOUT: &str = "Probe, declare and check CUDA driver entry points resolved through \
+                     cuGetProcAddress at the exact typedef version.";
+
+const LONG_ABOUT: &str = "\
+Probe, declare and check CUDA driver entry points resolved through cuGetProcAddress at the
+exact typedef version.
+
+Every CUDA driver function has ABI versions, one per C typedef in cudaTypedefs.h:
+cuMemAlloc took an `unsigned int` size until CUDA 3.2 (PFN_cuMemAlloc_v2000) and takes a
+`size_t` since (PFN_cuMemAlloc_v3020). The number after `_v` is the typedef version: 1000
+* major + 10 * minor of the CUDA release that introduced that ABI. cuGetProcAddress
+returns the newest variant at or below the version it is given, so a declaration must name
+the version of the typedef its signature was copied from, and the driver must be at least
+that new.
+
+The driver is libcuda.so.1 (nvcuda.dll on Windows), or the library CUDA_ENTRY_DRIVER_PATH
+names. --simulated uses the simulated driver built with this workspace (tests/simdriver)
+instead.
+
+Exit status: 0 success; 1 a declaration would fail, or no driver could be loaded; 2 bad
+input.";
+
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(name = "cuda-entry", version, about = ABOUT, long_about = LONG_ABOUT)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Which typedef versions this machine's driver serves, symbol by symbol.
+    #[command(long_about = PROBE_ABOUT)]
+    Probe(ProbeArgs),
+    /// Print a ready-to-paste #[cuda_entry] declaration for a driver function.
+    #[command(long_about = DECL_ABOUT)]
+    Decl(DeclArgs),
+    /// Find the #[cuda_entry] declarations in Rust sources and say which would fail, and why.
+    #[command(long_about = CHECK_ABOUT)]
+    Check(CheckArgs),
+    /// Print a shell completion script.
+    #[command(long_about = COMPLETIONS_ABOUT)]
+    Completions(CompletionsArgs),
+}
+
+const PROBE_ABOUT: &str = "\
+Which typedef versions this machine's driver serves, symbol by symbol.
+
+Loads the driver, prints its path, the version it reports (cuDriverGetVersion) and which
+cuGetProcAddress it is asked through, then, for every symbol of the typedef table (or
+those given with --symbol), the newest typedef version the driver serves, for the legacy
+and the per-thread default stream. Versions are asked newest first, each through a fresh
+cuda_entry::Entry, stopping at the first success; a version above the driver's is never
+asked (the driver cannot serve an ABI newer than itself).
+
+A typedef version is the N of PFN_<symbol>_v<N>: cuCtxCreate has 2000, 3020, 11040 and
+12050, so a CUDA 12.4 driver (12040) serves cuCtxCreate at 11040 at most.
+
+Example:
+  cuda-entry probe --symbol cuCtxCreate --symbol cuLaunchKernel
+  cuda-entry probe --simulated --json > probe.json";
+
+const DECL_ABOUT: &str = "\
+Print a ready-to-paste #[cuda_entry] declaration for a driver function.
+
+SPEC is SYMBOL, SYMBOL@VERSION or SYMBOL@latest (SYMBOL alone is the newest). The VERSION
+is a typedef version, the N of PFN_<symbol>_v<N> in cudaTypedefs.h: PFN_cuMemAlloc_v3020
+is cuMemAlloc@3020. The signature is derived from that typedef: parameter names from the
+header in snake_case, C types mapped to Rust (pointers keep their depth and const-ness),
+the C typedef quoted in a doc comment. Per-thread default stream variants (the _ptsz/_ptds
+typedefs) have their own versions: cuLaunchKernel@7000 --stream per_thread.
+
+With --types cuda-entry (the default) the output compiles as printed: types come from
+cuda_entry::types where it has them, and any other CUDA type gets a stand-in definition
+with its C size and alignment, marked `// TODO: define`. With --types c, the C type names
+are kept and listed for you to bring (bindgen, cudarc::driver::sys).
+
+Examples:
+  cuda-entry decl cuMemAlloc@3020
+  cuda-entry decl cuCtxCreate@latest
+  cuda-entry decl cuLaunchKernel@7000 --stream per_thread --types c";
+
+const CHECK_ABOUT: &str = "\
+Find the #[cuda_entry] declarations in Rust sources and say which would fail, and why.
+
+Walks the .rs files under each PATH (folders recursively, skipping target/ and hidden
+folders), parses them (syn), and finds every #[cuda_entry(...)] declaration: the
+single-function form, and the declarations inside #[cuda_entry] unsafe extern \"C\" { ... }
+blocks, in nested modules too. Each is judged against this machine's driver by resolving
+it exactly as the program would (a fresh cuda_entry::Entry), or, with --driver-version N,
+from the typedef table alone: a driver older than the declared typedef version cannot
+serve it. Declarations the macro itself rejects (unknown symbol, a version that is no
+typedef of the symbol) fail too. A declaration whose version is not the symbol's newest
+typedef gets a note: that is fine when it is the typedef the signature was copied from
+(PFN_cuCtxCreate_v3020 is a different ABI from PFN_cuCtxCreate_v12050).
+
+Exit status: 0 none would fail; 1 at least one would; 2 a path is missing or a file
+unreadable or not valid Rust.
+
+Examples:
+  cuda-entry check src/
+  cuda-entry check --driver-version 12040 src/ examples/
+  cuda-entry check --json src/lib.rs";
+
+const COMPLETIONS_ABOUT: &str = "\
+Print a shell completion script.
+
+Examples:
+  cuda-entry completions bash > ~/.local/share/bash-completion/completions/cuda-entry
+  cuda-entry completions zsh > \"${fpath[1]}/_cuda-entry\"
+  cuda-entry completions fish > ~/.config/fish/completions/cuda-entry.fish";
+
+#[derive(Debug, Args)]
+struct ProbeArgs {
+    /// Probe only this symbol (a base name such as cuMemAlloc); repeatable.
+    #[arg(long = "symbol", value_name = "NAME")]
+    symbols: Vec<String>,
+    /// Print one JSON document (driver, per-symbol answers, totals) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Use the simulated driver built with this workspace (or CUDA_ENTRY_DRIVER_PATH).
+    #[arg(long)]
+    simulated: bool,
+}
+
+#[derive(Debug, Args)]
+struct DeclArgs {
+    /// SYMBOL, SYMBOL@VERSION or SYMBOL@latest, e.g. cuMemAlloc@3020.
+    #[arg(value_name = "SPEC")]
+    spec: String,
+    /// Which default-stream variant: the legacy typedefs, or the per-thread (_ptsz/_ptds) ones.
+    #[arg(long, value_enum, default_value_t = StreamArg::Legacy)]
+    stream: StreamArg,
+    /// How types are written: compiling Rust with cuda_entry::types, or the C names.
+    #[arg(long, value_enum, default_value_t = TypesArg::CudaEntry)]
+    types: TypesArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum StreamArg {
+    #[value(
+        name = "legacy",
+        help = "The legacy default stream: the plain PFN_<symbol>_v<N> typedefs"
+    )]
+    Legacy,
+    #[value(
+        name = "per_thread",
+        alias = "per-thread",
+        help = "The per-thread default stream: the PFN_<symbol>_v<N>_ptsz/_ptds typedefs"
+    )]
+    PerThread,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TypesArg {
+    /// Rust types, cuda_entry::types, and stand-ins marked TODO: compiles as printed.
+    #[value(name = "cuda-entry")]
+    CudaEntry,
+    /// The C type names (std::ffi for C's own), listed for you to define.
+    #[value(name = "c")]
+    C,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Files or folders to search for declarations.
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+    /// Judge against a driver of this version (e.g. 12040 for CUDA 12.4) from the typedef table,
+    /// loading no driver.
+    #[arg(long, value_name = "N", conflicts_with = "simulated", value_parser = parse_version)]
+    driver_version: Option<u32>,
+    /// Judge against the simulated driver built with this workspace (or CUDA_ENTRY_DRIVER_PATH).
+    #[arg(long)]
+    simulated: bool,
+    /// Print one JSON document instead of lines.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct CompletionsArgs {
+    /// The shell to write the script for.
+    #[arg(value_enum)]
+    shell: Shell,
+}
+
+/// A CUDA version: `1000 * major + 10 * minor`, at least 1000.
+fn parse_version(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(v) if v >= 1000 && v % 10 == 0 => Ok(v),
+        _ => Err(format!(
+            "`{text}` is not a CUDA version: write 1000 * major + 10 * minor (12040 for CUDA 12.4)"
+        )),
+    }
+}
+
+/// Runs the command with the process's arguments and returns its exit status.
+///
+/// Prints to stdout and stderr; on a command-line mistake, exits the process with status 2 (as
+/// clap does), after printing the usage.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            // One `error:` per line, so that every file named is its own message.
+            let mut err = std::io::stderr().lock();
+            for line in e.to_string().lines() {
+                let _ = writeln!(err, "error: {line}");
+            }
+            e.exit_code()
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    match cli.command {
+        Command::Probe(args) => {
+            if args.simulated
+                && let Some(code) = common::rerun_simulated()?
+            {
+                return Ok(code);
+            }
+            probe::run(&probe::Options {
+                symbols: args.symbols,
+                json: args.json,
+            })
+        }
+        Command::Decl(args) => decl::run(&decl::Options {
+            spec: args.spec,
+            per_thread: args.stream == StreamArg::PerThread,
+            types: match args.types {
+                TypesArg::CudaEntry => decl::Types::CudaEntry,
+                TypesArg::C => decl::Types::C,
+            },
+        }),
+        Command::Check(args) => {
+            if args.simulated
+                && let Some(code) = common::rerun_simulated()?
+            {
+                return Ok(code);
+            }
+            check::run(&check::Options {
+                paths: args.paths,
+                driver_version: args.driver_version,
+                json: args.json,
+            })
+        }
+        Command::Completions(args) => {
+            let mut command = Cli::command();
+            clap_complete::generate(
+                args.shell,
+                &mut command,
+                "cuda-entry",
+                &mut std::io::stdout(),
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn versions_are_validated() {
+        assert_eq!(parse_version("12040"), Ok(12040));
+        assert!(parse_version("12041").is_err());
+        assert!(parse_version("12.4").is_err());
+        assert!(parse_version("0").is_err());
+    }
+}

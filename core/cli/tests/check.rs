@@ -1,0 +1,367 @@
+//! `cuda-entry check`, run as a process on the fixtures (tests/fixtures/, never compiled), against
+//! the simulated driver at 12040 and 13000 and against `--driver-version`.
+
+mod common;
+
+use std::path::Path;
+
+use common::{cuda_entry, fixtures, json, run, scratch, simulated};
+use serde_json::Value;
+
+/// `check ARGS` in the fixtures folder (so paths print as `project/lib.rs`).
+fn check(mut command: std::process::Command, args: &[&str]) -> common::Output {
+    command.current_dir(fixtures());
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    run(command, &all)
+}
+
+/// A command that must not load any driver: the override names nothing loadable.
+fn driverless() -> std::process::Command {
+    let mut command = cuda_entry();
+    command.env("CUDA_ENTRY_DRIVER_PATH", "/nonexistent/libcuda.so.1");
+    command
+}
+
+/// The declaration for `function` in a `--json` document.
+fn declaration<'a>(doc: &'a Value, function: &str) -> &'a Value {
+    doc["declarations"]
+        .as_array()
+        .expect("declarations")
+        .iter()
+        .find(|d| d["function"] == function)
+        .unwrap_or_else(|| panic!("{function} missing from {doc}"))
+}
+
+/// Every declaration of `project/`: (function, file:line).
+const PROJECT: &[(&str, &str)] = &[
+    ("mem_alloc", "project/lib.rs:10"),
+    ("ctx_create", "project/lib.rs:14"),
+    ("ctx_create_v2", "project/lib.rs:23"),
+    ("ctx_synchronize", "project/lib.rs:27"),
+    ("launch_kernel", "project/nested/mod.rs:10"),
+    ("stream_synchronize", "project/nested/mod.rs:24"),
+    ("device_get_uuid", "project/nested/mod.rs:33"),
+];
+
+fn status_of(out: &common::Output, location: &str) -> &'static str {
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{location}: ")))
+        .unwrap_or_else(|| panic!("no line for {location}:\n{}", out.stdout));
+    if line.contains(": FAIL ") {
+        "FAIL"
+    } else {
+        assert!(line.contains(": ok "), "{line}");
+        "ok"
+    }
+}
+
+#[test]
+fn a_cuda_12_4_driver_cannot_serve_two_declarations() {
+    let out = check(simulated(Some(12040)), &["project"]);
+    assert_eq!(out.status, 1, "{out:?}");
+    for (function, location) in PROJECT {
+        let want = if ["ctx_create", "ctx_synchronize"].contains(function) {
+            "FAIL"
+        } else {
+            "ok"
+        };
+        assert_eq!(
+            status_of(&out, location),
+            want,
+            "{function}:\n{}",
+            out.stdout
+        );
+    }
+    assert!(
+        out.stdout.contains(
+            "project/lib.rs:14: FAIL `ctx_create` cuCtxCreate@12050: the driver reports CUDA 12.4 \
+             but this ABI needs CUDA 12.5"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("7 declarations in 2 files: 5 ok, 2 would fail, 1 with notes"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_cuda_13_0_driver_serves_them_all() {
+    let out = check(simulated(Some(13000)), &["project"]);
+    assert_eq!(out.status, 0, "{out:?}");
+    for (_, location) in PROJECT {
+        assert_eq!(status_of(&out, location), "ok");
+    }
+    // The old cuCtxCreate ABI works but has a note.
+    assert!(
+        out.stdout.contains(
+            "project/lib.rs:23: ok   `ctx_create_v2` cuCtxCreate@3020: note: not the newest \
+             typedef: `cuCtxCreate` also has 11040, 12050"
+        ),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn json_reports_each_declaration() {
+    for (driver, failing) in [(12040, 2), (13000, 0)] {
+        let out = check(simulated(Some(driver)), &["--json", "project"]);
+        assert_eq!(out.status, i32::from(failing > 0), "{out:?}");
+        let doc = json(&out);
+        assert_eq!(doc["driver"]["source"], "loaded");
+        assert_eq!(doc["driver"]["version"], driver);
+        assert_eq!(doc["totals"]["files"], 2);
+        assert_eq!(doc["totals"]["declarations"], PROJECT.len());
+        assert_eq!(doc["totals"]["fail"], failing);
+        assert_eq!(doc["totals"]["with_notes"], 1);
+        for (function, location) in PROJECT {
+            let d = declaration(&doc, function);
+            let (file, line) = location.split_once(':').expect("file:line");
+            assert_eq!(
+                Path::new(d["file"].as_str().expect("file")),
+                Path::new(file)
+            );
+            assert_eq!(d["line"].to_string(), line);
+        }
+        let launch = declaration(&doc, "launch_kernel");
+        assert_eq!(launch["symbol"], "cuLaunchKernel");
+        assert_eq!(launch["version"], 7000);
+        assert_eq!(launch["stream"], "per_thread");
+        assert_eq!(launch["status"], "ok");
+        let create = declaration(&doc, "ctx_create");
+        if driver == 12040 {
+            assert_eq!(create["status"], "fail");
+            assert_eq!(create["kind"], "driver_too_old");
+            assert!(
+                create["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("CUDA 12.5"))
+            );
+        } else {
+            assert_eq!(create["status"], "ok");
+            assert_eq!(create["kind"], Value::Null);
+        }
+        let notes = declaration(&doc, "ctx_create_v2")["notes"]
+            .as_array()
+            .expect("notes")
+            .len();
+        assert_eq!(notes, 1);
+    }
+}
+
+#[test]
+fn driver_version_judges_from_the_table_without_a_driver() {
+    let old = check(driverless(), &["--driver-version", "12040", "project"]);
+    assert_eq!(old.status, 1, "{old:?}");
+    assert_eq!(status_of(&old, "project/lib.rs:14"), "FAIL");
+    assert_eq!(status_of(&old, "project/lib.rs:27"), "FAIL");
+    assert_eq!(status_of(&old, "project/lib.rs:10"), "ok");
+    assert!(
+        old.stdout.contains("from --driver-version"),
+        "{}",
+        old.stdout
+    );
+    let new = check(
+        driverless(),
+        &["--driver-version", "13000", "project", "--json"],
+    );
+    assert_eq!(new.status, 0, "{new:?}");
+    let doc = json(&new);
+    assert_eq!(doc["driver"]["source"], "driver_version_option");
+    assert_eq!(doc["driver"]["path"], Value::Null);
+    assert_eq!(doc["totals"]["fail"], 0);
+}
+
+#[test]
+fn mistakes_fail_whatever_the_driver() {
+    let out = check(simulated(Some(13000)), &["--json", "mistakes"]);
+    assert_eq!(out.status, 1, "{out:?}");
+    let doc = json(&out);
+    let kind = |f: &str| declaration(&doc, f)["kind"].as_str().map(str::to_owned);
+    assert_eq!(kind("mem_alloc").as_deref(), Some("unknown_symbol"));
+    assert!(
+        declaration(&doc, "mem_alloc")["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("did you mean `cuMemAlloc`"))
+    );
+    assert_eq!(kind("mem_alloc_3010").as_deref(), Some("not_a_typedef"));
+    assert_eq!(kind("future_api").as_deref(), Some("symbol_not_found"));
+    assert_eq!(declaration(&doc, "future_api")["unverified"], true);
+    assert_eq!(kind("mem_alloc_async").as_deref(), Some("symbol_not_found"));
+
+    // From the table alone, the unverified symbol and the unsimulated one cannot be refused.
+    let doc = json(&check(
+        driverless(),
+        &["--json", "--driver-version", "13000", "mistakes"],
+    ));
+    assert_eq!(declaration(&doc, "future_api")["status"], "ok");
+    assert_eq!(declaration(&doc, "mem_alloc_async")["status"], "ok");
+    assert_eq!(declaration(&doc, "mem_alloc")["status"], "fail");
+}
+
+#[test]
+fn simulated_finds_the_built_simulator() {
+    let out = check(cuda_entry(), &["--simulated", "project"]);
+    assert_eq!(out.status, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("(SIMULATED) reports 13000"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn without_a_driver_every_declaration_fails_with_the_reason() {
+    let out = check(driverless(), &["project/nested"]);
+    assert_eq!(out.status, 1, "{out:?}");
+    assert!(out.stdout.contains("driver: none usable"), "{}", out.stdout);
+    assert!(out.stdout.contains("--driver-version N"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("3 declarations in 1 file: 0 ok, 3 would fail")
+    );
+}
+
+#[test]
+fn target_and_hidden_folders_are_skipped() {
+    let dir = scratch("check-skips");
+    let project = dir.join("project");
+    copy(&fixtures().join("project"), &project);
+    for skipped in ["target", ".git", "nested/target"] {
+        let folder = project.join(skipped);
+        std::fs::create_dir_all(&folder).expect("mkdir");
+        std::fs::write(folder.join("broken.rs"), "this is not Rust {").expect("write");
+    }
+    std::fs::write(project.join("notes.txt"), "not a .rs file").expect("write");
+    let mut command = simulated(Some(13000));
+    command.current_dir(&dir);
+    let out = run(command, &["check", "project"]);
+    assert_eq!(out.status, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("7 declarations in 2 files"),
+        "{}",
+        out.stdout
+    );
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn a_file_without_declarations_passes() {
+    let dir = scratch("check-empty");
+    std::fs::write(dir.join("plain.rs"), "fn main() {}\n").expect("write");
+    let out = run(driverless(), &["check", dir.to_str().expect("UTF-8 path")]);
+    assert_eq!(out.status, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("0 declarations in 1 file"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn bad_input_is_status_2_naming_the_file() {
+    let dir = scratch("check-bad");
+    let missing = dir.join("missing.rs");
+    let out = run(driverless(), &["check", missing.to_str().expect("UTF-8")]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr.contains("missing.rs: no such file or directory"),
+        "{}",
+        out.stderr
+    );
+
+    let broken = dir.join("broken.rs");
+    std::fs::write(&broken, "fn main() {\n    let x = ;\n}\n").expect("write");
+    let out = run(driverless(), &["check", broken.to_str().expect("UTF-8")]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(out.stderr.contains("broken.rs:2:"), "{}", out.stderr);
+    assert!(out.stderr.contains("not valid Rust"), "{}", out.stderr);
+
+    let binary = dir.join("binary.rs");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x41]).expect("write");
+    let out = run(driverless(), &["check", binary.to_str().expect("UTF-8")]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("binary.rs: cannot read: not UTF-8 text"),
+        "{}",
+        out.stderr
+    );
+
+    // Every bad path is reported, each on an `error:` line of its own.
+    let out = run(
+        driverless(),
+        &[
+            "check",
+            missing.to_str().expect("UTF-8"),
+            broken.to_str().expect("UTF-8"),
+            binary.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status, 2, "{out:?}");
+    assert_eq!(
+        out.stderr
+            .lines()
+            .filter(|l| l.starts_with("error: "))
+            .count(),
+        3
+    );
+    assert_eq!(out.stdout, "");
+
+    let out = run(driverless(), &["check"]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(out.stderr.contains("<PATH>"), "{}", out.stderr);
+
+    let out = run(
+        driverless(),
+        &[
+            "check",
+            "--driver-version",
+            "12.4",
+            dir.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(out.stderr.contains("not a CUDA version"), "{}", out.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_file_is_bad_input() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("check-unreadable");
+    let secret = dir.join("secret.rs");
+    std::fs::write(&secret, "fn main() {}\n").expect("write");
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    if std::fs::File::open(&secret).is_ok() {
+        // Running as root: permissions do not stop reading; nothing to test here.
+        return;
+    }
+    let out = run(driverless(), &["check", dir.to_str().expect("UTF-8")]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("secret.rs: cannot read: permission denied"),
+        "{}",
+        out.stderr
+    );
+}

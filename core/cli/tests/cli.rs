@@ -1,0 +1,85 @@
+//! The command line itself: help that teaches, completions, and refusals of bad input.
+
+mod common;
+
+use common::{cuda_entry, run};
+
+#[test]
+fn an_unknown_subcommand_is_refused() {
+    let out = run(cuda_entry(), &["prob"]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr.contains("unrecognized subcommand 'prob'"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("probe"), "{}", out.stderr);
+    let out = run(cuda_entry(), &[]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(out.stderr.contains("Usage"), "{}", out.stderr);
+}
+
+#[test]
+fn each_help_explains_typedef_versions() {
+    let out = run(cuda_entry(), &["--help"]);
+    assert_eq!(out.status, 0);
+    // The help is wrapped: compare with single spaces.
+    let text = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains("PFN_cuMemAlloc_v3020"), "{text}");
+    assert!(
+        text.contains("typedef version: 1000 * major + 10 * minor"),
+        "{text}"
+    );
+    for (subcommand, example) in [
+        ("probe", "cuda-entry probe --symbol cuCtxCreate"),
+        ("decl", "cuda-entry decl cuMemAlloc@3020"),
+        ("check", "cuda-entry check --driver-version 12040 src/"),
+        ("completions", "cuda-entry completions bash"),
+    ] {
+        let out = run(cuda_entry(), &[subcommand, "--help"]);
+        assert_eq!(out.status, 0, "{subcommand}: {out:?}");
+        assert!(
+            out.stdout.contains(example),
+            "{subcommand}:\n{}",
+            out.stdout
+        );
+        if subcommand != "completions" {
+            assert!(
+                out.stdout.contains("PFN_"),
+                "{subcommand} help says what a typedef version is:\n{}",
+                out.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = run(cuda_entry(), &["completions", shell]);
+        assert_eq!(out.status, 0, "{shell}: {out:?}");
+        for word in ["probe", "decl", "check", "driver-version", "cuda-entry"] {
+            assert!(out.stdout.contains(word), "{shell} lacks {word}");
+        }
+        // The shells whose scripts complete values offer the stream names too.
+        if ["bash", "zsh", "fish"].contains(&shell) {
+            assert!(
+                out.stdout.contains("per_thread"),
+                "{shell} lacks per_thread"
+            );
+        }
+    }
+    let out = run(cuda_entry(), &["completions", "tcsh"]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(out.stderr.contains("possible values"), "{}", out.stderr);
+}
+
+#[test]
+fn version_is_the_workspace_version() {
+    let out = run(cuda_entry(), &["--version"]);
+    assert_eq!(out.status, 0);
+    assert_eq!(
+        out.stdout.trim(),
+        format!("cuda-entry {}", env!("CARGO_PKG_VERSION"))
+    );
+}

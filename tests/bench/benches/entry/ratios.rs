@@ -1,0 +1,315 @@
+//! The ratios of this run, from the estimates criterion just wrote (`<dir>/<group>/<id>/new/
+//! estimates.json`, the median time per iteration and its 95% confidence interval).
+//!
+//! A ratio above its target whose confidence intervals still reach the target is reported as
+//! `noise` rather than `MISS`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::SystemTime;
+
+use crate::fresh::Load;
+
+/// A criterion median with its confidence interval, in nanoseconds per iteration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Estimate {
+    pub(crate) median: f64,
+    lower: f64,
+    upper: f64,
+}
+
+/// Reads one benchmark's estimate, if this run (started at `since`) wrote it.
+pub(crate) fn estimate(dir: &Path, group: &str, id: &str, since: SystemTime) -> Option<Estimate> {
+    let file = dir.join(group).join(id).join("new").join("estimates.json");
+    let modified = std::fs::metadata(&file).and_then(|m| m.modified()).ok()?;
+    if modified < since {
+        return None; // left by an earlier run (this one was filtered)
+    }
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).ok()?).ok()?;
+    let median = &json["median"];
+    Some(Estimate {
+        median: median["point_estimate"].as_f64()?,
+        lower: median["confidence_interval"]["lower_bound"].as_f64()?,
+        upper: median["confidence_interval"]["upper_bound"].as_f64()?,
+    })
+}
+
+/// What the run measured, for the summary.
+#[derive(Debug)]
+pub(crate) struct Run<'a> {
+    pub(crate) dir: &'a Path,
+    pub(crate) since: SystemTime,
+    pub(crate) driver: String,
+    pub(crate) cores: usize,
+    pub(crate) threads: usize,
+    pub(crate) preload_entries: usize,
+    pub(crate) cudarc: Result<(), String>,
+    pub(crate) loads: Vec<(Load, Result<f64, String>)>,
+    pub(crate) load_runs: usize,
+}
+
+enum Goal {
+    AtMost(f64),
+    AtLeast(f64),
+    None,
+}
+
+struct Table {
+    text: String,
+}
+
+impl Table {
+    fn row(&mut self, what: &str, ratio: Option<(f64, f64, f64)>, goal: Goal, note: &str) {
+        let (value, verdict, target) = match (ratio, &goal) {
+            (None, _) => (
+                "n/a".to_owned(),
+                "not measured".to_owned(),
+                goal_text(&goal),
+            ),
+            (Some((r, lo, _)), Goal::AtMost(t)) => (
+                format!("{r:.3}"),
+                (if r <= *t {
+                    "ok"
+                } else if lo <= *t {
+                    "noise"
+                } else {
+                    "MISS"
+                })
+                .to_owned(),
+                goal_text(&goal),
+            ),
+            (Some((r, _, hi)), Goal::AtLeast(t)) => (
+                format!("{r:.3}"),
+                (if r >= *t {
+                    "ok"
+                } else if hi >= *t {
+                    "noise"
+                } else {
+                    "MISS"
+                })
+                .to_owned(),
+                goal_text(&goal),
+            ),
+            (Some((r, _, _)), Goal::None) => (format!("{r:.3}"), String::new(), String::new()),
+        };
+        let verdict = if note.is_empty() {
+            verdict
+        } else {
+            format!("{verdict} {note}").trim().to_owned()
+        };
+        let _ = writeln!(self.text, "| {what} | {value} | {target} | {verdict} |");
+    }
+}
+
+fn goal_text(goal: &Goal) -> String {
+    match goal {
+        Goal::AtMost(t) => format!("<= {t:.2}"),
+        Goal::AtLeast(t) => format!(">= {t:.2}"),
+        Goal::None => String::new(),
+    }
+}
+
+/// `a / b` with the pessimistic and optimistic ends of the confidence intervals.
+fn ratio(a: Option<Estimate>, b: Option<Estimate>) -> Option<(f64, f64, f64)> {
+    let (a, b) = (a?, b?);
+    Some((a.median / b.median, a.lower / b.upper, a.upper / b.lower))
+}
+
+/// Prints the ratio table and writes it to `<dir>/cuda-entry-ratios.md`.
+pub(crate) fn report(run: &Run<'_>) {
+    let get = |group: &str, id: &str| estimate(run.dir, group, id, run.since);
+    let mut t = Table {
+        text: String::new(),
+    };
+    let _ = writeln!(t.text, "driver: {}", run.driver);
+    let _ = writeln!(
+        t.text,
+        "machine: {} cores, {}-{}; {} threads in the concurrency test\n",
+        run.cores,
+        std::env::consts::ARCH,
+        std::env::consts::OS,
+        run.threads
+    );
+    t.text
+        .push_str("| measure | ratio | target | verdict |\n|---|---|---|---|\n");
+    let cudarc_note = match &run.cudarc {
+        Ok(()) => "",
+        Err(_) => "(cudarc skipped, see below)",
+    };
+    for function in ["cuDriverGetVersion", "cuCtxGetCurrent"] {
+        let group = format!("call-{function}");
+        t.row(
+            &format!("call {function}: entry / raw pointer"),
+            ratio(get(&group, "entry"), get(&group, "raw")),
+            Goal::AtMost(1.02),
+            "",
+        );
+        t.row(
+            &format!("call {function}: entry / cudarc"),
+            ratio(get(&group, "entry"), get(&group, "cudarc")),
+            Goal::AtMost(1.0),
+            cudarc_note,
+        );
+    }
+    t.row(
+        "first resolution: fresh entry / raw cuGetProcAddress_v2",
+        ratio(
+            get("first-resolution", "entry"),
+            get("first-resolution", "raw-getprocaddress"),
+        ),
+        Goal::AtMost(1.1),
+        "",
+    );
+    t.row(
+        &format!(
+            "preload of {} entries: cuda_entry::preload / raw loop",
+            run.preload_entries
+        ),
+        ratio(get("preload", "entry-preload"), get("preload", "raw-loop")),
+        Goal::AtMost(1.2),
+        "",
+    );
+    let n = run.threads;
+    // Per-thread throughput ratio = time per call on 1 thread / time per call per thread on n.
+    let scaling = |what: &str| {
+        ratio(
+            get("threads", &format!("{what}-1")),
+            get("threads", &format!("{what}-{n}")),
+        )
+    };
+    let bound = run.cores.min(n) as f64 / n as f64;
+    let literal_note = if run.cores < n {
+        format!("(only {} cores: at most {bound:.3} possible)", run.cores)
+    } else {
+        String::new()
+    };
+    t.row(
+        &format!("{n} threads: per-thread throughput / 1 thread (entry call)"),
+        scaling("entry-call"),
+        Goal::AtLeast(0.9),
+        &literal_note,
+    );
+    let normalised =
+        |r: Option<(f64, f64, f64)>| r.map(|(r, lo, hi)| (r / bound, lo / bound, hi / bound));
+    t.row(
+        &format!("{n} threads: same, per core (x {n}/{})", run.cores.min(n)),
+        normalised(scaling("entry-call")),
+        Goal::AtLeast(0.9),
+        "",
+    );
+    t.row(
+        &format!("{n} threads: per-thread throughput / 1 thread (raw pointer call)"),
+        scaling("raw-call"),
+        Goal::None,
+        "",
+    );
+    t.row(
+        &format!("{n} threads: same, per core (raw pointer call)"),
+        normalised(scaling("raw-call")),
+        Goal::None,
+        "",
+    );
+    t.row(
+        &format!("{n} threads: per core, entry fast path only (pointer(), no call)"),
+        normalised(scaling("entry-pointer")),
+        Goal::AtLeast(0.9),
+        "",
+    );
+    t.row(
+        &format!("{n} threads: entry call / raw pointer call, per call"),
+        ratio(
+            get("threads", &format!("entry-call-{n}")),
+            get("threads", &format!("raw-call-{n}")),
+        ),
+        Goal::None,
+        "",
+    );
+    let load = |l: Load| {
+        run.loads
+            .iter()
+            .find(|(k, _)| *k == l)
+            .and_then(|(_, r)| r.as_ref().ok().copied())
+    };
+    let load_ratio = match (load(Load::Entry), load(Load::Raw)) {
+        (Some(e), Some(r)) => Some((e / r, e / r, e / r)),
+        _ => None,
+    };
+    t.row(
+        &format!(
+            "driver load in a fresh process (median of {}): driver_info() / raw libloading",
+            run.load_runs
+        ),
+        load_ratio,
+        Goal::None,
+        "",
+    );
+
+    t.text
+        .push_str("\nmedian time per iteration (criterion, 95% CI):\n\n");
+    t.text
+        .push_str("| benchmark | median | CI |\n|---|---|---|\n");
+    let threads_ids: Vec<String> = ["entry-call", "raw-call", "entry-pointer"]
+        .iter()
+        .flat_map(|w| [format!("{w}-1"), format!("{w}-{n}")])
+        .collect();
+    let mut all: Vec<(String, String)> = Vec::new();
+    for group in ["call-cuDriverGetVersion", "call-cuCtxGetCurrent"] {
+        for id in ["raw", "entry", "cudarc"] {
+            all.push((group.to_owned(), id.to_owned()));
+        }
+    }
+    all.push(("first-resolution".into(), "raw-getprocaddress".into()));
+    all.push(("first-resolution".into(), "entry".into()));
+    all.push(("preload".into(), "raw-loop".into()));
+    all.push(("preload".into(), "entry-preload".into()));
+    for id in threads_ids {
+        all.push(("threads".into(), id));
+    }
+    for (group, id) in &all {
+        let line = match get(group, id) {
+            Some(e) => format!(
+                "| {group}/{id} | {} | {} .. {} |",
+                time(e.median),
+                time(e.lower),
+                time(e.upper)
+            ),
+            None => format!("| {group}/{id} | n/a | |"),
+        };
+        let _ = writeln!(t.text, "{line}");
+    }
+    t.text
+        .push_str("\ndriver load, fresh process (median):\n\n");
+    for (l, r) in &run.loads {
+        let what = match l {
+            Load::Entry => "cuda_entry::driver_info()",
+            Load::Raw => "libloading open + cuDriverGetVersion + dlsym cuGetProcAddress_v2",
+            Load::Cudarc => "cudarc's first cuDriverGetVersion (search, dlopen, dlsym, call)",
+        };
+        let value = match r {
+            Ok(ns) => time(*ns),
+            Err(e) => format!("failed: {e}"),
+        };
+        let _ = writeln!(t.text, "- {what}: {value}");
+    }
+    if let Err(e) = &run.cudarc {
+        let _ = writeln!(t.text, "\ncudarc comparison skipped: {e}");
+    }
+
+    println!("\n================ cuda-entry: ratios of this run ================\n");
+    println!("{}", t.text);
+    let file = run.dir.join("cuda-entry-ratios.md");
+    match std::fs::create_dir_all(run.dir).and_then(|()| std::fs::write(&file, &t.text)) {
+        Ok(()) => println!("(written to {})", file.display()),
+        Err(e) => println!("(could not write {}: {e})", file.display()),
+    }
+}
+
+fn time(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.3} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.3} µs", ns / 1e3)
+    } else {
+        format!("{ns:.2} ns")
+    }
+}

@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# Build-time benchmark (issue 6): what declaring every driver symbol through #[cuda_entry] costs the
+# compiler, against the same signatures as plain `extern "C"` declarations and against cudarc 0.19's
+# driver-only build. Prints seconds and ratios.
+#
+#   tests/bench/build-time.sh                 # dev profile, 3 runs of each warm measurement
+#   RUNS=5 PROFILE=release tests/bench/build-time.sh
+#
+# Throwaway crates are generated under $CARGO_TARGET_DIR/bench-build-time/ (default
+# target/bench-build-time/; nothing is committed), each with its own target directory:
+#   macro   every symbol of the typedef table at its newest legacy version, one #[cuda_entry]
+#           declaration each (types: *mut c_void for pointers, u8..u64 / [uN; K] of the C size and
+#           alignment otherwise), depending on cuda-entry by path
+#   plain   the same signatures in one `unsafe extern "C"` block, no dependencies
+#   manual  the same signatures loaded lazily by hand, as cudarc's `dynamic-loading` does (per
+#           function a wrapper with a `static OnceLock` of the pointer, dlsym through libloading):
+#           the cost of the equivalent hand-written code, for reference
+#   cudarc  `pub use cudarc::driver::sys;` with cudarc 0.19, features std, driver, dynamic-loading,
+#           cuda-13000 (no default features)
+# Measured, each the median of RUNS builds: "all cold" (empty target dir: the crate and all its
+# dependencies), "crate only" (the
+# dependencies built, `cargo clean -p <crate>` then build: for cudarc the cudarc crate itself), and
+# "one-line change" (a line appended to the crate's lib.rs, incremental rebuild; not for cudarc,
+# whose user crate would not recompile it). Works offline once the registry holds the crates
+# (`cargo fetch` in the workspace); every cargo call here passes --offline.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+runs=${RUNS:-3}
+profile=${PROFILE:-dev}
+work=${CARGO_TARGET_DIR:-$root/target}/bench-build-time
+unset RUSTC_WRAPPER CARGO_BUILD_RUSTC_WRAPPER CARGO_TARGET_DIR
+export CARGO_TERM_COLOR=never
+jobs=$(nproc 2>/dev/null || echo '?')
+rm -rf "$work"
+mkdir -p "$work"
+
+manifest() { # name, dependencies...
+  local name=$1; shift
+  mkdir -p "$work/$name/src"
+  {
+    printf '[package]\nname = "bench-build-%s"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n' "$name"
+    printf '# Not part of the cuda-entry workspace.\n[workspace]\n\n[dependencies]\n'
+    printf '%s\n' "$@"
+  } > "$work/$name/Cargo.toml"
+  cp Cargo.lock "$work/$name/Cargo.lock" # the workspace's versions, so --offline resolves
+}
+
+# The generator: reads cuda_entry_table and writes macro/src/lib.rs and plain/src/lib.rs.
+manifest gen "cuda-entry-table = { path = \"$root/macros/table\" }"
+cat > "$work/gen/src/main.rs" <<'RS'
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use cuda_entry_table::{CType, Stream, TYPEDEFS, Typedef};
+
+/// A Rust type of the C type's size and alignment (pointers as `*mut c_void`).
+fn rust_type(t: &CType) -> Option<String> {
+    if t.pointer {
+        return Some("*mut c_void".into());
+    }
+    let unit = match t.align {
+        1 => "u8",
+        2 => "u16",
+        4 => "u32",
+        8 => "u64",
+        16 => "u128",
+        _ => return None,
+    };
+    if t.size == t.align {
+        Some(unit.into())
+    } else if t.size > 0 && t.size % t.align == 0 {
+        Some(format!("[{unit}; {}]", t.size / t.align))
+    } else {
+        None
+    }
+}
+
+fn main() {
+    let out = std::env::args().nth(1).expect("output directory");
+    let mut newest: BTreeMap<&str, &Typedef> = BTreeMap::new();
+    for t in TYPEDEFS.iter().filter(|t| t.stream == Stream::Legacy) {
+        let slot = newest.entry(t.symbol).or_insert(t);
+        if t.version > slot.version {
+            *slot = t;
+        }
+    }
+    let header = "#![allow(dead_code, non_snake_case, clippy::all)]\nuse std::ffi::c_void;\n\n";
+    let mut with_macro = format!("{header}use cuda_entry::cuda_entry;\n\n");
+    let mut plain = format!("{header}unsafe extern \"C\" {{\n");
+    let mut manual = format!(
+        "{header}use std::sync::OnceLock;\n\n\
+         fn library() -> &'static libloading::Library {{\n    \
+             static LIB: OnceLock<libloading::Library> = OnceLock::new();\n    \
+             // SAFETY: the driver library.\n    \
+             LIB.get_or_init(|| unsafe {{ libloading::Library::new(\"libcuda.so.1\") }}.expect(\"libcuda\"))\n\
+         }}\n\n\
+         fn load<F: Copy>(name: &str) -> F {{\n    \
+             // SAFETY: F is the symbol's signature.\n    \
+             unsafe {{ *library().get::<F>(name.as_bytes()).expect(name) }}\n\
+         }}\n\n"
+    );
+    let (mut declared, mut skipped) = (0, Vec::new());
+    'typedefs: for (symbol, t) in &newest {
+        let mut types = Vec::new();
+        for p in t.params {
+            match rust_type(&p.ty) {
+                Some(ty) => types.push(ty),
+                None => {
+                    skipped.push(t.typedef_name());
+                    continue 'typedefs;
+                }
+            }
+        }
+        let ret = match t.ret.size {
+            0 => String::new(),
+            _ => match rust_type(&t.ret) {
+                Some(ty) => format!(" -> {ty}"),
+                None => {
+                    skipped.push(t.typedef_name());
+                    continue;
+                }
+            },
+        };
+        let names: Vec<String> = (0..types.len()).map(|i| format!("p{i}")).collect();
+        let params: Vec<String> = names.iter().zip(&types).map(|(n, t)| format!("{n}: {t}")).collect();
+        let params = params.join(", ");
+        let _ = writeln!(
+            with_macro,
+            "#[cuda_entry(symbol = \"{symbol}\", version = {})]\npub unsafe extern \"C\" fn {symbol}({params}){ret};",
+            t.version
+        );
+        let _ = writeln!(plain, "    pub fn {symbol}({params}){ret};");
+        let _ = writeln!(
+            manual,
+            "pub unsafe fn {symbol}({params}){ret} {{\n    \
+                 type F = unsafe extern \"C\" fn({}){ret};\n    \
+                 static S: OnceLock<F> = OnceLock::new();\n    \
+                 let f = S.get_or_init(|| load::<F>(\"{symbol}\"));\n    \
+                 unsafe {{ f({}) }}\n}}",
+            types.join(", "),
+            names.join(", ")
+        );
+        declared += 1;
+    }
+    plain.push_str("}\n");
+    // The line the one-line-change measurement edits.
+    with_macro.push_str("\npub const EDIT: u32 = 0;\n");
+    plain.push_str("\npub const EDIT: u32 = 0;\n");
+    manual.push_str("\npub const EDIT: u32 = 0;\n");
+    std::fs::write(format!("{out}/macro/src/lib.rs"), with_macro).expect("write macro");
+    std::fs::write(format!("{out}/plain/src/lib.rs"), plain).expect("write plain");
+    std::fs::write(format!("{out}/manual/src/lib.rs"), manual).expect("write manual");
+    println!("{declared} symbols declared; skipped (no Rust type of that layout): {skipped:?}");
+}
+RS
+manifest macro "cuda-entry = { path = \"$root/core\" }"
+manifest plain
+manifest manual 'libloading = "0.9.1"'
+manifest cudarc 'cudarc = { version = "0.19.10", default-features = false, features = ["std", "driver", "dynamic-loading", "cuda-13000"] }'
+echo 'pub use cudarc::driver::sys;' > "$work/cudarc/src/lib.rs"
+
+echo "generating the crates from the typedef table..."
+cargo run --offline --quiet --manifest-path "$work/gen/Cargo.toml" --target-dir "$work/gen/target" -- "$work"
+
+build() { # crate -> seconds of one `cargo build`
+  local crate=$1 start end
+  start=$EPOCHREALTIME
+  if ! cargo build --offline --quiet --profile "$profile" --manifest-path "$work/$crate/Cargo.toml" \
+      --target-dir "$work/$crate/target" > "$work/$crate.log" 2>&1; then
+    echo "cargo build of $crate failed:" >&2
+    tail -n 40 "$work/$crate.log" >&2
+    exit 1
+  fi
+  end=$EPOCHREALTIME
+  python3 -c "print(f'{$end - $start:.3f}')"
+}
+
+median() { python3 -c "import statistics,sys; print(f'{statistics.median(map(float, sys.argv[1:])):.3f}')" "$@"; }
+
+declare -A result
+for crate in macro plain manual cudarc; do
+  times=()
+  for ((i = 0; i < runs; i++)); do
+    rm -rf "$work/$crate/target"
+    times+=("$(build "$crate")")
+  done
+  result[$crate,cold]=$(median "${times[@]}")
+  echo "$crate: all cold ${result[$crate,cold]} s (median of ${times[*]})"
+  times=()
+  for ((i = 0; i < runs; i++)); do
+    pkg=bench-build-$crate
+    [ "$crate" = cudarc ] && pkg=cudarc
+    cargo clean --offline --quiet --profile "$profile" --manifest-path "$work/$crate/Cargo.toml" \
+      --target-dir "$work/$crate/target" -p "$pkg"
+    times+=("$(build "$crate")")
+  done
+  result[$crate,crate]=$(median "${times[@]}")
+  echo "$crate: crate only ${result[$crate,crate]} s (median of ${times[*]})"
+  if [ "$crate" != cudarc ]; then
+    times=()
+    for ((i = 1; i <= runs; i++)); do
+      sed -i "s/^pub const EDIT: u32 = .*;/pub const EDIT: u32 = $i;/" "$work/$crate/src/lib.rs"
+      times+=("$(build "$crate")")
+    done
+    result[$crate,edit]=$(median "${times[@]}")
+    echo "$crate: one-line change ${result[$crate,edit]} s (median of ${times[*]})"
+  fi
+done
+
+ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
+verdict() { python3 -c "print('ok' if $1 $2 $3 else 'MISS')"; }
+r_crate=$(ratio "${result[macro,crate]}" "${result[plain,crate]}")
+r_edit=$(ratio "${result[macro,edit]}" "${result[plain,edit]}")
+r_cold=$(ratio "${result[macro,cold]}" "${result[plain,cold]}")
+r_cudarc_cold=$(ratio "${result[macro,cold]}" "${result[cudarc,cold]}")
+r_cudarc_crate=$(ratio "${result[macro,crate]}" "${result[cudarc,crate]}")
+r_manual_crate=$(ratio "${result[macro,crate]}" "${result[manual,crate]}")
+r_manual_edit=$(ratio "${result[macro,edit]}" "${result[manual,edit]}")
+cat <<EOF
+
+================ cuda-entry: build time ($profile profile, $jobs cores, $(rustc --version)) ================
+
+| crate | all cold (s) | crate only (s) | one-line change (s) |
+|---|---|---|---|
+| all symbols through #[cuda_entry] | ${result[macro,cold]} | ${result[macro,crate]} | ${result[macro,edit]} |
+| the same as plain extern "C" | ${result[plain,cold]} | ${result[plain,crate]} | ${result[plain,edit]} |
+| the same loaded lazily by hand (cudarc style) | ${result[manual,cold]} | ${result[manual,crate]} | ${result[manual,edit]} |
+| cudarc 0.19 driver only | ${result[cudarc,cold]} | ${result[cudarc,crate]} | n/a |
+
+| ratio | value | target | verdict |
+|---|---|---|---|
+| macro / plain, crate only | $r_crate | <= 2.00 | $(verdict "$r_crate" "<=" 2) |
+| macro / plain, one-line change | $r_edit | <= 2.00 | $(verdict "$r_edit" "<=" 2) |
+| macro / plain, all cold (macro side includes syn & co) | $r_cold | | |
+| macro / cudarc driver-only, all cold | $r_cudarc_cold | < 1.00 | $(verdict "$r_cudarc_cold" "<" 1) |
+| macro crate / cudarc crate, crate only | $r_cudarc_crate | < 1.00 | $(verdict "$r_cudarc_crate" "<" 1) |
+| macro / hand-written lazy loading, crate only | $r_manual_crate | | |
+| macro / hand-written lazy loading, one-line change | $r_manual_edit | | |
+EOF
