@@ -280,3 +280,55 @@ fn probe(symbol: &'static str, version: u32, per_thread: bool) -> Typedef {
     };
     t
 }
+
+#[test]
+fn the_runtime_resolver_agrees_with_the_driver() {
+    let Some(_) = real_driver("runtime_resolver") else {
+        return;
+    };
+    let runtime_version = match cuda_entry::runtime_version() {
+        Ok(v) => v,
+        Err(e) => {
+            loud(&format!(
+                "SKIPPED runtime_resolver: no CUDA runtime >= 12.5 here ({e})"
+            ));
+            return;
+        }
+    };
+    println!("runtime_resolver: runtime reports {runtime_version}");
+    for (symbol, version, per_thread) in [
+        ("cuMemAlloc", 3020, false),
+        ("cuCtxCreate", 12050, false),
+        ("cuLaunchKernel", 4000, false),
+        ("cuLaunchKernel", 7000, true),
+        ("cuStreamBeginCapture", 10010, true),
+    ] {
+        let t = probe(symbol, version, per_thread);
+        let through_driver = entry_for(&t).resolve().expect("the driver serves it");
+        let runtime_entry: &'static Entry = Box::leak(Box::new(
+            Entry::new(
+                Box::leak(CString::new(symbol).expect("no NUL").into_boxed_c_str()),
+                version,
+                if per_thread {
+                    Stream::PerThread
+                } else {
+                    Stream::Legacy
+                },
+            )
+            .through(cuda_entry::Resolver::Runtime),
+        ));
+        let through_runtime = runtime_entry.resolve().expect("the runtime serves it");
+        println!(
+            "runtime_resolver: {symbol} {version}{} -> {:?}",
+            if per_thread { " per-thread" } else { "" },
+            export_name(through_runtime.as_ptr())
+        );
+        assert_eq!(through_runtime, through_driver, "{symbol} {version}");
+    }
+    let trap = Entry::new(c"cuLaunchKernel", 4000, Stream::PerThread)
+        .through(cuda_entry::Resolver::Runtime);
+    assert!(matches!(
+        trap.resolve(),
+        Err(Error::VersionNotSufficient { .. })
+    ));
+}

@@ -506,7 +506,7 @@ pub(crate) fn params(sig: &Signature, errors: &mut Errors) -> Vec<(Ident, Type)>
                     Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
                     _ => Ident::new(&format!("__cuda_entry_arg{i}"), pt.pat.span()),
                 };
-                out.push((name, (*pt.ty).clone()));
+                out.push((name, concrete(&pt.ty, errors)));
             }
         }
     }
@@ -514,9 +514,28 @@ pub(crate) fn params(sig: &Signature, errors: &mut Errors) -> Vec<(Ident, Type)>
 }
 
 /// The declared return type, `()` when omitted.
-pub(crate) fn return_type(sig: &Signature) -> Type {
+pub(crate) fn return_type(sig: &Signature, errors: &mut Errors) -> Type {
     match &sig.output {
         ReturnType::Default => syn::parse_quote!(()),
-        ReturnType::Type(_, ty) => (**ty).clone(),
+        ReturnType::Type(_, ty) => concrete(ty, errors),
+    }
+}
+
+/// `ty` if it can be a C function's parameter or return type; else an error and `()` in its
+/// place, so the stub the expansion still emits is well-formed.
+fn concrete(ty: &Type, errors: &mut Errors) -> Type {
+    match ty {
+        Type::TraitObject(_) | Type::ImplTrait(_) | Type::Infer(_) | Type::Never(_) => {
+            errors.at(
+                ty,
+                format!(
+                    "`{}` is not a C type: write the concrete type of the typedef's parameter \
+                     (an integer, a pointer, a handle, a `#[repr(C)]` struct)",
+                    ty.to_token_stream()
+                ),
+            );
+            syn::parse_quote!(())
+        }
+        _ => ty.clone(),
     }
 }

@@ -19,7 +19,7 @@ pub(crate) fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
     for decl in &input.decls {
         let mut own = parse::Errors::default();
         let params = parse::params(&decl.sig, &mut own);
-        let ret = parse::return_type(&decl.sig);
+        let ret = parse::return_type(&decl.sig, &mut own);
         let checked = validate::validate(decl, &params, &ret, &mut own);
         let ok = own.is_empty() && errors.is_empty();
         expanded.extend(expand::declaration(decl, &params, &ret, &checked, ok));

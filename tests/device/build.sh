@@ -22,11 +22,14 @@ for line in open("target/device-tests.json"):
     shutil.copy(msg["executable"], dest)
     print("test executable:", dest)
 PY
-cp target/$profile/deps/libcuda_entry_simdriver*.so .device/deps/
+cp target/$profile/deps/libcuda_entry_sim*.so .device/deps/
+# The command, where tests/registry.rs looks for it (next to the deps folder).
+cargo build $flag -p cuda-entry-cli
+cp target/$profile/cuda-entry .device/
 for ex in target/$profile/examples/*; do
   [ -f "$ex" ] && [ -x "$ex" ] && case "$ex" in *-*|*.d|*.so) ;; *) cp "$ex" .device/examples/ ;; esac
 done
 # The device takes at most 64 MiB of carried files: debug info stays here.
-strip --strip-debug .device/deps/* .device/examples/*
+strip --strip-debug .device/deps/* .device/examples/* .device/cuda-entry
 ls -la .device/deps .device/examples
 du -sh .device

@@ -21,15 +21,24 @@ run() { # name, command...
 
 # The real-driver suite, then the rest of the workspace's tests (the simulator ones still use the
 # simulator through the override, which proves the same binaries work here).
-run gpu-test .device/deps/gpu-test --nocapture --test-threads=1
+# The runtime resolver against the toolkit's libcudart (the answers were measured identical).
+CUDA_ENTRY_RUNTIME_PATH=/usr/local/cuda/lib64/libcudart.so.13 \
+  run gpu-test .device/deps/gpu-test --nocapture --test-threads=1
 # Core's suite against the simulated drivers (the same binaries, now on this machine), and the
 # examples run against the simulator; the real-driver runs of the examples follow.
-for name in cuda_entry-test driver-test examples-test; do
+for name in cuda_entry-test driver-test runtime-test per_thread-test registry-test stress-test examples-test; do
   [ -x ".device/deps/$name" ] && run "$name" ".device/deps/$name"
 done
-for ex in quickstart vector_add new_api; do
+for ex in quickstart vector_add new_api cudarc_interop; do
   [ -x ".device/examples/$ex" ] && run "example-$ex" ".device/examples/$ex"
 done
+
+# The command against the real driver: what it serves, and the deployment gate on vector_add's
+# binary, which must agree with what running vector_add found above.
+run cli-probe .device/cuda-entry probe
+run cli-probe-json .device/cuda-entry probe --json
+run cli-check-vector_add .device/cuda-entry check .device/examples/vector_add
+run cli-check-vector_add-12040 .device/cuda-entry check --driver-version 12040 .device/examples/vector_add
 
 echo
 echo "================ SUMMARY ================"

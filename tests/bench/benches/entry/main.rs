@@ -101,6 +101,7 @@ fn main() -> ExitCode {
     // benchmark runs once as a test and nothing is measured.
     let testing = !args.iter().any(|a| a == "--bench") || args.iter().any(|a| a == "--test");
 
+    let loadavg_before = ratios::loadavg();
     let dir = output_directory();
     let since = SystemTime::now() - Duration::from_secs(1);
     let mut c = Criterion::default()
@@ -112,7 +113,8 @@ fn main() -> ExitCode {
     calls(&mut c, cudarc.is_ok());
     first_resolution(&mut c);
     preload(&mut c, &served);
-    threads(&mut c, n_threads);
+    let per_core_threads = (cores > 1 && cores < n_threads).then_some(cores);
+    threads(&mut c, n_threads, per_core_threads);
     c.final_summary();
     if listing {
         return ExitCode::SUCCESS;
@@ -129,10 +131,12 @@ fn main() -> ExitCode {
         driver,
         cores,
         threads: n_threads,
+        per_core_threads,
         preload_entries: served.len(),
         cudarc,
         loads,
         load_runs,
+        loadavg_before,
     });
     ExitCode::SUCCESS
 }
@@ -379,9 +383,10 @@ fn parallel(threads: usize, iters: u64, f: fn()) -> Duration {
     end - start
 }
 
-/// d. 1 vs `n_threads` threads calling `cuDriverGetVersion` through the entry (and the raw pointer,
-/// and the entry's fast path without the call, to tell the entry's scaling from the driver's).
-fn threads(c: &mut Criterion, n_threads: usize) {
+/// d. 1 vs `n_threads` threads (and one per core, where there are fewer cores) calling
+/// `cuDriverGetVersion` through the entry; the same through the raw pointer, and the entry's fast
+/// path without the call, to tell the entry's scaling from the driver's.
+fn threads(c: &mut Criterion, n_threads: usize, per_core: Option<usize>) {
     let mut g = c.benchmark_group("threads");
     g.sampling_mode(SamplingMode::Flat);
     for (name, f) in [
@@ -389,7 +394,7 @@ fn threads(c: &mut Criterion, n_threads: usize) {
         ("raw-call", raw_call),
         ("entry-pointer", entry_pointer),
     ] {
-        for n in [1, n_threads] {
+        for n in [Some(1), per_core, Some(n_threads)].into_iter().flatten() {
             g.bench_function(format!("{name}-{n}"), |b| {
                 b.iter_custom(|iters| parallel(n, iters, f));
             });
