@@ -82,9 +82,19 @@ pub struct Entry {
     /// The outcome of the one resolution, error included; `None` until it happens.
     outcome: Mutex<Option<Result<Pfn, Error>>>,
     symbol: &'static CStr,
+    /// `symbol` as text, for errors (decoded once, at construction).
+    name: &'static str,
     version: u32,
     stream: Stream,
     resolver: Resolver,
+}
+
+/// The symbol as text: every driver symbol is ASCII; anything else is named as such.
+const fn symbol_name(symbol: &'static CStr) -> &'static str {
+    match symbol.to_str() {
+        Ok(name) => name,
+        Err(_) => "<non-UTF-8 symbol>",
+    }
 }
 
 impl fmt::Debug for Entry {
@@ -112,6 +122,7 @@ impl Entry {
             pfn: AtomicPtr::new(std::ptr::null_mut()),
             outcome: Mutex::new(None),
             symbol,
+            name: symbol_name(symbol),
             version,
             stream,
             resolver: Resolver::Driver,
@@ -148,7 +159,7 @@ impl Entry {
     /// The request this entry makes, as errors report it.
     pub fn request(&self) -> Request {
         Request {
-            symbol: self.symbol.to_str().unwrap_or("<non-UTF-8 symbol>"),
+            symbol: self.name,
             version: self.version,
             stream: self.stream,
             resolver: self.resolver,

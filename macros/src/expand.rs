@@ -7,7 +7,6 @@ use std::ffi::CString;
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::visit_mut::{self, VisitMut};
 use syn::{Attribute, Ident, Type, Visibility};
 
 use crate::parse::{Decl, StreamArg};
@@ -34,13 +33,9 @@ pub(crate) fn declaration(
     let attrs = &decl.attrs;
     let names: Vec<&Ident> = params.iter().map(|(n, _)| n).collect();
     let types: Vec<&Type> = params.iter().map(|(_, t)| t).collect();
-    // The same types as seen from inside the generated module (one level down).
-    let inner_params: Vec<(Ident, Type)> = params
-        .iter()
-        .map(|(n, t)| (n.clone(), one_level_down(t)))
-        .collect();
-    let inner_types: Vec<&Type> = inner_params.iter().map(|(_, t)| t).collect();
-    let inner_ret = one_level_down(ret);
+    // The function pointer type is written where the user's types are in scope (the module holds
+    // no glob import of its parent: with one per declaration, name resolution grows quadratic).
+    let pfn_alias = Ident::new(&format!("__cuda_entry_pfn_{name}"), name.span());
 
     let symbol = &checked.symbol;
     // A symbol with a NUL was rejected; the placeholder keeps the expansion well-formed.
@@ -92,7 +87,7 @@ pub(crate) fn declaration(
     let pfn = Ident::new("pfn", Span::mixed_site());
     let error = Ident::new("error", Span::mixed_site());
     let checks = if assertions {
-        abi_assertions(&typedef_name, &inner_params, &inner_ret, checked)
+        abi_assertions(&typedef_name, params, ret, checked)
     } else {
         TokenStream::new()
     };
@@ -127,14 +122,19 @@ pub(crate) fn declaration(
         }
 
         #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis type #pfn_alias = unsafe #abi fn(#(#types),*) -> #ret;
+
+        #(#cfgs)*
+        const _: () = { #checks };
+
+        #(#cfgs)*
         #[doc = #mod_doc]
         #[allow(dead_code, non_snake_case, clippy::module_name_repetitions)]
         #vis mod #name {
-            #[allow(unused_imports, clippy::wildcard_imports)]
-            use super::*;
-
             /// The function pointer type, the signature of the typedef.
-            #inner_vis type Pfn = unsafe #abi fn(#(#inner_types),*) -> #inner_ret;
+            #inner_vis type Pfn = super::#pfn_alias;
             /// The symbol passed to `cuGetProcAddress`.
             #inner_vis const SYMBOL: &str = #symbol;
             /// The typedef version passed to `cuGetProcAddress`.
@@ -162,8 +162,6 @@ pub(crate) fn declaration(
             #inner_vis fn is_available() -> bool {
                 ENTRY.is_available()
             }
-
-            #checks
 
             #registration
         }
@@ -194,30 +192,6 @@ fn registration(checked: &Checked) -> TokenStream {
             #len, #symbol, #package, #version, #twin, #stream, #resolver, #unverified
         );
     }
-}
-
-/// `ty` as written one module deeper: `self::T` becomes `super::T`, `super::T` becomes
-/// `super::super::T`; everything else reaches the same items through the module's `use super::*`.
-fn one_level_down(ty: &Type) -> Type {
-    struct Deeper;
-    impl VisitMut for Deeper {
-        fn visit_path_mut(&mut self, path: &mut syn::Path) {
-            if path.leading_colon.is_none()
-                && let Some(first) = path.segments.first_mut()
-            {
-                if first.ident == "self" {
-                    first.ident = Ident::new("super", first.ident.span());
-                } else if first.ident == "super" {
-                    let span = first.ident.span();
-                    path.segments.insert(0, Ident::new("super", span).into());
-                }
-            }
-            visit_mut::visit_path_mut(self, path);
-        }
-    }
-    let mut ty = ty.clone();
-    Deeper.visit_type_mut(&mut ty);
-    ty
 }
 
 /// The visibility of the generated module's items: as visible as the declared function.

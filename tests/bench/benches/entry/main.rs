@@ -81,7 +81,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let cudarc = cudarc_check();
+    let cudarc = cudarc_check(raw);
     if let Err(e) = &cudarc {
         println!("NOTE: the cudarc comparison is skipped: {e}");
     }
@@ -161,24 +161,24 @@ fn output_directory() -> std::path::PathBuf {
     }
 }
 
-/// Whether cudarc loaded the same library as cuda-entry: its `cuDriverGetVersion` must be the
-/// pointer the entry resolved. cudarc panics when it finds no library at all.
-fn cudarc_check() -> Result<(), String> {
+/// Whether cudarc loaded the same library as cuda-entry: its `cuDriverGetVersion` export must be
+/// the one the raw comparison's handle (the library cuda-entry opened) finds. (Exports, not the
+/// pointers `cuGetProcAddress` returns, which a driver may point elsewhere.) cudarc panics when it
+/// finds no library at all.
+fn cudarc_check(raw: &Raw) -> Result<(), String> {
     let found = std::panic::catch_unwind(|| {
         // SAFETY: only an address is looked up, never called through this type.
         unsafe { cudarc::driver::sys::culib().get::<*mut c_void>(b"cuDriverGetVersion") }
-            .map(|s| *s)
+            .map(|s| *s as usize)
             .map_err(|e| e.to_string())
     })
     .map_err(|_| "cudarc found no CUDA driver library (its panic is above)".to_owned())??;
-    let ours = driver_get_version::ENTRY
-        .resolve()
-        .map_err(|e| e.to_string())?
-        .as_ptr();
-    if found != ours {
+    if found != raw.export_address {
         return Err(format!(
-            "cudarc loaded another library: its cuDriverGetVersion is at {found:p}, cuda-entry's \
-             at {ours:p} (an LD_LIBRARY_PATH with the toolkit's stubs?)"
+            "cudarc loaded another library: its cuDriverGetVersion export is at {found:#x}, the \
+             one of the library cuda-entry opened at {:#x} (an LD_LIBRARY_PATH with the \
+             toolkit's stubs?)",
+            raw.export_address
         ));
     }
     Ok(())

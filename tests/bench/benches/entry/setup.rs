@@ -128,6 +128,9 @@ pub(crate) struct Raw {
     pub(crate) get_proc_address: GetProcAddressV2,
     pub(crate) driver_get_version: DriverGetVersion,
     pub(crate) ctx_get_current: CtxGetCurrent,
+    /// The address of the library's `cuDriverGetVersion` export (dlsym), to tell whether another
+    /// loader (cudarc) opened the same library.
+    pub(crate) export_address: usize,
 }
 
 impl Raw {
@@ -142,6 +145,9 @@ impl Raw {
                 .ok_or_else(|| format!("cuGetProcAddress_v2({symbol:?}, {version}) failed"))
         };
         let dgv = query(c"cuDriverGetVersion", 2020)?;
+        // SAFETY: only the address is read.
+        let export = *unsafe { library.get::<*mut c_void>(c"cuDriverGetVersion") }
+            .map_err(|e| e.to_string())?;
         let cgc = query(c"cuCtxGetCurrent", 4000)?;
         Ok(Raw {
             _library: library,
@@ -152,6 +158,7 @@ impl Raw {
             },
             // SAFETY: the driver's pointer for PFN_cuCtxGetCurrent_v4000, this signature.
             ctx_get_current: unsafe { std::mem::transmute::<*mut c_void, CtxGetCurrent>(cgc) },
+            export_address: export as usize,
         })
     }
 }
