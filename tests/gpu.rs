@@ -9,7 +9,7 @@ use std::ffi::CString;
 use std::time::Instant;
 
 use cuda_entry::{Entry, Error, Stream};
-use cuda_entry_support::export_name;
+use cuda_entry_support::{export_name, ground_truth_file};
 use cuda_entry_table::{TYPEDEFS, Typedef};
 
 /// The driver version the ground truth was read from (driver 580.159.04 on an H200).
@@ -54,18 +54,6 @@ struct Answer {
     status: i32,
     pfn: String,
     exported: String,
-}
-
-/// A ground-truth file, relative to the working directory first (on the device machine the tree
-/// is a copy elsewhere), else to the source tree.
-fn ground_truth_file(name: &str) -> String {
-    let relative = std::path::Path::new("tests/ground-truth").join(name);
-    let path = if relative.is_file() {
-        relative
-    } else {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
-    };
-    std::fs::read_to_string(&path).expect("ground truth present")
 }
 
 fn ground_truth() -> HashMap<(String, u32, u64), Answer> {

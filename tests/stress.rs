@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use std::sync::Barrier;
 
 use cuda_entry::{Entry, Error, Stream};
-use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios};
+use cuda_entry_support::{
+    Driver, Scenario, SimRecords, Simulator, ground_truth_file, run_scenarios,
+};
 
 const THREADS: usize = 64;
 const ITERATIONS: usize = 1000;
@@ -33,11 +35,7 @@ fn main() -> ExitCode {
 /// Every (symbol, version, flags) row of the ground truth whose answer is an export the simulator
 /// has, as a fresh entry and the address it must resolve to.
 fn served_entries(sim: &SimRecords) -> Vec<(&'static Entry, usize)> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/ground-truth/driver-13000-getprocaddress.tsv"
-    ))
-    .expect("ground truth");
+    let text = ground_truth_file("driver-13000-getprocaddress.tsv");
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.starts_with('#')) {

@@ -2,8 +2,9 @@
 //!
 //! # Thread-safety
 //! The fast path is one `Acquire` load of the cached pointer, one branch and the call: no lock, no
-//! allocation. The first use takes the entry's lock, so threads racing on it resolve once and all
-//! see the same outcome; an error is cached exactly like a pointer. `--cfg loom` model-checks it.
+//! allocation. The first use claims the entry with one compare-exchange, so threads racing on it
+//! resolve once (the others wait) and all see the same outcome; an error is cached exactly like a
+//! pointer, behind a lock only errors take. `--cfg loom` model-checks it.
 
 use std::ffi::{CStr, c_void};
 use std::fmt;
@@ -63,24 +64,29 @@ pub enum Resolver {
     Runtime,
 }
 
-/// A resolved driver pointer, shareable between threads (it points at immutable code).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Pfn(NonNull<c_void>);
+/// `Entry::pfn` before any resolution.
+const UNRESOLVED: *mut c_void = std::ptr::null_mut();
+/// `Entry::pfn` while one thread resolves (no function lives at address 1).
+const BUSY: *mut c_void = std::ptr::without_provenance_mut(1);
+/// `Entry::pfn` once the resolution failed; the error is in `Entry::error`.
+const FAILED: *mut c_void = std::ptr::without_provenance_mut(2);
 
-// SAFETY: a function pointer into the driver, which is never unloaded; it is only read.
-unsafe impl Send for Pfn {}
-// SAFETY: as above.
-unsafe impl Sync for Pfn {}
+/// Whether `pfn` is a resolved pointer rather than one of the states before it.
+#[inline(always)]
+fn is_resolved(pfn: *mut c_void) -> bool {
+    pfn.addr() > FAILED.addr()
+}
 
 /// One driver entry point at one typedef version: what `#[cuda_entry]` declares a `static` of.
 ///
 /// Constructing one asks nothing; the first [`resolve`](Entry::resolve) loads the driver if
 /// needed, checks its version, asks `cuGetProcAddress` once and caches the answer.
 pub struct Entry {
-    /// The resolved pointer, or NULL until it is. The fast path reads only this.
+    /// The resolved pointer; before it, [`UNRESOLVED`], [`BUSY`] or [`FAILED`]. The fast path
+    /// reads only this.
     pfn: AtomicPtr<c_void>,
-    /// The outcome of the one resolution, error included; `None` until it happens.
-    outcome: Mutex<Option<Result<Pfn, Error>>>,
+    /// The error, once the resolution failed (written before `pfn` becomes [`FAILED`]).
+    error: Mutex<Option<Error>>,
     symbol: &'static CStr,
     /// `symbol` as text, for errors (decoded once, at construction).
     name: &'static str,
@@ -104,7 +110,8 @@ impl fmt::Debug for Entry {
             .field("version", &self.version)
             .field("stream", &self.stream)
             .field("resolver", &self.resolver)
-            .field("outcome", &*lock(&self.outcome))
+            .field("pfn", &self.pfn.load(Ordering::Acquire))
+            .field("error", &*lock(&self.error))
             .finish()
     }
 }
@@ -119,8 +126,8 @@ impl Entry {
         /// [`resolve`](Entry::resolve), without asking the driver; `#[cuda_entry]` rejects it at
         /// compile time.
         new(symbol, version, stream) -> Entry {
-            pfn: AtomicPtr::new(std::ptr::null_mut()),
-            outcome: Mutex::new(None),
+            pfn: AtomicPtr::new(UNRESOLVED),
+            error: Mutex::new(None),
             symbol,
             name: symbol_name(symbol),
             version,
@@ -182,7 +189,12 @@ impl Entry {
     /// The fast path: the pointer once resolved.
     #[inline]
     fn cached(&self) -> Option<NonNull<c_void>> {
-        NonNull::new(self.pfn.load(Ordering::Acquire))
+        let pfn = self.pfn.load(Ordering::Acquire);
+        if is_resolved(pfn) {
+            NonNull::new(pfn)
+        } else {
+            None
+        }
     }
 
     #[cold]
@@ -201,20 +213,63 @@ impl Entry {
         })
     }
 
-    /// The cache itself: the outcome of `resolve` on first use, the cached one after. Racing
-    /// callers wait for the first and share its outcome.
+    /// The cache itself: the outcome of `resolve` on first use, the cached one after. The first
+    /// caller claims the entry (`UNRESOLVED` -> `BUSY`) and resolves; callers racing with it wait
+    /// for its outcome, so `resolve` runs once. A success is published with one store and never
+    /// takes a lock.
     pub(crate) fn resolve_with(
         &self,
         resolve: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
     ) -> Result<NonNull<c_void>, Error> {
-        let mut outcome = lock(&self.outcome);
-        let outcome = outcome
-            .get_or_insert_with(|| resolve(self.request()).map(Pfn))
-            .clone();
-        outcome.map(|Pfn(pfn)| {
-            self.pfn.store(pfn.as_ptr(), Ordering::Release);
-            pfn
-        })
+        let mut resolve = Some(resolve);
+        let mut spins = 0u32;
+        loop {
+            match self
+                .pfn
+                .compare_exchange(UNRESOLVED, BUSY, Ordering::Acquire, Ordering::Acquire)
+            {
+                Ok(_) => {
+                    // Claimed. A panic inside `resolve` releases the claim (the guard), so the
+                    // next caller tries again instead of waiting forever.
+                    let guard = Unclaim(&self.pfn);
+                    let Some(resolve) = resolve.take() else {
+                        continue; // unreachable: a claim is only won once per call
+                    };
+                    let outcome = resolve(self.request());
+                    std::mem::forget(guard);
+                    return match outcome {
+                        Ok(pfn) => {
+                            self.pfn.store(pfn.as_ptr(), Ordering::Release);
+                            Ok(pfn)
+                        }
+                        Err(error) => {
+                            *lock(&self.error) = Some(error.clone());
+                            self.pfn.store(FAILED, Ordering::Release);
+                            Err(error)
+                        }
+                    };
+                }
+                Err(FAILED) => {
+                    if let Some(error) = lock(&self.error).clone() {
+                        return Err(error);
+                    }
+                }
+                Err(BUSY) => {}
+                Err(pfn) => {
+                    if let Some(pfn) = NonNull::new(pfn) {
+                        return Ok(pfn);
+                    }
+                }
+            }
+            // Another thread is resolving: a driver query takes well under a microsecond, the
+            // driver's first load about a millisecond.
+            spins = spins.saturating_add(1);
+            if spins < 64 {
+                crate::sync::spin_loop();
+            } else {
+                crate::sync::yield_now();
+            }
+        }
     }
 
     /// The pointer as the function pointer type `F`.
@@ -243,6 +298,15 @@ impl Entry {
     /// Whether the driver can serve this entry. Resolves it (once) but never calls it.
     pub fn is_available(&self) -> bool {
         self.resolve().is_ok()
+    }
+}
+
+/// Puts an entry back to `UNRESOLVED` if its resolution unwinds.
+struct Unclaim<'a>(&'a AtomicPtr<c_void>);
+
+impl Drop for Unclaim<'_> {
+    fn drop(&mut self) {
+        self.0.store(UNRESOLVED, Ordering::Release);
     }
 }
 

@@ -12,6 +12,17 @@ pub(crate) use std::sync::{Mutex, MutexGuard};
 
 use std::ptr;
 
+#[cfg(loom)]
+pub(crate) use loom::hint::spin_loop;
+#[cfg(loom)]
+pub(crate) use loom::thread::yield_now;
+/// A pause inside a spin-wait.
+#[cfg(not(loom))]
+pub(crate) use std::hint::spin_loop;
+/// Lets another thread run while waiting.
+#[cfg(not(loom))]
+pub(crate) use std::thread::yield_now;
+
 /// Locks `mutex`, ignoring poisoning: the data it guards is written once, completely, or not at
 /// all, so a panic elsewhere never leaves it half-written.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

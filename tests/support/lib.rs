@@ -351,3 +351,18 @@ pub fn fall_back_to_simulator(why: &dyn std::fmt::Display) -> Option<ExitCode> {
 pub fn is_simulated() -> bool {
     std::env::var_os("CUDA_ENTRY_SIMULATED").is_some()
 }
+
+/// A file of tests/ground-truth/: relative to the working directory first (on the device machine
+/// the tree is a copy elsewhere than where it was built), else to the source tree.
+///
+/// # Panics
+/// When the file is in neither place (test code only).
+pub fn ground_truth_file(name: &str) -> String {
+    let relative = Path::new("tests/ground-truth").join(name);
+    let path = if relative.is_file() {
+        relative
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+    };
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
