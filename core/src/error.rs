@@ -290,10 +290,7 @@ impl fmt::Display for Error {
         match self {
             Error::LibraryNotFound { tried, .. } => {
                 write!(f, "no CUDA driver library could be loaded (tried ")?;
-                for (i, attempt) in tried.iter().enumerate() {
-                    let sep = if i == 0 { "" } else { "; " };
-                    write!(f, "{sep}`{}`: {}", attempt.path, attempt.message)?;
-                }
+                write_attempts(f, tried)?;
                 write!(
                     f,
                     "); install the NVIDIA driver, or set {} to the driver library's path",
@@ -415,10 +412,7 @@ impl fmt::Display for Error {
             },
             Error::RuntimeNotFound { tried, .. } => {
                 write!(f, "no CUDA runtime library could be loaded (tried ")?;
-                for (i, attempt) in tried.iter().enumerate() {
-                    let sep = if i == 0 { "" } else { "; " };
-                    write!(f, "{sep}`{}`: {}", attempt.path, attempt.message)?;
-                }
+                write_attempts(f, tried)?;
                 write!(
                     f,
                     "); install the CUDA runtime (12.5 or newer), set {} to its path, or resolve \
@@ -471,6 +465,15 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Each library tried, with the loader's message.
+fn write_attempts(f: &mut fmt::Formatter<'_>, tried: &[LoadAttempt]) -> fmt::Result {
+    for (i, attempt) in tried.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "; " };
+        write!(f, "{sep}`{}`: {}", attempt.path, attempt.message)?;
+    }
+    Ok(())
+}
 
 /// A CUDA version number (`1000 * major + 10 * minor`) displayed as `CUDA major.minor`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

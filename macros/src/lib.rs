@@ -6,6 +6,8 @@ use proc_macro::TokenStream;
 mod expand;
 mod parse;
 mod pipeline;
+#[cfg(test)]
+mod snapshots;
 mod validate;
 
 /// Declares CUDA driver entry points resolved through `cuGetProcAddress` at the exact typedef

@@ -1,0 +1,86 @@
+#[doc = r" Allocates device memory."]
+#[doc = ""]
+#[doc = " # Errors\n\n The driver entry's [`cuda_entry::Error`] when `cuMemAlloc` at version 3020 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuMemAlloc` (`PFN_cuMemAlloc_v3020`): valid pointers and handles, as the CUDA driver API documentation states."]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn mem_alloc(
+    dptr: *mut CUdeviceptr,
+    bytesize: usize,
+) -> ::cuda_entry::__private::Result<CUresult, ::cuda_entry::__private::Error> {
+    match mem_alloc::pointer() {
+        ::cuda_entry::__private::Result::Ok(pfn) => {
+            ::cuda_entry::__private::Result::Ok(unsafe { pfn(dptr, bytesize) })
+        }
+        ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
+    }
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub type __cuda_entry_pfn_mem_alloc = unsafe extern "C" fn(*mut CUdeviceptr, usize) -> CUresult;
+const _: () = {
+    #[cfg(target_pointer_width = "64")]
+    const _: () = ::cuda_entry::__private::check_abi::<*mut CUdeviceptr>(
+        8usize,
+        8usize,
+        "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 * dptr` (8 bytes, align 8)",
+    );
+    #[cfg(target_pointer_width = "64")]
+    const _: () = ::cuda_entry::__private::check_abi::<usize>(
+        8usize,
+        8usize,
+        "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8)",
+    );
+    #[cfg(target_pointer_width = "64")]
+    const _: () = ::cuda_entry::__private::check_abi::<CUresult>(
+        4usize,
+        4usize,
+        "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4)",
+    );
+};
+#[doc = " The driver entry behind `mem_alloc()`: `cuMemAlloc` at version 3020 (`PFN_cuMemAlloc_v3020`)."]
+#[allow(dead_code, non_snake_case, clippy::module_name_repetitions)]
+pub mod mem_alloc {
+    #[doc = r" The function pointer type, the signature of the typedef."]
+    pub type Pfn = super::__cuda_entry_pfn_mem_alloc;
+    #[doc = r" The symbol passed to `cuGetProcAddress`."]
+    pub const SYMBOL: &str = "cuMemAlloc";
+    #[doc = r" The typedef version passed to `cuGetProcAddress`."]
+    pub const VERSION: u32 = 3020u32;
+    #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
+    pub const STREAM: ::cuda_entry::__private::Stream = ::cuda_entry::__private::Stream::Legacy;
+    #[doc = r" The typedef the signature was checked against."]
+    pub const TYPEDEF: &str = "PFN_cuMemAlloc_v3020";
+    #[doc = r" The entry: resolved on first use, cached for the life of the process."]
+    pub static ENTRY: ::cuda_entry::__private::Entry = ::cuda_entry::__private::Entry::new(
+        c"cuMemAlloc",
+        3020u32,
+        ::cuda_entry::__private::Stream::Legacy,
+    );
+    #[doc = r" The typed function pointer, for hot loops."]
+    #[doc = r""]
+    #[doc = r" # Errors"]
+    #[doc = r""]
+    #[doc = r" The [`cuda_entry::Error`] of the resolution (cached)."]
+    #[inline]
+    pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
+        unsafe { ENTRY.resolve_as::<Pfn>() }
+    }
+    #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[must_use]
+    pub fn is_available() -> bool {
+        ENTRY.is_available()
+    }
+    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
+    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
+    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
+    ::cuda_entry::__private::manifest_record!(
+        43usize,
+        "cuMemAlloc",
+        "cuda-entry-macros",
+        3020u32,
+        0u32,
+        0u8,
+        1u8,
+        false
+    );
+}
