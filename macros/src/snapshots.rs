@@ -24,13 +24,17 @@ fn rustfmt(code: &str) -> String {
         .write_all(code.as_bytes())
         .expect("write to rustfmt");
     let out = child.wait_with_output().expect("rustfmt runs");
-    assert!(out.status.success(), "rustfmt rejected the expansion:\n{code}");
+    assert!(
+        out.status.success(),
+        "rustfmt rejected the expansion:\n{code}"
+    );
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
 fn check(name: &str, args: proc_macro2::TokenStream, item: proc_macro2::TokenStream) {
     let expanded = rustfmt(&pipeline::cuda_entry(args, item).to_string());
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/expand/{name}.expanded.rs"));
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/expand/{name}.expanded.rs"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::write(&path, &expanded).expect("write the snapshot");
         return;
