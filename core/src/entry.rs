@@ -221,34 +221,13 @@ impl Entry {
         &self,
         resolve: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
     ) -> Result<NonNull<c_void>, Error> {
-        let mut resolve = Some(resolve);
         let mut spins = 0u32;
         loop {
             match self
                 .pfn
                 .compare_exchange(UNRESOLVED, BUSY, Ordering::Acquire, Ordering::Acquire)
             {
-                Ok(_) => {
-                    // Claimed. A panic inside `resolve` releases the claim (the guard), so the
-                    // next caller tries again instead of waiting forever.
-                    let guard = Unclaim(&self.pfn);
-                    let Some(resolve) = resolve.take() else {
-                        continue; // unreachable: a claim is only won once per call
-                    };
-                    let outcome = resolve(self.request());
-                    std::mem::forget(guard);
-                    return match outcome {
-                        Ok(pfn) => {
-                            self.pfn.store(pfn.as_ptr(), Ordering::Release);
-                            Ok(pfn)
-                        }
-                        Err(error) => {
-                            *lock(&self.error) = Some(error.clone());
-                            self.pfn.store(FAILED, Ordering::Release);
-                            Err(error)
-                        }
-                    };
-                }
+                Ok(_) => break, // claimed: this call resolves
                 Err(FAILED) => {
                     if let Some(error) = lock(&self.error).clone() {
                         return Err(error);
@@ -268,6 +247,22 @@ impl Entry {
                 crate::sync::spin_loop();
             } else {
                 crate::sync::yield_now();
+            }
+        }
+        // A panic inside `resolve` releases the claim (the guard), so the next caller tries
+        // again instead of waiting forever.
+        let guard = Unclaim(&self.pfn);
+        let outcome = resolve(self.request());
+        std::mem::forget(guard);
+        match outcome {
+            Ok(pfn) => {
+                self.pfn.store(pfn.as_ptr(), Ordering::Release);
+                Ok(pfn)
+            }
+            Err(error) => {
+                *lock(&self.error) = Some(error.clone());
+                self.pfn.store(FAILED, Ordering::Release);
+                Err(error)
             }
         }
     }

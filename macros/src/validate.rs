@@ -167,9 +167,9 @@ fn check_symbol(symbol: &str, span: Span, errors: &mut Errors) -> Option<String>
         ));
         return None;
     }
-    if cuda_entry_table::lookup(symbol).is_empty()
-        && let Some((base, suffix)) = split_suffix(symbol)
-    {
+    let base = cuda_entry_table::base_symbol(symbol);
+    if base.len() < symbol.len() && cuda_entry_table::lookup(symbol).is_empty() {
+        let suffix = &symbol[base.len()..];
         let typedefs = cuda_entry_table::lookup(base);
         errors.push(syn::Error::new(
             span,
@@ -190,23 +190,6 @@ fn check_symbol(symbol: &str, span: Span, errors: &mut Errors) -> Option<String>
         return None;
     }
     Some(symbol.to_owned())
-}
-
-/// Splits `cuMemAlloc_v2`, `cuLaunchKernel_ptsz`, `cuMemcpy_v2_ptds` into base and suffix.
-fn split_suffix(symbol: &str) -> Option<(&str, &str)> {
-    let mut base = symbol;
-    for pt in ["_ptsz", "_ptds"] {
-        if let Some(b) = base.strip_suffix(pt) {
-            base = b;
-        }
-    }
-    if let Some(pos) = base.rfind("_v") {
-        let digits = &base[pos + 2..];
-        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
-            base = &base[..pos];
-        }
-    }
-    (base.len() < symbol.len() && !base.is_empty()).then(|| (base, &symbol[base.len()..]))
 }
 
 fn typedef_list(typedefs: &[&Typedef]) -> String {
@@ -395,22 +378,6 @@ fn is_unit(ty: &Type) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn suffixes_are_split_from_the_base_name() {
-        assert_eq!(split_suffix("cuMemAlloc_v2"), Some(("cuMemAlloc", "_v2")));
-        assert_eq!(
-            split_suffix("cuLaunchKernel_ptsz"),
-            Some(("cuLaunchKernel", "_ptsz"))
-        );
-        assert_eq!(
-            split_suffix("cuMemcpy_v2_ptds"),
-            Some(("cuMemcpy", "_v2_ptds"))
-        );
-        assert_eq!(split_suffix("cuMemAlloc"), None);
-        assert_eq!(split_suffix("cuFoo_vx"), None);
-        assert_eq!(split_suffix("_v2"), None);
-    }
 
     #[test]
     fn misspellings_find_the_nearest_symbol() {

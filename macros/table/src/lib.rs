@@ -144,7 +144,7 @@ pub fn nearest(symbol: &str) -> Option<&'static str> {
     if let Some(t) = lookup(symbol).first() {
         return Some(t.symbol);
     }
-    if let Some(t) = lookup(strip_variant_suffix(symbol)).first() {
+    if let Some(t) = lookup(base_symbol(symbol)).first() {
         return Some(t.symbol);
     }
     let folded = symbol.to_ascii_lowercase();
@@ -171,8 +171,9 @@ pub fn nearest(symbol: &str) -> Option<&'static str> {
     best.map(|(_, _, s)| s)
 }
 
-/// `cuMemcpy_v2_ptds` -> `cuMemcpy`: removes a trailing `_ptsz`/`_ptds` and then a `_v<digits>`.
-fn strip_variant_suffix(symbol: &str) -> &str {
+/// `cuMemcpy_v2_ptds` -> `cuMemcpy`: the base name the driver knows, without a trailing
+/// `_ptsz`/`_ptds` and then a `_v<digits>` (export names, which the driver does not answer to).
+pub fn base_symbol(symbol: &str) -> &str {
     let base = symbol
         .strip_suffix("_ptsz")
         .or_else(|| symbol.strip_suffix("_ptds"))
@@ -218,7 +219,7 @@ fn distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{distance, strip_variant_suffix};
+    use super::{base_symbol, distance};
 
     #[test]
     fn distance_counts_each_edit_once() {
@@ -232,14 +233,11 @@ mod tests {
 
     #[test]
     fn suffixes_are_stripped() {
-        assert_eq!(strip_variant_suffix("cuMemAlloc_v2"), "cuMemAlloc");
-        assert_eq!(
-            strip_variant_suffix("cuLaunchKernel_ptsz"),
-            "cuLaunchKernel"
-        );
-        assert_eq!(strip_variant_suffix("cuMemcpy_v2_ptds"), "cuMemcpy");
-        assert_eq!(strip_variant_suffix("cuMemAlloc"), "cuMemAlloc");
-        assert_eq!(strip_variant_suffix("cuFoo_vx"), "cuFoo_vx");
-        assert_eq!(strip_variant_suffix("_v2"), "_v2");
+        assert_eq!(base_symbol("cuMemAlloc_v2"), "cuMemAlloc");
+        assert_eq!(base_symbol("cuLaunchKernel_ptsz"), "cuLaunchKernel");
+        assert_eq!(base_symbol("cuMemcpy_v2_ptds"), "cuMemcpy");
+        assert_eq!(base_symbol("cuMemAlloc"), "cuMemAlloc");
+        assert_eq!(base_symbol("cuFoo_vx"), "cuFoo_vx");
+        assert_eq!(base_symbol("_v2"), "_v2");
     }
 }
