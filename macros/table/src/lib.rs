@@ -7,8 +7,11 @@
 #![deny(missing_docs)]
 
 mod generated;
+pub mod manifest;
+mod version;
 
 pub use generated::{TOOLKITS, TYPEDEFS};
+pub use version::{Cuda, Version, VersionError};
 
 /// Which default-stream semantics a typedef belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
