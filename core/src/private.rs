@@ -4,7 +4,24 @@ pub use crate::entry::{Entry, Resolver, Stream};
 pub use crate::error::Error;
 pub use crate::registry::ENTRIES;
 pub use core::result::Result;
+pub use cuda_entry_table::manifest;
 pub use linkme;
+
+/// The manifest code of an entry's stream flavour.
+pub const fn manifest_stream(stream: Stream) -> manifest::StreamCode {
+    match stream {
+        Stream::Legacy => manifest::StreamCode::Legacy,
+        Stream::PerThread => manifest::StreamCode::PerThread,
+    }
+}
+
+/// The manifest code of an entry's resolver.
+pub const fn manifest_resolver(resolver: Resolver) -> manifest::ResolverCode {
+    match resolver {
+        Resolver::Driver => manifest::ResolverCode::Driver,
+        Resolver::Runtime => manifest::ResolverCode::Runtime,
+    }
+}
 
 /// The manifest record of one declaration: a `#[used]` static in the section that
 /// `cuda-entry check BINARY` reads (`registry::MANIFEST_SECTION`).
