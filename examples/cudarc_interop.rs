@@ -58,7 +58,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use cuda_entry::types::CUresult;
-use cuda_entry::{DriverInfo, Entry, Error, cuda_entry};
+use cuda_entry::{DriverInfo, Entry, Error, ErrorKind, cuda_entry};
 use cudarc::driver::sys::{CUcontext, CUdevice, CUdeviceptr, CUuuid};
 use cudarc::driver::{CudaContext, CudaStream, DevicePtrMut};
 
@@ -203,7 +203,7 @@ fn print_exports(simulated: bool) {
             ),
             Err(error) => println!(
                 "  {what} -> unavailable{}: {error}",
-                if simulated && matches!(error, Error::SymbolNotFound { .. }) {
+                if simulated && matches!(error.kind(), ErrorKind::SymbolNotFound) {
                     " (the simulated driver does not implement it)"
                 } else {
                     ""

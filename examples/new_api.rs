@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use cuda_entry::cuda_entry;
 use cuda_entry::types::{CUcontext, CUdevice, CUdeviceptr, CUresult};
-use cuda_entry::{Entry, Error, Stream};
+use cuda_entry::{Entry, Error, ErrorKind, Stream};
 
 // Each signature is copied from the typedef its version names, in CUDA 13.0's cudaTypedefs.h.
 #[cuda_entry]
@@ -200,7 +200,7 @@ fn query_device(ctx: CUcontext, dev: CUdevice) -> Result<(), String> {
             return Err("cuCtxGetDevice 13000 resolved but was not used".to_owned());
         };
         println!("    not on this driver: {why}");
-        if new_enough || !matches!(why, Error::DriverTooOld { .. }) {
+        if new_enough || !matches!(why.kind(), ErrorKind::DriverTooOld) {
             return Err(format!(
                 "a {} driver should serve cuCtxGetDevice 13000 or be too old for it: {why}",
                 cuda(driver)
@@ -309,11 +309,11 @@ fn report(expected: &str, outcome: Option<&Error>, failures: &mut Vec<String>) {
         failures.push(format!("expected {expected}, but the entry resolved"));
         return;
     };
-    let kind = match error {
-        Error::DriverTooOld { .. } => "DriverTooOld",
-        Error::SymbolNotFound { .. } => "SymbolNotFound",
-        Error::VersionNotSufficient { .. } => "VersionNotSufficient",
-        Error::NotFoundByLegacyQuery { .. } => "NotFoundByLegacyQuery",
+    let kind = match error.kind() {
+        ErrorKind::DriverTooOld => "DriverTooOld",
+        ErrorKind::SymbolNotFound => "SymbolNotFound",
+        ErrorKind::VersionNotSufficient => "VersionNotSufficient",
+        ErrorKind::NotFoundByLegacyQuery => "NotFoundByLegacyQuery",
         _ => "another error",
     };
     println!("    {kind}: {error}");

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::Barrier;
 
 use cuda_entry::types::{CUcontext, CUdevice, CUdeviceptr, CUresult};
-use cuda_entry::{Bootstrap, Entry, Error, Stream};
+use cuda_entry::{Bootstrap, Entry, ErrorKind, Stream};
 use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios};
 
 const SIM: Driver = Driver::Sim(Simulator::Current);
@@ -250,7 +250,10 @@ fn per_thread_flag_selects_ptsz_exports() {
     assert_reaches(&sim, legacy(c"cuLaunchKernel", 4000), "cuLaunchKernel");
     // The trap: the legacy typedef's version with the per-thread flag (measured on the real driver).
     let err = per_thread(c"cuLaunchKernel", 4000).resolve().unwrap_err();
-    assert!(matches!(err, Error::VersionNotSufficient { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), ErrorKind::VersionNotSufficient),
+        "{err:?}"
+    );
     let text = err.to_string();
     assert!(
         text.contains("cuLaunchKernel version 4000")
@@ -263,13 +266,8 @@ fn per_thread_flag_selects_ptsz_exports() {
 fn driver_answers_map_to_typed_errors() {
     let unknown = legacy(c"cuFoo", 12000).resolve().unwrap_err();
     assert!(
-        matches!(
-            unknown,
-            Error::SymbolNotFound {
-                driver_version: 13000,
-                ..
-            }
-        ),
+        matches!(unknown.kind(), ErrorKind::SymbolNotFound)
+            && unknown.driver_version() == Some(13000),
         "{unknown:?}"
     );
     let text = unknown.to_string();
@@ -282,7 +280,7 @@ fn driver_answers_map_to_typed_errors() {
 
     let suffixed = legacy(c"cuMemAlloc_v2", 3020).resolve().unwrap_err();
     assert!(
-        matches!(suffixed, Error::SymbolNotFound { .. }),
+        matches!(suffixed.kind(), ErrorKind::SymbolNotFound),
         "{suffixed:?}"
     );
     assert!(
@@ -292,13 +290,8 @@ fn driver_answers_map_to_typed_errors() {
 
     let too_low = legacy(c"cuLaunchKernel", 3990).resolve().unwrap_err();
     assert!(
-        matches!(
-            too_low,
-            Error::VersionNotSufficient {
-                driver_version: 13000,
-                ..
-            }
-        ),
+        matches!(too_low.kind(), ErrorKind::VersionNotSufficient)
+            && too_low.driver_version() == Some(13000),
         "{too_low:?}"
     );
     let text = too_low.to_string();
@@ -314,7 +307,9 @@ fn too_new_and_invalid_versions_never_reach_the_driver() {
     let before = sim.queries();
     let too_new = legacy(c"cuMemAlloc", 13020).resolve().unwrap_err();
     assert!(
-        matches!(&too_new, Error::DriverTooOld { request, driver_version: 13000, .. } if request.version == 13020),
+        matches!(too_new.kind(), ErrorKind::DriverTooOld)
+            && too_new.driver_version() == Some(13000)
+            && too_new.request().map(|r| r.version) == Some(13020),
         "{too_new:?}"
     );
     let text = too_new.to_string();
@@ -327,7 +322,7 @@ fn too_new_and_invalid_versions_never_reach_the_driver() {
     for version in [0, 999, 3025, u32::MAX] {
         let err = legacy(c"cuMemAlloc", version).resolve().unwrap_err();
         assert!(
-            matches!(err, Error::InvalidVersion { .. }),
+            matches!(err.kind(), ErrorKind::InvalidVersion),
             "{version}: {err:?}"
         );
         assert!(
@@ -405,8 +400,14 @@ fn preload_reports_every_failure() {
     assert_eq!(cuda_entry::preload(&[&A, &C]), Ok(()));
     let err = cuda_entry::preload(&[&A, &B, &C, &D]).unwrap_err();
     assert_eq!(err.failures.len(), 2);
-    assert!(matches!(err.failures[0], Error::SymbolNotFound { .. }));
-    assert!(matches!(err.failures[1], Error::DriverTooOld { .. }));
+    assert!(matches!(
+        err.failures[0].kind(),
+        ErrorKind::SymbolNotFound
+    ));
+    assert!(matches!(
+        err.failures[1].kind(),
+        ErrorKind::DriverTooOld
+    ));
     let text = err.to_string();
     assert!(
         text.starts_with("2 CUDA driver entries cannot be resolved")
@@ -420,13 +421,7 @@ fn driver_12040_is_too_old_for_cuctxcreate_v4() {
     let sim = SimRecords::from_env();
     let err = legacy(c"cuCtxCreate", 12050).resolve().unwrap_err();
     assert!(
-        matches!(
-            err,
-            Error::DriverTooOld {
-                driver_version: 12040,
-                ..
-            }
-        ),
+        matches!(err.kind(), ErrorKind::DriverTooOld) && err.driver_version() == Some(12040),
         "{err:?}"
     );
     assert!(
@@ -451,13 +446,8 @@ fn driver_11080_uses_the_four_argument_query() {
         legacy(c"cuLaunchKernel", 3990).resolve().unwrap_err(),
     ] {
         assert!(
-            matches!(
-                err,
-                Error::NotFoundByLegacyQuery {
-                    driver_version: 11080,
-                    ..
-                }
-            ),
+            matches!(err.kind(), ErrorKind::NotFoundByLegacyQuery)
+                && err.driver_version() == Some(11080),
             "{err:?}"
         );
         assert!(
@@ -472,13 +462,8 @@ fn driver_11080_uses_the_four_argument_query() {
 fn driver_before_11_3_has_no_getprocaddress() {
     let err = legacy(c"cuMemAlloc", 3020).resolve().unwrap_err();
     assert!(
-        matches!(
-            err,
-            Error::NoGetProcAddress {
-                driver_version: 11020,
-                ..
-            }
-        ),
+        matches!(err.kind(), ErrorKind::NoGetProcAddress { .. })
+            && err.driver_version() == Some(11020),
         "{err:?}"
     );
     let text = err.to_string();
@@ -490,21 +475,19 @@ fn driver_before_11_3_has_no_getprocaddress() {
     );
     let plain = cuda_entry::driver_version().unwrap_err();
     assert!(
-        matches!(
-            plain,
-            Error::NoGetProcAddress {
-                request: None,
-                driver_version: 11020,
-                ..
-            }
-        ),
+        matches!(plain.kind(), ErrorKind::NoGetProcAddress { .. })
+            && plain.request().is_none()
+            && plain.driver_version() == Some(11020),
         "{plain:?}"
     );
 }
 
 fn stub_library_is_named() {
     let err = legacy(c"cuMemAlloc", 3020).resolve().unwrap_err();
-    assert!(matches!(err, Error::StubLibrary { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), ErrorKind::StubLibrary { .. }),
+        "{err:?}"
+    );
     assert!(
         err.to_string()
             .contains("stub library (CUDA_ERROR_STUB_LIBRARY, 34)"),
@@ -515,7 +498,7 @@ fn stub_library_is_named() {
 fn unwritten_status_is_not_trusted() {
     let err = legacy(c"cuMemAlloc", 3020).resolve().unwrap_err();
     assert!(
-        matches!(err, Error::MalformedAnswer { status: None, .. }),
+        matches!(err.kind(), ErrorKind::MalformedAnswer { status: None, .. }),
         "{err:?}"
     );
     assert!(
@@ -528,13 +511,7 @@ fn success_with_null_is_never_called() {
     let entry = legacy(c"cuMemAlloc", 3020);
     let err = entry.resolve().unwrap_err();
     assert!(
-        matches!(
-            err,
-            Error::NullPointer {
-                driver_version: 13000,
-                ..
-            }
-        ),
+        matches!(err.kind(), ErrorKind::NullPointer) && err.driver_version() == Some(13000),
         "{err:?}"
     );
     assert!(
@@ -548,7 +525,7 @@ fn success_with_null_is_never_called() {
 fn unexpected_return_code_is_reported() {
     let err = legacy(c"cuMemAlloc", 3020).resolve().unwrap_err();
     assert!(
-        matches!(err, Error::DriverError { code: 999, .. }),
+        matches!(err.kind(), ErrorKind::DriverError { code: 999, .. }),
         "{err:?}"
     );
     assert!(
@@ -560,7 +537,10 @@ fn unexpected_return_code_is_reported() {
 fn failing_cudrivergetversion_is_reported() {
     let err = legacy(c"cuMemAlloc", 3020).resolve().unwrap_err();
     assert!(
-        matches!(err, Error::DriverVersionUnavailable { code: 3, .. }),
+        matches!(
+            err.kind(),
+            ErrorKind::DriverVersionUnavailable { code: 3, .. }
+        ),
         "{err:?}"
     );
     assert!(
@@ -571,7 +551,7 @@ fn failing_cudrivergetversion_is_reported() {
 
 fn missing_library_lists_what_was_tried() {
     let err = legacy(c"cuMemAlloc", 3020).resolve().unwrap_err();
-    let Error::LibraryNotFound { tried, .. } = &err else {
+    let ErrorKind::LibraryNotFound { tried, .. } = err.kind() else {
         panic!("{err:?}")
     };
     assert_eq!(tried.len(), 1, "the override is the only path tried");
@@ -586,7 +566,7 @@ fn missing_library_lists_what_was_tried() {
 fn non_library_file_is_not_loaded() {
     let err = cuda_entry::driver_version().unwrap_err();
     assert!(
-        matches!(err, Error::LibraryNotFound { request: None, .. }),
+        matches!(err.kind(), ErrorKind::LibraryNotFound { .. }) && err.request().is_none(),
         "{err:?}"
     );
     assert!(err.to_string().contains("Cargo.toml"), "{err}");
@@ -596,8 +576,8 @@ fn library_without_driver_exports_is_not_a_driver() {
     let err = legacy(c"cuMemAlloc", 3020).resolve().unwrap_err();
     assert!(
         matches!(
-            err,
-            Error::NotADriver {
+            err.kind(),
+            ErrorKind::NotADriver {
                 missing: "cuDriverGetVersion",
                 ..
             }

@@ -6,8 +6,9 @@ use std::collections::BTreeSet;
 use std::process::ExitCode;
 
 use cuda_entry::cuda_entry;
+use cuda_entry::manifest::{self, OwnedRecord};
 use cuda_entry::types::{CUdeviceptr, CUresult, CUstream};
-use cuda_entry::{Error, ManifestRecord, Resolver, Stream};
+use cuda_entry::{ErrorKind, Resolver, Stream};
 use cuda_entry_fixture_entries as fixture;
 use cuda_entry_support::{Driver, Scenario, Simulator, run_scenarios};
 use object::{Object, ObjectSection};
@@ -113,21 +114,24 @@ fn entries_of_the_program_and_its_dependencies_are_listed() {
 }
 
 /// The manifest records read from the executable's file, as `cuda-entry check BINARY` reads them.
-fn manifest_of_this_binary() -> Vec<ManifestRecord> {
+fn manifest_of_this_binary() -> Vec<OwnedRecord> {
     let path = std::env::current_exe().expect("current_exe");
     let data = std::fs::read(&path).expect("read own binary");
     let file = object::File::parse(&*data).expect("an object file");
     let section = file
         .section_by_name(cuda_entry::MANIFEST_SECTION)
         .expect("the manifest section");
-    cuda_entry::parse_manifest(section.data().expect("section data")).expect("well-formed records")
+    manifest::parse(section.data().expect("section data")).expect("well-formed records")
 }
 
 fn the_binary_states_the_same_entries() {
     let records = manifest_of_this_binary();
     let stated: BTreeSet<_> = records
         .iter()
-        .map(|r| (r.symbol.clone(), r.version, r.stream, r.resolver))
+        .map(|r| {
+            let (stream, resolver) = (Stream::from(r.stream), Resolver::from(r.resolver));
+            (r.symbol.clone(), r.version, stream, resolver)
+        })
         .collect();
     assert_eq!(stated, registered());
     assert_eq!(
@@ -177,7 +181,10 @@ fn preload_all_at_13000_resolves_everything() {
 fn failing_symbols() -> BTreeSet<(&'static str, u32)> {
     let err = cuda_entry::preload_all().expect_err("some entries are too new");
     for failure in &err.failures {
-        assert!(matches!(failure, Error::DriverTooOld { .. }), "{failure:?}");
+        assert!(
+            matches!(failure.kind(), ErrorKind::DriverTooOld),
+            "{failure:?}"
+        );
     }
     err.failures
         .iter()

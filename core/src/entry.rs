@@ -1,39 +1,15 @@
 //! The entry: one `static` per declaration, resolved on first use and cached for the process.
-//!
-//! # Thread-safety
-//! The fast path is one `Acquire` load of the cached pointer, one branch and the call: no lock, no
-//! allocation. The first use claims the entry with one compare-exchange, so threads racing on it
-//! resolve once (the others wait) and all see the same outcome; an error is cached exactly like a
-//! pointer, behind a lock only errors take. `--cfg loom` model-checks it.
+//! Its thread-safety is documented on [`Entry`], where users read it; `--cfg loom` model-checks
+//! it.
 
 use std::ffi::{CStr, c_void};
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::error::{Error, PreloadError, Request};
+use crate::error::Error;
+use crate::request::{Request, Resolver, Stream};
 use crate::sync::{AtomicPtr, Mutex, Ordering, lock};
 use crate::{driver, runtime};
-
-/// Which default stream a driver function's variant uses, and so which flag is passed to
-/// `cuGetProcAddress`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Stream {
-    /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`): the plain
-    /// `PFN_<symbol>_v<N>` typedefs.
-    Legacy,
-    /// The per-thread default stream (`CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`): the
-    /// `PFN_<symbol>_v<N>_ptsz` / `_ptds` typedefs, whose `N` is their own.
-    PerThread,
-}
-
-impl fmt::Display for Stream {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Stream::Legacy => "legacy",
-            Stream::PerThread => "per-thread",
-        })
-    }
-}
 
 /// `Entry::new`: `const` where the synchronisation primitives are (always, but under loom).
 macro_rules! entry_constructor {
@@ -53,17 +29,6 @@ macro_rules! entry_constructor {
     };
 }
 
-/// Who an entry asks for its pointer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub enum Resolver {
-    /// The driver's `cuGetProcAddress_v2` (or `cuGetProcAddress` on 11.3-11.8): the default.
-    #[default]
-    Driver,
-    /// The CUDA runtime's `cudaGetDriverEntryPointByVersion` (runtime 12.5 or newer).
-    Runtime,
-}
-
 /// `Entry::pfn` before any resolution.
 const UNRESOLVED: *mut c_void = std::ptr::null_mut();
 /// `Entry::pfn` while one thread resolves (no function lives at address 1).
@@ -81,6 +46,17 @@ fn is_resolved(pfn: *mut c_void) -> bool {
 ///
 /// Constructing one asks nothing; the first [`resolve`](Entry::resolve) loads the driver if
 /// needed, checks its version, asks `cuGetProcAddress` once and caches the answer.
+///
+/// # Thread-safety
+/// `Entry` is `Sync`: one `static` serves every thread. Once resolved, a call reads the cached
+/// pointer with one `Acquire` load and one branch: no lock, no allocation. The first use claims
+/// the entry with one compare-exchange, so threads racing on it resolve once (the others wait)
+/// and all see the same outcome; an error is cached exactly like a pointer, behind a lock only
+/// errors take. A panic inside the resolution releases the claim.
+///
+/// # Platform-specific behaviour
+/// None of its own: the driver or runtime it asks is found as [`PATH_VARIABLE`](crate::PATH_VARIABLE)
+/// and [`RUNTIME_PATH_VARIABLE`](crate::RUNTIME_PATH_VARIABLE) describe.
 pub struct Entry {
     /// The resolved pointer; before it, [`UNRESOLVED`], [`BUSY`] or [`FAILED`]. The fast path
     /// reads only this.
@@ -165,12 +141,7 @@ impl Entry {
 
     /// The request this entry makes, as errors report it.
     pub fn request(&self) -> Request {
-        Request {
-            symbol: self.name,
-            version: self.version,
-            stream: self.stream,
-            resolver: self.resolver,
-        }
+        Request::new(self.name, self.version, self.stream, self.resolver)
     }
 
     /// The driver's pointer for this entry, resolving it on first use.
@@ -305,26 +276,12 @@ impl Drop for Unclaim<'_> {
     }
 }
 
-/// Resolves every entry now and reports every one that fails, not just the first.
-///
-/// For programs that prefer to fail at start-up rather than at their first driver call.
-///
-/// # Errors
-/// A [`PreloadError`] listing the error of each entry that cannot be resolved.
-pub fn preload(entries: &[&Entry]) -> Result<(), PreloadError> {
-    let failures: Vec<Error> = entries.iter().filter_map(|e| e.resolve().err()).collect();
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(PreloadError { failures })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! The cache without any driver: fake resolutions (pointers that are never called).
     //! Run under Miri too (`cargo +nightly miri test -p cuda-entry --lib`).
     use super::*;
+    use crate::ErrorKind;
     use crate::sync::Ordering as O;
     use std::sync::atomic::AtomicUsize;
 
@@ -339,10 +296,7 @@ mod tests {
     }
 
     fn not_found(request: Request) -> Error {
-        Error::SymbolNotFound {
-            request,
-            driver_version: 13000,
-        }
+        Error::new(ErrorKind::SymbolNotFound, Some(request), Some(13000))
     }
 
     /// What `resolve` does, with `ask` in place of the driver.
@@ -455,12 +409,10 @@ mod loom_tests {
             || {
                 entry.resolve_with(|request| {
                     let n = asked.fetch_add(1, Ordering::SeqCst);
-                    answer
-                        .map(|a| fake(a + n))
-                        .map_err(|()| Error::SymbolNotFound {
-                            request,
-                            driver_version: 13000,
-                        })
+                    answer.map(|a| fake(a + n)).map_err(|()| {
+                        let kind = crate::ErrorKind::SymbolNotFound;
+                        Error::new(kind, Some(request), Some(13000))
+                    })
                 })
             },
             Ok,

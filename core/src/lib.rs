@@ -28,23 +28,31 @@
 mod driver;
 mod entry;
 mod error;
+mod library;
+mod preload;
+mod query;
 #[cfg(not(loom))]
 mod registry;
+mod request;
 mod runtime;
+mod status;
 mod sync;
 pub mod types;
 
 #[doc = include_str!("attribute.md")]
 pub use cuda_entry_macros::cuda_entry;
-pub use driver::{Bootstrap, DriverInfo, PATH_VARIABLE, driver_info, driver_version};
-pub use entry::{Entry, Resolver, Stream, preload};
-pub use error::{Error, LoadAttempt, PreloadError, Request};
+/// The manifest format: what `#[cuda_entry]` leaves in a binary for `cuda-entry check`.
+pub use cuda_entry_table::manifest;
+pub use cuda_entry_table::{Cuda, Version, VersionError};
+pub use driver::{Bootstrap, DriverInfo, driver_info, driver_version};
+pub use entry::Entry;
+pub use error::{Error, ErrorKind};
+pub use library::{LoadAttempt, PATH_VARIABLE, RUNTIME_PATH_VARIABLE};
+pub use preload::{PreloadError, preload};
 #[cfg(not(loom))]
-pub use registry::{
-    MANIFEST_SECTION, ManifestRecord, Requirements, entries, parse_manifest, preload_all,
-    requirements,
-};
-pub use runtime::{RUNTIME_PATH_VARIABLE, runtime_version};
+pub use registry::{MANIFEST_SECTION, Requirements, entries, preload_all, requirements};
+pub use request::{Request, Resolver, Stream};
+pub use runtime::runtime_version;
 
 #[doc(hidden)]
 #[cfg(not(loom))]

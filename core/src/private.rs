@@ -1,8 +1,9 @@
 //! What `#[cuda_entry]` expansions name. Not a public API: it changes without notice.
 
-pub use crate::entry::{Entry, Resolver, Stream};
+pub use crate::entry::Entry;
 pub use crate::error::Error;
 pub use crate::registry::ENTRIES;
+pub use crate::request::{Resolver, Stream};
 pub use core::result::Result;
 pub use cuda_entry_table::manifest;
 pub use linkme;
@@ -65,13 +66,13 @@ pub const fn manifest_record<const N: usize>(
         other => (version, other),
     };
     let mut out = [0u8; N];
-    let magic = crate::registry::MAGIC;
+    let magic = manifest::MAGIC;
     let mut i = 0;
     while i < 4 {
         out[i] = magic[i];
         i += 1;
     }
-    out[4] = crate::registry::FORMAT;
+    out[4] = manifest::FORMAT;
     out[5] = stream;
     out[6] = resolver;
     out[7] = unverified as u8;
@@ -84,7 +85,7 @@ pub const fn manifest_record<const N: usize>(
         out[8 + j] = fixed[j];
         j += 1;
     }
-    let mut at = crate::registry::HEADER;
+    let mut at = manifest::HEADER;
     let (symbol, package) = (symbol.as_bytes(), package.as_bytes());
     let mut k = 0;
     while k < symbol.len() {

@@ -5,8 +5,11 @@
 
 use std::fmt;
 
-use crate::entry::{Entry, Resolver, Stream, preload};
-use crate::error::{PreloadError, Request};
+use cuda_entry_table::{Cuda, manifest};
+
+use crate::entry::Entry;
+use crate::preload::{PreloadError, preload};
+use crate::request::Request;
 
 /// Every entry declared with `#[cuda_entry]` in the program, filled by the linker.
 #[doc(hidden)]
@@ -70,10 +73,9 @@ impl fmt::Display for Requirements {
         }
         write!(
             f,
-            "{} CUDA driver entries; the program needs a driver of CUDA {}.{} or newer, because of ",
+            "{} CUDA driver entries; the program needs a driver of {} or newer, because of ",
             self.entries.len(),
-            self.minimum_driver / 1000,
-            self.minimum_driver % 1000 / 10
+            Cuda(self.minimum_driver),
         )?;
         for (i, r) in self.set_by.iter().enumerate() {
             let sep = if i == 0 { "" } else { ", " };
@@ -83,90 +85,12 @@ impl fmt::Display for Requirements {
     }
 }
 
-/// One record of the manifest section: what a declaration asks for, as the binary states it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub struct ManifestRecord {
-    /// The symbol.
-    pub symbol: String,
-    /// The typedef version the entry resolves at.
-    pub version: u32,
-    /// The stream flavour it resolves in.
-    pub stream: Stream,
-    /// Who it asks.
-    pub resolver: Resolver,
-    /// Whether it was declared `unverified` (not checked against the typedef table).
-    pub unverified: bool,
-    /// The package that declared it.
-    pub package: String,
-}
-
-/// The name of the manifest section on this target's object format.
+/// The name of the manifest section on this target's object format (the section names of every
+/// format are in [`manifest`](crate::manifest), for readers of other targets' binaries).
 pub const MANIFEST_SECTION: &str = if cfg!(target_vendor = "apple") {
-    "__cuda_entry"
+    manifest::SECTION_MACHO
 } else if cfg!(windows) {
-    ".cuentry"
+    manifest::SECTION_PE
 } else {
-    "cuda_entry"
+    manifest::SECTION_ELF
 };
-
-/// The magic that starts every record.
-pub(crate) const MAGIC: [u8; 4] = *b"CUEN";
-/// The record layout's version.
-pub(crate) const FORMAT: u8 = 1;
-/// The fixed part of a record: magic, format, stream, resolver, flags, version, two lengths.
-pub(crate) const HEADER: usize = 16;
-
-/// Reads the records of a manifest section's bytes (as `object` or any ELF/PE/Mach-O reader
-/// returns them). Padding a linker put between records is skipped.
-///
-/// # Errors
-/// A description of the first malformed record, with its offset.
-pub fn parse_manifest(mut bytes: &[u8]) -> Result<Vec<ManifestRecord>, String> {
-    let mut records = Vec::new();
-    let total = bytes.len();
-    loop {
-        while let [0, rest @ ..] = bytes {
-            bytes = rest;
-        }
-        if bytes.is_empty() {
-            return Ok(records);
-        }
-        let at = total - bytes.len();
-        let header = bytes
-            .get(..HEADER)
-            .ok_or_else(|| format!("truncated record at offset {at}"))?;
-        if header[..4] != MAGIC || header[4] != FORMAT {
-            return Err(format!("no cuda-entry record at offset {at}"));
-        }
-        let stream = match header[5] {
-            1 => Stream::Legacy,
-            2 => Stream::PerThread,
-            other => return Err(format!("unknown stream {other} at offset {at}")),
-        };
-        let resolver = match header[6] {
-            1 => Resolver::Driver,
-            2 => Resolver::Runtime,
-            other => return Err(format!("unknown resolver {other} at offset {at}")),
-        };
-        let version = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
-        let symbol_len = usize::from(u16::from_le_bytes([header[12], header[13]]));
-        let package_len = usize::from(u16::from_le_bytes([header[14], header[15]]));
-        let end = HEADER + symbol_len + package_len;
-        let body = bytes
-            .get(HEADER..end)
-            .ok_or_else(|| format!("truncated record at offset {at}"))?;
-        let text = |b: &[u8]| {
-            String::from_utf8(b.to_vec()).map_err(|_| format!("non-UTF-8 text at offset {at}"))
-        };
-        records.push(ManifestRecord {
-            symbol: text(&body[..symbol_len])?,
-            version,
-            stream,
-            resolver,
-            unverified: header[7] & 1 != 0,
-            package: text(&body[symbol_len..])?,
-        });
-        bytes = &bytes[end..];
-    }
-}

@@ -3,31 +3,18 @@
 //!
 //! The unversioned `cudaGetDriverEntryPoint` is never called: it returns whatever variant matches
 //! the runtime's own version, the very bug this crate exists to prevent.
-//!
-//! # Thread-safety
-//! As the driver: the runtime library is loaded once and never unloaded.
-//!
-//! # Platform-specific behaviour
-//! Linux opens `libcudart.so.13`, then `libcudart.so.12`; Windows `cudart64_13.dll`, then
-//! `cudart64_12.dll`, from the application's folder and System32 only. [`RUNTIME_PATH_VARIABLE`]
-//! replaces both with one path.
 
 use std::ffi::{CStr, c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::{self, NonNull};
 
 use libloading::Library;
 
-use crate::driver::{STATUS_UNWRITTEN, Search, answer, flags, open_first, precheck};
-use crate::error::{Error, Request};
+use crate::error::{Error, ErrorKind};
+use crate::library::{Opened, RUNTIME_LIBRARIES, RUNTIME_PATH_VARIABLE, Search, open_first};
+use crate::query::{STATUS_UNWRITTEN, answer, flags, precheck};
+use crate::request::Request;
+use crate::status;
 use crate::sync::Leaked;
-
-/// The environment variable that, when set and not empty, is the only runtime library tried.
-pub const RUNTIME_PATH_VARIABLE: &str = "CUDA_ENTRY_RUNTIME_PATH";
-
-#[cfg(windows)]
-const DEFAULT_LIBRARIES: &[&str] = &["cudart64_13.dll", "cudart64_12.dll"];
-#[cfg(not(windows))]
-const DEFAULT_LIBRARIES: &[&str] = &["libcudart.so.13", "libcudart.so.12"];
 
 type GetVersionFn = unsafe extern "system" fn(*mut c_int) -> c_int;
 type ByVersionFn = unsafe extern "system" fn(
@@ -63,27 +50,34 @@ pub(crate) fn runtime() -> Result<&'static Runtime, &'static Error> {
 /// The version the runtime library reports (`cudaRuntimeGetVersion`), loading it on first call.
 ///
 /// # Errors
-/// [`Error::RuntimeNotFound`], [`Error::NotARuntime`], [`Error::NoDriverForRuntime`],
-/// [`Error::RuntimeWithoutByVersion`].
+/// [`ErrorKind::RuntimeNotFound`], [`ErrorKind::NotARuntime`], [`ErrorKind::NoDriverForRuntime`],
+/// [`ErrorKind::RuntimeWithoutByVersion`].
+///
+/// # Thread-safety
+/// As the driver: the runtime library is loaded on first use, once per process, and never
+/// unloaded; racing first uses all see the one outcome.
+///
+/// # Platform-specific behaviour
+/// Which library is opened: see [`RUNTIME_PATH_VARIABLE`].
 pub fn runtime_version() -> Result<u32, Error> {
     runtime().map(|r| r.version).map_err(Clone::clone)
 }
 
 fn load() -> Result<Runtime, Error> {
-    let (library, path) = open_first(
+    let Opened { library, path } = open_first(
         RUNTIME_PATH_VARIABLE,
-        DEFAULT_LIBRARIES,
+        RUNTIME_LIBRARIES,
         Search::ApplicationAndSystem,
     )
-    .map_err(|tried| Error::RuntimeNotFound {
-        request: None,
-        tried,
-    })?;
+    .map_err(|tried| Error::new(ErrorKind::RuntimeNotFound { tried }, None, None))?;
     let version_of = |name: &'static CStr| -> Result<u32, Error> {
-        let missing = || Error::NotARuntime {
-            request: None,
-            path: path.clone(),
-            missing: name.to_str().unwrap_or("?"),
+        let missing = || {
+            let missing = name.to_str().unwrap_or("?");
+            let kind = ErrorKind::NotARuntime {
+                path: path.clone(),
+                missing,
+            };
+            Error::new(kind, None, None)
         };
         // SAFETY: cudaRuntimeGetVersion and cudaDriverGetVersion take one `int *` and return a
         // cudaError_t.
@@ -93,7 +87,7 @@ fn load() -> Result<Runtime, Error> {
         let mut version: c_int = 0;
         // SAFETY: a valid pointer to a local.
         let code = unsafe { get(&raw mut version) };
-        Ok(if code == 0 {
+        Ok(if code == status::SUCCESS {
             u32::try_from(version).unwrap_or(0)
         } else {
             0
@@ -102,19 +96,21 @@ fn load() -> Result<Runtime, Error> {
     let version = version_of(c"cudaRuntimeGetVersion")?;
     let driver_version = version_of(c"cudaDriverGetVersion")?;
     if driver_version == 0 {
-        return Err(Error::NoDriverForRuntime {
-            request: None,
+        let kind = ErrorKind::NoDriverForRuntime {
             path,
             runtime_version: version,
-        });
+        };
+        return Err(Error::new(kind, None, None));
     }
     // SAFETY: the signature of cudaGetDriverEntryPointByVersion (CUDA 12.5+).
     let by_version = unsafe { library.get::<ByVersionFn>(c"cudaGetDriverEntryPointByVersion") }
         .map(|s| *s)
-        .map_err(|_| Error::RuntimeWithoutByVersion {
-            request: None,
-            path: path.clone(),
-            runtime_version: version,
+        .map_err(|_| {
+            let kind = ErrorKind::RuntimeWithoutByVersion {
+                path: path.clone(),
+                runtime_version: version,
+            };
+            Error::new(kind, None, Some(driver_version))
         })?;
     Ok(Runtime {
         _library: library,
@@ -146,12 +142,12 @@ impl Runtime {
                 &raw mut status,
             )
         };
-        if code != 0 {
-            return Err(Error::RuntimeError {
-                request,
+        if code != status::SUCCESS {
+            let kind = ErrorKind::RuntimeError {
                 runtime_version: self.version,
                 code,
-            });
+            };
+            return Err(Error::new(kind, Some(request), Some(self.driver_version)));
         }
         answer(request, self.driver_version, status, pfn)
     }

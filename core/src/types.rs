@@ -7,6 +7,8 @@
 use std::ffi::c_char;
 use std::fmt;
 
+use crate::status;
+
 /// `CUresult`: a driver function's status code. A C enum, kept as its `int` so that a code this
 /// crate does not know is still a valid value.
 #[repr(transparent)]
@@ -15,17 +17,17 @@ pub struct CUresult(pub i32);
 
 impl CUresult {
     /// `CUDA_SUCCESS`.
-    pub const SUCCESS: CUresult = CUresult(0);
+    pub const SUCCESS: CUresult = CUresult(status::SUCCESS);
     /// `CUDA_ERROR_INVALID_VALUE`.
-    pub const ERROR_INVALID_VALUE: CUresult = CUresult(1);
+    pub const ERROR_INVALID_VALUE: CUresult = CUresult(status::INVALID_VALUE);
     /// `CUDA_ERROR_NOT_INITIALIZED`.
-    pub const ERROR_NOT_INITIALIZED: CUresult = CUresult(3);
+    pub const ERROR_NOT_INITIALIZED: CUresult = CUresult(status::NOT_INITIALIZED);
     /// `CUDA_ERROR_STUB_LIBRARY`.
-    pub const ERROR_STUB_LIBRARY: CUresult = CUresult(34);
+    pub const ERROR_STUB_LIBRARY: CUresult = CUresult(status::STUB_LIBRARY);
     /// `CUDA_ERROR_NO_DEVICE`.
-    pub const ERROR_NO_DEVICE: CUresult = CUresult(100);
+    pub const ERROR_NO_DEVICE: CUresult = CUresult(status::NO_DEVICE);
     /// `CUDA_ERROR_NOT_FOUND`.
-    pub const ERROR_NOT_FOUND: CUresult = CUresult(500);
+    pub const ERROR_NOT_FOUND: CUresult = CUresult(status::NOT_FOUND);
 
     /// Whether this is `CUDA_SUCCESS`.
     pub const fn is_success(self) -> bool {
@@ -49,7 +51,7 @@ impl fmt::Debug for CUresult {
 
 impl fmt::Display for CUresult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&crate::error::CuResult(self.0), f)
+        fmt::Display::fmt(&crate::status::Status(self.0), f)
     }
 }
 

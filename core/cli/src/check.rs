@@ -201,7 +201,7 @@ fn declarations_in_binary(file: &Path) -> Result<Vec<Declaration>, String> {
             file.display()
         )
     })?;
-    let records = cuda_entry::parse_manifest(bytes)
+    let records = cuda_entry::manifest::parse(bytes)
         .map_err(|e| format!("{}: malformed {section_name} section: {e}", file.display()))?;
     Ok(records
         .into_iter()
@@ -212,8 +212,8 @@ fn declarations_in_binary(file: &Path) -> Result<Vec<Declaration>, String> {
             args: Ok(Args {
                 symbol: r.symbol,
                 version: r.version,
-                per_thread: r.stream == cuda_entry::Stream::PerThread,
-                runtime: r.resolver == Resolver::Runtime,
+                per_thread: r.stream == cuda_entry::manifest::StreamCode::PerThread,
+                runtime: r.resolver == cuda_entry::manifest::ResolverCode::Runtime,
                 unverified: r.unverified,
             }),
             form_error: None,

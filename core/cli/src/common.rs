@@ -120,27 +120,7 @@ pub(crate) fn entry(
 
 /// A short, stable name for an error, for JSON and the summary.
 pub(crate) fn error_kind(error: &Error) -> &'static str {
-    match error {
-        Error::LibraryNotFound { .. } => "library_not_found",
-        Error::StubLibrary { .. } => "stub_library",
-        Error::NotADriver { .. } => "not_a_driver",
-        Error::DriverVersionUnavailable { .. } => "driver_version_unavailable",
-        Error::NoGetProcAddress { .. } => "no_get_proc_address",
-        Error::DriverTooOld { .. } => "driver_too_old",
-        Error::SymbolNotFound { .. } => "symbol_not_found",
-        Error::VersionNotSufficient { .. } => "version_not_sufficient",
-        Error::NotFoundByLegacyQuery { .. } => "not_found_by_legacy_query",
-        Error::DriverError { .. } => "driver_error",
-        Error::NullPointer { .. } => "null_pointer",
-        Error::MalformedAnswer { .. } => "malformed_answer",
-        Error::RuntimeNotFound { .. } => "runtime_not_found",
-        Error::NotARuntime { .. } => "not_a_runtime",
-        Error::NoDriverForRuntime { .. } => "no_driver_for_runtime",
-        Error::RuntimeWithoutByVersion { .. } => "runtime_without_by_version",
-        Error::RuntimeError { .. } => "runtime_error",
-        Error::InvalidVersion { .. } => "invalid_version",
-        _ => "error",
-    }
+    error.kind().name()
 }
 
 /// The error's message without the `cannot resolve <request>: ` prefix (the caller shows the

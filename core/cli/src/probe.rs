@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use cuda_entry::{Bootstrap, DriverInfo, Error, Resolver};
+use cuda_entry::{Bootstrap, DriverInfo, Error, ErrorKind, Resolver};
 use cuda_entry_table::Typedef;
 
 use crate::common::{
@@ -153,7 +153,7 @@ fn probe_group(
                 };
             }
             Err(error) => {
-                let definitive = matches!(error, Error::SymbolNotFound { .. });
+                let definitive = error.kind() == &ErrorKind::SymbolNotFound;
                 last_error = Some(error);
                 if definitive {
                     break;
@@ -192,11 +192,11 @@ fn cell(answer: Option<&Answer>) -> String {
     match answer {
         None => "-".to_owned(),
         Some(Answer::Served { version, .. }) => version.to_string(),
-        Some(Answer::Refused { error, .. }) => match error {
-            Error::SymbolNotFound { .. } => "symbol not found".to_owned(),
-            Error::VersionNotSufficient { .. } => "not sufficient".to_owned(),
-            Error::NotFoundByLegacyQuery { .. } => "not found".to_owned(),
-            other => error_kind(other).replace('_', " "),
+        Some(Answer::Refused { error, .. }) => match error.kind() {
+            ErrorKind::SymbolNotFound => "symbol not found".to_owned(),
+            ErrorKind::VersionNotSufficient => "not sufficient".to_owned(),
+            ErrorKind::NotFoundByLegacyQuery => "not found".to_owned(),
+            _ => error_kind(error).replace('_', " "),
         },
         Some(Answer::NewerThanDriver { oldest }) => format!("needs {}", cuda(*oldest)),
     }
