@@ -11,6 +11,9 @@ use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios}
 const SIM: Driver = Driver::Sim(Simulator::Current);
 
 fn main() -> ExitCode {
+    if let Some(code) = privileged_child() {
+        return code;
+    }
     run_scenarios(&[
         Scenario {
             name: "each_version_reaches_its_own_export",
@@ -125,6 +128,18 @@ fn main() -> ExitCode {
             driver: Driver::Path(NOT_A_DRIVER),
             env: &[],
             run: library_without_driver_exports_is_not_a_driver,
+        },
+        Scenario {
+            name: "a_non_utf8_override_is_the_only_library_tried",
+            driver: Driver::Default,
+            env: &[],
+            run: a_non_utf8_override_is_the_only_library_tried,
+        },
+        Scenario {
+            name: "privileged_programs_ignore_the_override_unless_trusted",
+            driver: SIM,
+            env: &[],
+            run: privileged_programs_ignore_the_override_unless_trusted,
         },
     ])
 }
@@ -400,14 +415,8 @@ fn preload_reports_every_failure() {
     assert_eq!(cuda_entry::preload(&[&A, &C]), Ok(()));
     let err = cuda_entry::preload(&[&A, &B, &C, &D]).unwrap_err();
     assert_eq!(err.failures.len(), 2);
-    assert!(matches!(
-        err.failures[0].kind(),
-        ErrorKind::SymbolNotFound
-    ));
-    assert!(matches!(
-        err.failures[1].kind(),
-        ErrorKind::DriverTooOld
-    ));
+    assert!(matches!(err.failures[0].kind(), ErrorKind::SymbolNotFound));
+    assert!(matches!(err.failures[1].kind(), ErrorKind::DriverTooOld));
     let text = err.to_string();
     assert!(
         text.starts_with("2 CUDA driver entries cannot be resolved")
@@ -585,4 +594,114 @@ fn library_without_driver_exports_is_not_a_driver() {
         "{err:?}"
     );
     assert!(err.to_string().contains("is not a CUDA driver"), "{err}");
+}
+
+/// Sets the override to a path that is not UTF-8 (it does not exist), then loads.
+fn a_non_utf8_override_is_the_only_library_tried() {
+    #[cfg(unix)]
+    let path = {
+        use std::os::unix::ffi::OsStringExt;
+        std::ffi::OsString::from_vec(b"/nonexistent/\xff\xfe/libcuda.so.1".to_vec())
+    };
+    #[cfg(windows)]
+    let path = {
+        use std::os::windows::ffi::OsStringExt;
+        // An unpaired surrogate: valid for Windows, not UTF-8.
+        std::ffi::OsString::from_wide(&[u16::from(b'C'), u16::from(b':'), 0xD800])
+    };
+    assert!(path.to_str().is_none(), "the path is not UTF-8");
+    // SAFETY: this scenario's process is single-threaded and has not read the variable yet.
+    unsafe { std::env::set_var(cuda_entry::PATH_VARIABLE, &path) };
+    let err = cuda_entry::driver_version().unwrap_err();
+    let ErrorKind::LibraryNotFound { tried, ignored, .. } = err.kind() else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        tried.len(),
+        1,
+        "the override is the only library tried: {err}"
+    );
+    assert_eq!(tried[0].path, path.to_string_lossy(), "{err}");
+    assert_eq!(*ignored, None);
+}
+
+/// The variable naming what the setgid copy of this test should do (`ignored` or `trusted`).
+const PRIVILEGED_CHILD: &str = "CUDA_ENTRY_TEST_PRIVILEGED_CHILD";
+
+/// In the setgid copy of this test: loads the driver with the override set, and prints what was
+/// loaded (or why nothing was).
+fn privileged_child() -> Option<ExitCode> {
+    let mode = std::env::var(PRIVILEGED_CHILD).ok()?;
+    if mode == "trusted" {
+        cuda_entry::trust_path_variables_when_privileged();
+    }
+    match cuda_entry::driver_info() {
+        Ok(info) => println!("loaded {}", info.path),
+        Err(e) => println!("error {}: {e}", e.kind().name()),
+    }
+    Some(ExitCode::SUCCESS)
+}
+
+/// A setgid copy of this test runs in secure-execution mode (`AT_SECURE`), as a privileged
+/// program would: the override must not choose the library there unless the program opted in.
+#[cfg(target_os = "linux")]
+fn privileged_programs_ignore_the_override_unless_trusted() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Command;
+    let sim = std::env::var(cuda_entry::PATH_VARIABLE).expect("the simulated driver's path");
+    let dir = std::env::temp_dir().join(format!("cuda-entry-privileged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let copy = dir.join("driver-test");
+    std::fs::copy(std::env::current_exe().expect("current_exe"), &copy).expect("copy");
+    // The `nogroup` group: a group this process is not running as, so setgid changes the
+    // effective group and the kernel sets AT_SECURE.
+    if let Err(e) = std::os::unix::fs::chown(&copy, None, Some(65534)) {
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI requires this check; chown to group 65534 failed: {e} (run as root)"
+        );
+        eprintln!("SKIPPED privileged_programs_ignore_the_override: chown needs root: {e}");
+        return;
+    }
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o2755)).expect("setgid");
+    let run = |mode: &str| {
+        let out = Command::new(&copy)
+            .env(PRIVILEGED_CHILD, mode)
+            .env(cuda_entry::PATH_VARIABLE, &sim)
+            .output()
+            .expect("run the setgid copy");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let (ignored, trusted) = (run("ignored"), run("trusted"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        trusted,
+        format!("loaded {sim}"),
+        "the opt-in honours the override"
+    );
+    assert!(
+        !ignored.contains(&sim),
+        "the override was honoured: {ignored}"
+    );
+    // Where a real driver is installed it is loaded instead; where none is, the error says the
+    // variable was ignored and why.
+    assert!(
+        ignored == "loaded libcuda.so.1"
+            || (ignored.starts_with("error library_not_found")
+                && ignored.contains("CUDA_ENTRY_DRIVER_PATH is set but ignored")
+                && ignored.contains("secure-execution mode")),
+        "{ignored}"
+    );
+}
+
+/// Windows has no secure-execution mode: the override is always honoured.
+#[cfg(not(target_os = "linux"))]
+fn privileged_programs_ignore_the_override_unless_trusted() {
+    let info = cuda_entry::driver_info().expect("the simulated driver");
+    assert_eq!(
+        std::env::var(cuda_entry::PATH_VARIABLE).ok().as_deref(),
+        Some(info.path.as_str())
+    );
 }

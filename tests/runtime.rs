@@ -249,10 +249,7 @@ fn runtime_success_with_null_is_never_called() {
     let err = runtime_entry(c"cuMemAlloc", 3020, Stream::Legacy)
         .resolve()
         .unwrap_err();
-    assert!(
-        matches!(err.kind(), ErrorKind::NullPointer),
-        "{err:?}"
-    );
+    assert!(matches!(err.kind(), ErrorKind::NullPointer), "{err:?}");
 }
 
 fn runtime_without_a_driver_is_an_error() {

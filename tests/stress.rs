@@ -123,10 +123,7 @@ fn sixty_four_threads_see_one_fault_consistently() {
                 let err = entry
                     .resolve()
                     .expect_err("a NULL pointer is never returned");
-                assert!(
-                    matches!(err.kind(), ErrorKind::NullPointer),
-                    "{err:?}"
-                );
+                assert!(matches!(err.kind(), ErrorKind::NullPointer), "{err:?}");
                 match &first[i] {
                     None => first[i] = Some(err),
                     Some(e) => assert_eq!(*e, err, "the cached error never changes"),

@@ -10,11 +10,11 @@ use std::sync::Arc;
 use libloading::Library;
 
 use crate::error::{Error, ErrorKind};
-use crate::library::{DRIVER_LIBRARIES, Opened, PATH_VARIABLE, Search, open_first};
+use crate::library::{DRIVER_LIBRARIES, NotOpened, Opened, PATH_VARIABLE, Search, open_first};
 use crate::query::{FOUND, STATUS_UNWRITTEN, answer, flags, precheck};
 use crate::request::Request;
 use crate::status;
-use crate::sync::Leaked;
+use crate::sync::{Leaked, Reentered};
 
 type DriverGetVersionFn = unsafe extern "system" fn(*mut c_int) -> c_int;
 type GetProcAddressV2Fn =
@@ -72,9 +72,12 @@ loom::lazy_static! {
     static ref DRIVER: Leaked<Result<Driver, Error>> = Leaked::new();
 }
 
-/// The process's driver, loaded on first call.
-pub(crate) fn driver() -> Result<&'static Driver, &'static Error> {
-    DRIVER.get_or_init(load).as_ref()
+/// The process's driver, loaded on first call (the cached loading error after a failed load).
+pub(crate) fn driver() -> Result<&'static Driver, Error> {
+    match DRIVER.get_or_init(load) {
+        Ok(loaded) => loaded.as_ref().map_err(Clone::clone),
+        Err(Reentered) => Err(Error::new(ErrorKind::Reentrant, None, None)),
+    }
 }
 
 /// Loads the driver (once per process) and describes it.
@@ -92,7 +95,7 @@ pub(crate) fn driver() -> Result<&'static Driver, &'static Error> {
 /// # Platform-specific behaviour
 /// Which library is opened: see [`PATH_VARIABLE`].
 pub fn driver_info() -> Result<DriverInfo, Error> {
-    let driver = driver().map_err(Clone::clone)?;
+    let driver = driver()?;
     Ok(DriverInfo {
         path: driver.path.to_string(),
         version: driver.version,
@@ -108,12 +111,15 @@ pub fn driver_info() -> Result<DriverInfo, Error> {
 /// # Errors
 /// As [`driver_info`].
 pub fn driver_version() -> Result<u32, Error> {
-    driver().map(|d| d.version).map_err(Clone::clone)
+    driver().map(|d| d.version)
 }
 
 fn load() -> Result<Driver, Error> {
     let Opened { library, path } = open_first(PATH_VARIABLE, DRIVER_LIBRARIES, Search::System)
-        .map_err(|tried| Error::new(ErrorKind::LibraryNotFound { tried }, None, None))?;
+        .map_err(|NotOpened { tried, ignored }| {
+            let kind = ErrorKind::LibraryNotFound { tried, ignored };
+            Error::new(kind, None, None)
+        })?;
     bootstrap(library, path)
 }
 

@@ -7,8 +7,9 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::error::Error;
+use crate::error::ErrorKind;
 use crate::request::{Request, Resolver, Stream};
-use crate::sync::{AtomicPtr, Mutex, Ordering, lock};
+use crate::sync::{AtomicPtr, Attempt, Claim, Mutex, Ordering, lock, wait};
 use crate::{driver, runtime};
 
 /// `Entry::new`: `const` where the synchronisation primitives are (always, but under loom).
@@ -29,11 +30,10 @@ macro_rules! entry_constructor {
     };
 }
 
-/// `Entry::pfn` before any resolution.
+/// `Entry::pfn` before any resolution (and while one runs).
 const UNRESOLVED: *mut c_void = std::ptr::null_mut();
-/// `Entry::pfn` while one thread resolves (no function lives at address 1).
-const BUSY: *mut c_void = std::ptr::without_provenance_mut(1);
-/// `Entry::pfn` once the resolution failed; the error is in `Entry::error`.
+/// `Entry::pfn` once the resolution failed; the error is in `Entry::error`. No answer can be
+/// mistaken for it: answers in the first page are rejected (`query::FIRST_FUNCTION_ADDRESS`).
 const FAILED: *mut c_void = std::ptr::without_provenance_mut(2);
 
 /// Whether `pfn` is a resolved pointer rather than one of the states before it.
@@ -58,9 +58,11 @@ fn is_resolved(pfn: *mut c_void) -> bool {
 /// None of its own: the driver or runtime it asks is found as [`PATH_VARIABLE`](crate::PATH_VARIABLE)
 /// and [`RUNTIME_PATH_VARIABLE`](crate::RUNTIME_PATH_VARIABLE) describe.
 pub struct Entry {
-    /// The resolved pointer; before it, [`UNRESOLVED`], [`BUSY`] or [`FAILED`]. The fast path
-    /// reads only this.
+    /// The resolved pointer; before it, [`UNRESOLVED`] or [`FAILED`]. The fast path reads only
+    /// this.
     pfn: AtomicPtr<c_void>,
+    /// Which thread is resolving the entry.
+    claim: Claim,
     /// The error, once the resolution failed (written before `pfn` becomes [`FAILED`]).
     error: Mutex<Option<Error>>,
     symbol: &'static CStr,
@@ -103,6 +105,7 @@ impl Entry {
         /// compile time.
         new(symbol, version, stream) -> Entry {
             pfn: AtomicPtr::new(UNRESOLVED),
+            claim: Claim::new(),
             error: Mutex::new(None),
             symbol,
             name: symbol_name(symbol),
@@ -172,7 +175,7 @@ impl Entry {
     #[inline(never)]
     fn resolve_slow(&self) -> Result<NonNull<c_void>, Error> {
         self.resolve_with(|request| {
-            let attribute = |e: &Error| e.clone().for_request(request);
+            let attribute = |e: Error| e.for_request(request);
             match self.resolver {
                 Resolver::Driver => driver::driver()
                     .map_err(attribute)?
@@ -185,57 +188,57 @@ impl Entry {
     }
 
     /// The cache itself: the outcome of `resolve` on first use, the cached one after. The first
-    /// caller claims the entry (`UNRESOLVED` -> `BUSY`) and resolves; callers racing with it wait
-    /// for its outcome, so `resolve` runs once. A success is published with one store and never
-    /// takes a lock.
+    /// caller claims the entry and resolves; callers racing with it block until its outcome is
+    /// published, so `resolve` runs once. A success is published with one store and never takes
+    /// a lock. A resolution that asks for its own entry (from inside the driver's
+    /// `cuGetProcAddress`) gets an error instead of waiting for itself.
     pub(crate) fn resolve_with(
         &self,
         resolve: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
     ) -> Result<NonNull<c_void>, Error> {
-        let mut spins = 0u32;
         loop {
-            match self
-                .pfn
-                .compare_exchange(UNRESOLVED, BUSY, Ordering::Acquire, Ordering::Acquire)
-            {
-                Ok(_) => break, // claimed: this call resolves
-                Err(FAILED) => {
-                    if let Some(error) = lock(&self.error).clone() {
-                        return Err(error);
-                    }
-                }
-                Err(BUSY) => {}
-                Err(pfn) => {
-                    if let Some(pfn) = NonNull::new(pfn) {
-                        return Ok(pfn);
-                    }
-                }
+            if let Some(outcome) = self.published() {
+                return outcome;
             }
-            // Another thread is resolving: a driver query takes well under a microsecond, the
-            // driver's first load about a millisecond.
-            spins = spins.saturating_add(1);
-            if spins < 64 {
-                crate::sync::spin_loop();
-            } else {
-                crate::sync::yield_now();
+            match self.claim.try_claim() {
+                Attempt::Mine(_guard) => {
+                    if let Some(outcome) = self.published() {
+                        return outcome; // published between the look and the claim
+                    }
+                    // A panic inside `resolve` drops the guard: the claim is released and the
+                    // next caller tries again instead of waiting forever.
+                    return match resolve(self.request()) {
+                        Ok(pfn) => {
+                            self.pfn.store(pfn.as_ptr(), Ordering::Release);
+                            Ok(pfn)
+                        }
+                        // Not cached: the outer resolution or load it interrupted may still
+                        // succeed, and the next call then resolves normally.
+                        Err(error) if error.kind() == &ErrorKind::Reentrant => Err(error),
+                        Err(error) => {
+                            *lock(&self.error) = Some(error.clone());
+                            self.pfn.store(FAILED, Ordering::Release);
+                            Err(error)
+                        }
+                    };
+                }
+                Attempt::Reentered => {
+                    let kind = ErrorKind::Reentrant;
+                    return Err(Error::new(kind, Some(self.request()), None));
+                }
+                Attempt::Busy => wait(&|| self.pfn.load(Ordering::Acquire) != UNRESOLVED),
             }
         }
-        // A panic inside `resolve` releases the claim (the guard), so the next caller tries
-        // again instead of waiting forever.
-        let guard = Unclaim(&self.pfn);
-        let outcome = resolve(self.request());
-        std::mem::forget(guard);
-        match outcome {
-            Ok(pfn) => {
-                self.pfn.store(pfn.as_ptr(), Ordering::Release);
-                Ok(pfn)
-            }
-            Err(error) => {
-                *lock(&self.error) = Some(error.clone());
-                self.pfn.store(FAILED, Ordering::Release);
-                Err(error)
-            }
+    }
+
+    /// The outcome, once published.
+    fn published(&self) -> Option<Result<NonNull<c_void>, Error>> {
+        let pfn = self.pfn.load(Ordering::Acquire);
+        if pfn == FAILED {
+            // Written before FAILED was stored (Release), seen after it (Acquire).
+            return lock(&self.error).clone().map(Err);
         }
+        NonNull::new(pfn).map(Ok)
     }
 
     /// The pointer as the function pointer type `F`.
@@ -264,15 +267,6 @@ impl Entry {
     /// Whether the driver can serve this entry. Resolves it (once) but never calls it.
     pub fn is_available(&self) -> bool {
         self.resolve().is_ok()
-    }
-}
-
-/// Puts an entry back to `UNRESOLVED` if its resolution unwinds.
-struct Unclaim<'a>(&'a AtomicPtr<c_void>);
-
-impl Drop for Unclaim<'_> {
-    fn drop(&mut self) {
-        self.0.store(UNRESOLVED, Ordering::Release);
     }
 }
 
@@ -376,6 +370,187 @@ mod tests {
         }));
         assert!(caught.is_err());
         assert_eq!(resolve_faked(&entry, |_| Ok(fake())), Ok(fake()));
+    }
+
+    /// Runs `body` on a thread and fails the test if it does not finish in 20 s (a deadlock
+    /// would otherwise hang the suite instead of failing it).
+    fn within_deadline(body: impl FnOnce() + Send + 'static) {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            body();
+            let _ = done.send(());
+        });
+        finished
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("finished (a deadlock or a panic otherwise)");
+    }
+
+    #[test]
+    fn a_resolution_asking_for_its_own_entry_fails_instead_of_deadlocking() {
+        static ENTRY: Entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
+        within_deadline(|| {
+            let outer = ENTRY.resolve_with(|_| {
+                let inner = ENTRY.resolve_with(|_| unreachable!("the entry is being resolved"));
+                let error = inner.expect_err("re-entrant");
+                assert_eq!(error.kind(), &ErrorKind::Reentrant);
+                assert_eq!(error.request().map(|r| r.symbol), Some("cuMemAlloc"));
+                assert!(error.to_string().contains("from inside its own resolution"));
+                Ok(fake())
+            });
+            assert_eq!(outer, Ok(fake()), "the outer resolution is unaffected");
+            assert_eq!(ENTRY.cached(), Some(fake()));
+        });
+    }
+
+    #[test]
+    fn a_reentrant_failure_is_not_cached() {
+        static ENTRY: Entry = Entry::new(c"cuMemFree", 3020, Stream::Legacy);
+        within_deadline(|| {
+            let inner =
+                ENTRY.resolve_with(|r| Err(Error::new(ErrorKind::Reentrant, Some(r), None)));
+            assert_eq!(
+                inner.map_err(|e| e.kind().clone()),
+                Err(ErrorKind::Reentrant)
+            );
+            assert_eq!(ENTRY.resolve_with(|_| Ok(fake())), Ok(fake()));
+        });
+    }
+
+    /// This thread's CPU time (user and system), from the kernel's per-thread clock.
+    #[cfg(all(target_os = "linux", not(miri)))]
+    fn thread_cpu_time() -> std::time::Duration {
+        #[repr(C)]
+        struct Timespec {
+            seconds: i64,
+            nanoseconds: i64,
+        }
+        unsafe extern "C" {
+            fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+        }
+        const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+        let mut time = Timespec {
+            seconds: 0,
+            nanoseconds: 0,
+        };
+        // SAFETY: a valid pointer to a local; the clock id is Linux's.
+        let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &raw mut time) };
+        assert_eq!(rc, 0, "clock_gettime");
+        std::time::Duration::new(
+            u64::try_from(time.seconds).unwrap_or(0),
+            u32::try_from(time.nanoseconds).unwrap_or(0),
+        )
+    }
+
+    #[test]
+    #[cfg(all(target_os = "linux", not(miri)))]
+    fn waiting_threads_block_instead_of_spinning() {
+        use std::time::{Duration, Instant};
+        static ENTRY: Entry = Entry::new(c"cuCtxCreate", 11040, Stream::Legacy);
+        let resolving = std::sync::Barrier::new(2);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                ENTRY
+                    .resolve_with(|_| {
+                        resolving.wait();
+                        std::thread::sleep(Duration::from_millis(600));
+                        Ok(fake())
+                    })
+                    .map(NonNull::addr)
+            });
+            resolving.wait();
+            let waiters: Vec<_> = (0..8)
+                .map(|_| {
+                    s.spawn(|| {
+                        let (cpu, wall) = (thread_cpu_time(), Instant::now());
+                        let outcome = ENTRY.resolve_with(|_| unreachable!("resolved once"));
+                        (
+                            outcome.map(NonNull::addr),
+                            thread_cpu_time() - cpu,
+                            wall.elapsed(),
+                        )
+                    })
+                })
+                .collect();
+            for waiter in waiters {
+                let (outcome, cpu, wall) = waiter.join().expect("no panic");
+                assert_eq!(outcome, Ok(fake().addr()));
+                assert!(wall >= Duration::from_millis(300), "it waited: {wall:?}");
+                // A spinning or yielding waiter burns most of the wait; a blocked one wakes
+                // once per slice (10 ms) at most.
+                assert!(
+                    cpu < Duration::from_millis(60),
+                    "{cpu:?} of CPU in {wall:?}"
+                );
+            }
+        });
+    }
+
+    #[test]
+    #[cfg(all(target_os = "linux", not(miri)))]
+    fn a_fork_child_takes_over_a_resolution_its_parent_had_in_flight() {
+        use std::time::{Duration, Instant};
+        unsafe extern "C" {
+            fn fork() -> i32;
+            fn waitpid(pid: i32, status: *mut i32, options: i32) -> i32;
+            fn kill(pid: i32, signal: i32) -> i32;
+            fn _exit(status: i32) -> !;
+        }
+        const WNOHANG: i32 = 1;
+        const SIGKILL: i32 = 9;
+        static ENTRY: Entry = Entry::new(c"cuStreamCreate", 2000, Stream::Legacy);
+        let (claimed, release) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
+        std::thread::scope(|s| {
+            let parent_resolution = s.spawn(|| {
+                ENTRY
+                    .resolve_with(|_| {
+                        claimed.wait();
+                        release.wait();
+                        Ok(fake())
+                    })
+                    .map(NonNull::addr)
+            });
+            claimed.wait(); // the other thread now owns the entry's claim
+            // SAFETY: the child only resolves the entry (no lock another thread of the parent
+            // may hold: the claim is atomics, the parking lot is only ever try-locked) and exits.
+            let pid = unsafe { fork() };
+            if pid == 0 {
+                let other = NonNull::new(std::ptr::without_provenance_mut(0x2000)).expect("non-0");
+                let outcome = ENTRY.resolve_with(|_| Ok(other));
+                // SAFETY: ends the child without running the parent's atexit handlers.
+                unsafe { _exit(if outcome == Ok(other) { 0 } else { 1 }) }
+            }
+            assert!(pid > 0, "fork failed");
+            let start = Instant::now();
+            let mut status = 0;
+            let exited = loop {
+                // SAFETY: our own child; status is a local.
+                let done = unsafe { waitpid(pid, &raw mut status, WNOHANG) };
+                if done == pid {
+                    break true;
+                }
+                if start.elapsed() > Duration::from_secs(20) {
+                    // SAFETY: our own child.
+                    unsafe { kill(pid, SIGKILL) };
+                    // SAFETY: as above.
+                    unsafe { waitpid(pid, &raw mut status, 0) };
+                    break false;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            };
+            release.wait();
+            assert_eq!(
+                parent_resolution.join().expect("no panic"),
+                Ok(fake().addr())
+            );
+            assert!(
+                exited,
+                "the child hung on the parent's in-flight resolution"
+            );
+            assert_eq!(
+                status, 0,
+                "the child resolved the entry itself (wait status {status})"
+            );
+        });
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub enum ErrorKind {
     LibraryNotFound {
         /// Every name or path tried, with the loader's message.
         tried: Arc<[LoadAttempt]>,
+        /// The override variable that was set but ignored because the process runs in
+        /// secure-execution mode (setuid, setgid or file capabilities).
+        ignored: Option<&'static str>,
     },
     /// The library found is the CUDA toolkit's stub `libcuda.so` (every call returns
     /// `CUDA_ERROR_STUB_LIBRARY`, 34): it is for linking, not running.
@@ -103,6 +106,9 @@ pub enum ErrorKind {
     RuntimeNotFound {
         /// Every name or path tried, with the loader's message.
         tried: Arc<[LoadAttempt]>,
+        /// The override variable that was set but ignored because the process runs in
+        /// secure-execution mode (setuid, setgid or file capabilities).
+        ignored: Option<&'static str>,
     },
     /// The library opened as the CUDA runtime lacks an export every runtime has.
     #[non_exhaustive]
@@ -137,6 +143,10 @@ pub enum ErrorKind {
         /// The `cudaError_t` returned.
         code: i32,
     },
+    /// The entry (or the driver or runtime library) was asked for from inside its own resolution
+    /// or load, on the same thread: a driver callback or an interposer calling back into
+    /// cuda-entry. Waiting would deadlock; the inner call fails instead.
+    Reentrant,
     /// The version is not of the form `1000 * major + 10 * minor` (between 1000 and 99990). The
     /// driver was not asked: it answers success for some such values (version -1, measured).
     InvalidVersion,
@@ -164,6 +174,7 @@ impl ErrorKind {
             ErrorKind::NoDriverForRuntime { .. } => "no_driver_for_runtime",
             ErrorKind::RuntimeWithoutByVersion { .. } => "runtime_without_by_version",
             ErrorKind::RuntimeError { .. } => "runtime_error",
+            ErrorKind::Reentrant => "reentrant",
             ErrorKind::InvalidVersion => "invalid_version",
         }
     }
@@ -221,9 +232,10 @@ impl fmt::Display for Error {
             None => (Cuda(0), "<symbol>", false),
         };
         match &self.kind {
-            ErrorKind::LibraryNotFound { tried } => {
+            ErrorKind::LibraryNotFound { tried, ignored } => {
                 write!(f, "no CUDA driver library could be loaded (tried ")?;
                 write_attempts(f, tried)?;
+                write_ignored(f, *ignored)?;
                 write!(
                     f,
                     "); install the NVIDIA driver, or set {PATH_VARIABLE} to the driver library's \
@@ -315,9 +327,10 @@ impl fmt::Display for Error {
                 "the driver ({driver}) reported success with the unknown query status {status}; \
                  the pointer is not trusted"
             ),
-            ErrorKind::RuntimeNotFound { tried } => {
+            ErrorKind::RuntimeNotFound { tried, ignored } => {
                 write!(f, "no CUDA runtime library could be loaded (tried ")?;
                 write_attempts(f, tried)?;
+                write_ignored(f, *ignored)?;
                 write!(
                     f,
                     "); install the CUDA runtime (12.5 or newer), set {RUNTIME_PATH_VARIABLE} to \
@@ -357,6 +370,11 @@ impl fmt::Display for Error {
                  {code}",
                 Cuda(*runtime_version)
             ),
+            ErrorKind::Reentrant => f.write_str(
+                "it was asked for from inside its own resolution on the same thread (a driver \
+                 callback or an interposer calling back into cuda-entry); resolve it before, or \
+                 outside, the code that calls back",
+            ),
             ErrorKind::InvalidVersion => f.write_str(
                 "a typedef version is 1000 * major + 10 * minor (3020 for CUDA 3.2), between 1000 \
                  and 99990; write the N of the `PFN_<symbol>_v<N>` typedef your signature was \
@@ -367,6 +385,19 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// The override that was set but ignored, if any.
+fn write_ignored(f: &mut fmt::Formatter<'_>, ignored: Option<&str>) -> fmt::Result {
+    match ignored {
+        Some(variable) => write!(
+            f,
+            "; {variable} is set but ignored: this process runs in secure-execution mode \
+             (setuid, setgid or file capabilities), see \
+             `cuda_entry::trust_path_variables_when_privileged`"
+        ),
+        None => Ok(()),
+    }
+}
 
 /// Each library tried, with the loader's message.
 fn write_attempts(f: &mut fmt::Formatter<'_>, tried: &[LoadAttempt]) -> fmt::Result {

@@ -47,7 +47,9 @@ pub use cuda_entry_table::{Cuda, Version, VersionError};
 pub use driver::{Bootstrap, DriverInfo, driver_info, driver_version};
 pub use entry::Entry;
 pub use error::{Error, ErrorKind};
-pub use library::{LoadAttempt, PATH_VARIABLE, RUNTIME_PATH_VARIABLE};
+pub use library::{
+    LoadAttempt, PATH_VARIABLE, RUNTIME_PATH_VARIABLE, trust_path_variables_when_privileged,
+};
 pub use preload::{PreloadError, preload};
 #[cfg(not(loom))]
 pub use registry::{MANIFEST_SECTION, Requirements, entries, preload_all, requirements};

@@ -3,6 +3,7 @@
 
 use std::ffi::OsString;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use libloading::Library;
 
@@ -16,6 +17,11 @@ use libloading::Library;
 /// System32 only (`LOAD_LIBRARY_SEARCH_SYSTEM32`: the current directory and `PATH` are never
 /// searched). When it is set, its value is the only library tried, whatever its bytes: a path
 /// that does not open is an error, never a fallback to the default.
+///
+/// # Security
+/// In secure-execution mode (a setuid, setgid or file-capability program: the kernel's
+/// `AT_SECURE`), the variable is ignored, as the dynamic loader ignores `LD_LIBRARY_PATH`, and a
+/// loading error says so; [`trust_path_variables_when_privileged`] opts back in.
 pub const PATH_VARIABLE: &str = "CUDA_ENTRY_DRIVER_PATH";
 
 #[cfg(windows)]
@@ -30,6 +36,9 @@ pub(crate) const DRIVER_LIBRARIES: &[&str] = &["libcuda.so.1"];
 /// Without it, Linux opens `libcudart.so.13`, then `libcudart.so.12`; Windows `cudart64_13.dll`,
 /// then `cudart64_12.dll`, from the application's folder and System32 only (never the current
 /// directory or `PATH`). When it is set, its value is the only library tried, whatever its bytes.
+///
+/// # Security
+/// Ignored in secure-execution mode, as [`PATH_VARIABLE`] is.
 pub const RUNTIME_PATH_VARIABLE: &str = "CUDA_ENTRY_RUNTIME_PATH";
 
 #[cfg(windows)]
@@ -65,15 +74,69 @@ pub(crate) struct Opened {
     pub(crate) path: Arc<str>,
 }
 
+/// Why no library could be opened.
+pub(crate) struct NotOpened {
+    /// Every attempt, with the loader's message.
+    pub(crate) tried: Arc<[LoadAttempt]>,
+    /// The override variable that was set but ignored (secure-execution mode).
+    pub(crate) ignored: Option<&'static str>,
+}
+
+/// Whether the override variables are honoured in secure-execution mode.
+static TRUSTED_WHEN_PRIVILEGED: AtomicBool = AtomicBool::new(false);
+
+/// Lets [`PATH_VARIABLE`] and [`RUNTIME_PATH_VARIABLE`] choose the library even when the process
+/// runs in secure-execution mode (setuid, setgid or file capabilities), where they are ignored
+/// by default. Call it before the first resolution, and only in a program that controls its own
+/// environment: whoever starts a privileged program otherwise picks the library whose
+/// initialisers run with its privileges.
+///
+/// # Platform-specific behaviour
+/// Secure-execution mode is the kernel's `AT_SECURE` on Linux; other platforms have none, and
+/// the variables are always honoured there.
+pub fn trust_path_variables_when_privileged() {
+    TRUSTED_WHEN_PRIVILEGED.store(true, Ordering::Relaxed);
+}
+
+/// Whether this process runs in secure-execution mode (`AT_SECURE`: setuid, setgid, or file
+/// capabilities), where the dynamic loader itself ignores `LD_LIBRARY_PATH` and `LD_PRELOAD`.
+#[cfg(target_os = "linux")]
+pub(crate) fn secure_execution() -> bool {
+    unsafe extern "C" {
+        /// glibc and musl: the value of an auxiliary vector entry, 0 when absent.
+        fn getauxval(kind: std::ffi::c_ulong) -> std::ffi::c_ulong;
+    }
+    /// `AT_SECURE` from `<elf.h>`.
+    const AT_SECURE: std::ffi::c_ulong = 23;
+    // SAFETY: getauxval reads the process's auxiliary vector; it has no preconditions.
+    unsafe { getauxval(AT_SECURE) != 0 }
+}
+
+/// No secure-execution mode on this platform.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn secure_execution() -> bool {
+    false
+}
+
 /// Opens the library named by `variable` when it is set and not empty (whatever its bytes: a set
 /// override is the only library tried, never a fallback), else the first of `defaults` that
-/// opens; on failure, every attempt with the loader's message.
+/// opens; on failure, every attempt with the loader's message. In secure-execution mode the
+/// variable is ignored (as glibc's `secure_getenv` would) unless the program opted in.
 pub(crate) fn open_first(
-    variable: &str,
+    variable: &'static str,
     defaults: &[&str],
     search: Search,
-) -> Result<Opened, Arc<[LoadAttempt]>> {
-    let candidates: Vec<OsString> = match std::env::var_os(variable).filter(|p| !p.is_empty()) {
+) -> Result<Opened, NotOpened> {
+    let mut overridden = std::env::var_os(variable).filter(|p| !p.is_empty());
+    let mut ignored = None;
+    if overridden.is_some()
+        && secure_execution()
+        && !TRUSTED_WHEN_PRIVILEGED.load(Ordering::Relaxed)
+    {
+        overridden = None;
+        ignored = Some(variable);
+    }
+    let candidates: Vec<OsString> = match overridden {
         Some(path) => vec![path],
         None => defaults.iter().map(OsString::from).collect(),
     };
@@ -93,7 +156,10 @@ pub(crate) fn open_first(
             }),
         }
     }
-    Err(tried.into())
+    Err(NotOpened {
+        tried: tried.into(),
+        ignored,
+    })
 }
 
 /// The loader's error with its sources (libloading puts `dlerror()`'s text in the source).

@@ -10,11 +10,13 @@ use std::ptr::{self, NonNull};
 use libloading::Library;
 
 use crate::error::{Error, ErrorKind};
-use crate::library::{Opened, RUNTIME_LIBRARIES, RUNTIME_PATH_VARIABLE, Search, open_first};
+use crate::library::{
+    NotOpened, Opened, RUNTIME_LIBRARIES, RUNTIME_PATH_VARIABLE, Search, open_first,
+};
 use crate::query::{STATUS_UNWRITTEN, answer, flags, precheck};
 use crate::request::Request;
 use crate::status;
-use crate::sync::Leaked;
+use crate::sync::{Leaked, Reentered};
 
 type GetVersionFn = unsafe extern "system" fn(*mut c_int) -> c_int;
 type ByVersionFn = unsafe extern "system" fn(
@@ -43,8 +45,11 @@ loom::lazy_static! {
 }
 
 /// The process's runtime library, loaded on first call.
-pub(crate) fn runtime() -> Result<&'static Runtime, &'static Error> {
-    RUNTIME.get_or_init(load).as_ref()
+pub(crate) fn runtime() -> Result<&'static Runtime, Error> {
+    match RUNTIME.get_or_init(load) {
+        Ok(loaded) => loaded.as_ref().map_err(Clone::clone),
+        Err(Reentered) => Err(Error::new(ErrorKind::Reentrant, None, None)),
+    }
 }
 
 /// The version the runtime library reports (`cudaRuntimeGetVersion`), loading it on first call.
@@ -60,7 +65,7 @@ pub(crate) fn runtime() -> Result<&'static Runtime, &'static Error> {
 /// # Platform-specific behaviour
 /// Which library is opened: see [`RUNTIME_PATH_VARIABLE`].
 pub fn runtime_version() -> Result<u32, Error> {
-    runtime().map(|r| r.version).map_err(Clone::clone)
+    runtime().map(|r| r.version)
 }
 
 fn load() -> Result<Runtime, Error> {
@@ -69,7 +74,9 @@ fn load() -> Result<Runtime, Error> {
         RUNTIME_LIBRARIES,
         Search::ApplicationAndSystem,
     )
-    .map_err(|tried| Error::new(ErrorKind::RuntimeNotFound { tried }, None, None))?;
+    .map_err(|NotOpened { tried, ignored }| {
+        Error::new(ErrorKind::RuntimeNotFound { tried, ignored }, None, None)
+    })?;
     let version_of = |name: &'static CStr| -> Result<u32, Error> {
         let missing = || {
             let missing = name.to_str().unwrap_or("?");

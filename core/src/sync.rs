@@ -10,18 +10,14 @@ pub(crate) use std::sync::atomic::{AtomicPtr, Ordering};
 #[cfg(not(loom))]
 pub(crate) use std::sync::{Mutex, MutexGuard};
 
-use std::ptr;
+#[cfg(loom)]
+use loom::sync::atomic::AtomicU64;
+#[cfg(loom)]
+use loom::thread::yield_now;
+#[cfg(not(loom))]
+use std::sync::atomic::AtomicU64;
 
-#[cfg(loom)]
-pub(crate) use loom::hint::spin_loop;
-#[cfg(loom)]
-pub(crate) use loom::thread::yield_now;
-/// A pause inside a spin-wait.
-#[cfg(not(loom))]
-pub(crate) use std::hint::spin_loop;
-/// Lets another thread run while waiting.
-#[cfg(not(loom))]
-pub(crate) use std::thread::yield_now;
+use std::ptr;
 
 /// Locks `mutex`, ignoring poisoning: the data it guards is written once, completely, or not at
 /// all, so a panic elsewhere never leaves it half-written.
@@ -31,6 +27,187 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Who is doing a one-time piece of work (resolving an entry, loading a library): at most one
+/// thread of this process at a time.
+///
+/// The owner is recorded as this process's id and a token of the thread, so that the three ways
+/// a claim can outlive its work are recognised instead of waited on forever:
+/// - the owner asks again from inside the work (a driver callback, an interposer): re-entrancy,
+///   an error instead of a deadlock;
+/// - the process forked while another thread owned the claim: in the child that thread does not
+///   exist, so a caller there takes the claim over;
+/// - the work panicked: the guard releases the claim.
+pub(crate) struct Claim {
+    /// 0 when free, else [`owner_token`] of the thread doing the work.
+    owner: AtomicU64,
+}
+
+/// What [`Claim::try_claim`] found.
+pub(crate) enum Attempt<'a> {
+    /// This thread owns the claim until the guard drops.
+    Mine(ClaimGuard<'a>),
+    /// Another thread of this process owns it: wait, then look again.
+    Busy,
+    /// This very thread owns it: the caller is inside its own work.
+    Reentered,
+}
+
+/// Releases a claim when dropped (after the work, or when it unwinds) and wakes the waiters.
+pub(crate) struct ClaimGuard<'a>(&'a Claim);
+
+impl Drop for ClaimGuard<'_> {
+    fn drop(&mut self) {
+        self.0.owner.store(0, Ordering::Release);
+        wake_all();
+    }
+}
+
+impl Claim {
+    /// A free claim.
+    #[cfg(not(loom))]
+    pub(crate) const fn new() -> Claim {
+        Claim {
+            owner: AtomicU64::new(0),
+        }
+    }
+
+    /// A free claim (loom's atomics are not `const`).
+    #[cfg(loom)]
+    pub(crate) fn new() -> Claim {
+        Claim {
+            owner: AtomicU64::new(0),
+        }
+    }
+
+    /// Claims the work for this thread if it is free, or was claimed by a thread of the process
+    /// this one was forked from.
+    pub(crate) fn try_claim(&self) -> Attempt<'_> {
+        let me = owner_token();
+        let mut current = 0;
+        loop {
+            match self
+                .owner
+                .compare_exchange(current, me, Ordering::Acquire, Ordering::Acquire)
+            {
+                Ok(_) => return Attempt::Mine(ClaimGuard(self)),
+                Err(owner) if owner == me => return Attempt::Reentered,
+                // Owned in another process (the parent before a fork): nobody here will finish
+                // it, so take it over.
+                Err(owner) if owner != 0 && owner >> 32 != me >> 32 => current = owner,
+                Err(0) => current = 0,
+                Err(_) => return Attempt::Busy,
+            }
+        }
+    }
+}
+
+/// This thread's identity for [`Claim`]: the process id in the high half, a per-thread token
+/// (never 0) in the low half. After `fork`, the child's thread keeps its token but not its pid.
+fn owner_token() -> u64 {
+    (u64::from(std::process::id()) << 32) | u64::from(thread_token())
+}
+
+#[cfg(not(loom))]
+fn thread_token() -> u32 {
+    use std::cell::Cell;
+    use std::sync::atomic::AtomicU32;
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    thread_local! {
+        static TOKEN: Cell<u32> = const { Cell::new(0) };
+    }
+    TOKEN.with(|token| {
+        if token.get() == 0 {
+            // Wraps after 4 billion threads; 0 is skipped so a token is never "free".
+            let mut next = NEXT.fetch_add(1, Ordering::Relaxed);
+            if next == 0 {
+                next = NEXT.fetch_add(1, Ordering::Relaxed);
+            }
+            token.set(next);
+        }
+        token.get()
+    })
+}
+
+#[cfg(loom)]
+fn thread_token() -> u32 {
+    use std::cell::Cell;
+    loom::lazy_static! {
+        static ref NEXT: loom::sync::atomic::AtomicU32 = loom::sync::atomic::AtomicU32::new(1);
+    }
+    loom::thread_local! {
+        static TOKEN: Cell<u32> = Cell::new(0);
+    }
+    TOKEN.with(|token| {
+        if token.get() == 0 {
+            token.set(NEXT.fetch_add(1, Ordering::Relaxed));
+        }
+        token.get()
+    })
+}
+
+/// Where threads that wait for another thread's work sleep. Waiting never spins: a waiter blocks
+/// on the condition variable until woken or for at most [`WAIT_SLICE`], then looks again. Both
+/// sides only ever `try_lock` the mutex, so a child forked while some thread held it never blocks
+/// on it (it sleeps in slices instead).
+#[cfg(not(loom))]
+mod parking {
+    use std::sync::{Condvar, Mutex, TryLockError};
+    use std::time::Duration;
+
+    /// The longest a waiter sleeps before looking again (also the bound on a missed wake-up).
+    pub(super) const WAIT_SLICE: Duration = Duration::from_millis(10);
+
+    static LOCK: Mutex<()> = Mutex::new(());
+    static WOKEN: Condvar = Condvar::new();
+
+    pub(super) fn wait(done: &dyn Fn() -> bool) {
+        let guard = match LOCK.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                std::thread::sleep(Duration::from_millis(1));
+                return;
+            }
+        };
+        if !done() {
+            let _ = WOKEN.wait_timeout(guard, WAIT_SLICE);
+        }
+    }
+
+    pub(super) fn wake_all() {
+        // Taking the lock orders this wake-up after a waiter's check; if a waiter holds it, that
+        // waiter is about to sleep for one slice at most.
+        for _ in 0..8 {
+            match LOCK.try_lock() {
+                Ok(_) | Err(TryLockError::Poisoned(_)) => break,
+                Err(TryLockError::WouldBlock) => std::thread::yield_now(),
+            }
+        }
+        WOKEN.notify_all();
+    }
+}
+
+/// Blocks until `done` may have become true (woken, or one slice passed); the caller looks again.
+pub(crate) fn wait(done: &dyn Fn() -> bool) {
+    #[cfg(not(loom))]
+    parking::wait(done);
+    #[cfg(loom)]
+    {
+        let _ = done;
+        yield_now();
+    }
+}
+
+/// Wakes every waiter.
+fn wake_all() {
+    #[cfg(not(loom))]
+    parking::wake_all();
+}
+
+/// Why a one-time initialisation could not run: the calling thread is already running it.
+#[derive(Debug)]
+pub(crate) struct Reentered;
+
 /// A value initialised once per process and kept for its life (the loaded driver and runtime):
 /// racing callers all wait for the one initialisation and get the same `&'static` value.
 ///
@@ -39,8 +216,8 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 pub(crate) struct Leaked<T: 'static> {
     /// The value once initialised; NULL before. The fast path reads only this.
     ready: AtomicPtr<T>,
-    /// Serialises initialisation.
-    init: Mutex<()>,
+    /// Who is initialising it.
+    claim: Claim,
 }
 
 impl<T: Send + Sync + 'static> Leaked<T> {
@@ -49,7 +226,7 @@ impl<T: Send + Sync + 'static> Leaked<T> {
     pub(crate) const fn new() -> Self {
         Leaked {
             ready: AtomicPtr::new(ptr::null_mut()),
-            init: Mutex::new(()),
+            claim: Claim::new(),
         }
     }
 
@@ -58,23 +235,34 @@ impl<T: Send + Sync + 'static> Leaked<T> {
     pub(crate) fn new() -> Self {
         Leaked {
             ready: AtomicPtr::new(ptr::null_mut()),
-            init: Mutex::new(()),
+            claim: Claim::new(),
         }
     }
 
     /// The value, initialising it with `init` if no caller has yet.
-    pub(crate) fn get_or_init(&self, init: impl FnOnce() -> T) -> &'static T {
-        if let Some(value) = self.get() {
-            return value;
+    ///
+    /// # Errors
+    /// [`Reentered`] when called from inside this thread's own `init` (which would otherwise
+    /// wait for itself forever).
+    pub(crate) fn get_or_init(&self, init: impl FnOnce() -> T) -> Result<&'static T, Reentered> {
+        loop {
+            if let Some(value) = self.get() {
+                return Ok(value);
+            }
+            match self.claim.try_claim() {
+                Attempt::Mine(_guard) => {
+                    if let Some(value) = self.get() {
+                        return Ok(value);
+                    }
+                    let value: &'static T = Box::leak(Box::new(init()));
+                    self.ready
+                        .store(ptr::from_ref(value).cast_mut(), Ordering::Release);
+                    return Ok(value);
+                }
+                Attempt::Reentered => return Err(Reentered),
+                Attempt::Busy => wait(&|| self.get().is_some()),
+            }
         }
-        let _guard = lock(&self.init);
-        if let Some(value) = self.get() {
-            return value;
-        }
-        let value: &'static T = Box::leak(Box::new(init()));
-        self.ready
-            .store(ptr::from_ref(value).cast_mut(), Ordering::Release);
-        value
     }
 
     fn get(&self) -> Option<&'static T> {
@@ -82,6 +270,45 @@ impl<T: Send + Sync + 'static> Leaked<T> {
         // SAFETY: non-NULL only once set from a leaked `&'static T` (Release), seen here with
         // Acquire; it is never written again or freed.
         (!value.is_null()).then(|| unsafe { &*value })
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_initialisation_that_asks_for_itself_fails_instead_of_deadlocking() {
+        static ONCE: Leaked<u32> = Leaked::new();
+        let value = ONCE.get_or_init(|| {
+            assert!(ONCE.get_or_init(|| 1).is_err(), "re-entrant");
+            2
+        });
+        assert_eq!(value.ok(), Some(&2));
+        assert_eq!(ONCE.get_or_init(|| 3).ok(), Some(&2));
+    }
+
+    #[test]
+    fn a_claim_owned_by_another_process_is_taken_over() {
+        let claim = Claim::new();
+        let me = owner_token();
+        let other_process = ((me >> 32) + 1) << 32 | (me & u64::from(u32::MAX));
+        claim.owner.store(other_process, Ordering::SeqCst);
+        assert!(matches!(claim.try_claim(), Attempt::Mine(_)));
+        assert_eq!(
+            claim.owner.load(Ordering::SeqCst),
+            0,
+            "released by the guard"
+        );
+        let busy = std::thread::scope(|s| {
+            let _mine = claim.try_claim();
+            s.spawn(|| matches!(claim.try_claim(), Attempt::Busy))
+                .join()
+                .expect("no panic")
+        });
+        assert!(busy, "another thread of this process waits");
+        let _mine = claim.try_claim();
+        assert!(matches!(claim.try_claim(), Attempt::Reentered));
     }
 }
 
@@ -100,11 +327,15 @@ mod loom_tests {
                 .map(|_| {
                     let (once, calls) = (once.clone(), calls.clone());
                     loom::thread::spawn(move || {
-                        *once.get_or_init(|| calls.fetch_add(1, Ordering::SeqCst) + 40)
+                        *once
+                            .get_or_init(|| calls.fetch_add(1, Ordering::SeqCst) + 40)
+                            .unwrap()
                     })
                 })
                 .collect();
-            let here = *once.get_or_init(|| calls.fetch_add(1, Ordering::SeqCst) + 40);
+            let here = *once
+                .get_or_init(|| calls.fetch_add(1, Ordering::SeqCst) + 40)
+                .unwrap();
             for t in threads {
                 assert_eq!(t.join().unwrap(), here);
             }
