@@ -141,8 +141,9 @@ newest typedef version declared, and the symbols that set it) and the totals; --
 the same as one document.
 
 Exit status: 0 none would fail; 1 at least one would (without a usable driver, every one
-does), or --simulated found no simulated driver; 2 a path is missing, or a file is
-unreadable, not valid Rust, or a binary whose manifest section is malformed.
+does), or --simulated found no simulated driver; 2 bad input: a missing path, an unreadable
+file, a source that is not valid Rust, a binary whose manifest section is malformed, or a
+--driver-version that is no CUDA version.
 
 Examples:
   cuda-entry check src/

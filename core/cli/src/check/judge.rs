@@ -133,23 +133,6 @@ pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Request;
-
-    fn declaration(symbol: &str, version: u32) -> Declaration {
-        Declaration {
-            file: "x.rs".into(),
-            line: 1,
-            function: "f".to_owned(),
-            request: Ok(Request {
-                symbol: symbol.to_owned(),
-                version: Version::new(version).expect("a version"),
-                per_thread: false,
-                runtime: false,
-                unverified: false,
-            }),
-            form: None,
-        }
-    }
 
     fn at(driver: u32, d: &Declaration) -> Verdict {
         judge(
@@ -160,9 +143,9 @@ mod tests {
 
     #[test]
     fn the_table_judges_without_a_driver() {
-        let new = declaration("cuCtxCreate", 12050);
-        let old = declaration("cuCtxCreate", 3020);
-        let typo = declaration("cuMemAloc", 3020);
+        let new = Declaration::asking("cuCtxCreate", 12050);
+        let old = Declaration::asking("cuCtxCreate", 3020);
+        let typo = Declaration::asking("cuMemAloc", 3020);
         let failure = at(12040, &new).failure.expect("too old");
         assert_eq!(failure.kind, "driver_too_old");
         assert_eq!(
@@ -181,7 +164,7 @@ mod tests {
 
     #[test]
     fn a_symbol_newer_than_the_driver_says_so() {
-        let failure = at(12040, &declaration("cuCtxRecordEvent", 12050))
+        let failure = at(12040, &Declaration::asking("cuCtxRecordEvent", 12050))
             .failure
             .expect("too old");
         assert!(

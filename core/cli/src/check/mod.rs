@@ -57,6 +57,26 @@ struct Declaration {
     form: Option<Mistake>,
 }
 
+#[cfg(test)]
+impl Declaration {
+    /// A declaration of `x.rs` asking for `symbol@version` (legacy, the driver), for unit tests.
+    fn asking(symbol: &str, version: u32) -> Declaration {
+        Declaration {
+            file: "x.rs".into(),
+            line: 1,
+            function: "f".to_owned(),
+            request: Ok(Request {
+                symbol: symbol.to_owned(),
+                version: Version::new(version).expect("a version"),
+                per_thread: false,
+                runtime: false,
+                unverified: false,
+            }),
+            form: None,
+        }
+    }
+}
+
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     let (files, mut bad) = walk::collect(&options.paths);
     let mut declarations = Vec::new();

@@ -74,24 +74,7 @@ fn minimum_driver(declarations: &[Declaration]) -> Option<MinimumDriver> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Request;
     use crate::check::judge::Failure;
-
-    fn declaration(symbol: &str, version: u32) -> Declaration {
-        Declaration {
-            file: "x.rs".into(),
-            line: 1,
-            function: "f".to_owned(),
-            request: Ok(Request {
-                symbol: symbol.to_owned(),
-                version: Version::new(version).expect("a version"),
-                per_thread: false,
-                runtime: false,
-                unverified: false,
-            }),
-            form: None,
-        }
-    }
 
     fn verdict(failed: bool, notes: usize) -> Verdict {
         Verdict {
@@ -106,10 +89,10 @@ mod tests {
     #[test]
     fn counted_once_for_every_renderer() {
         let declarations = [
-            declaration("cuCtxCreate", 12050),
-            declaration("cuMemAlloc", 3020),
-            declaration("cuCtxRecordEvent", 12050),
-            declaration("cuCtxCreate", 12050),
+            Declaration::asking("cuCtxCreate", 12050),
+            Declaration::asking("cuMemAlloc", 3020),
+            Declaration::asking("cuCtxRecordEvent", 12050),
+            Declaration::asking("cuCtxCreate", 12050),
         ];
         let verdicts = [
             verdict(true, 0),
