@@ -1,13 +1,13 @@
-//! What the subcommands share: the error type and its exit codes, version formatting, symbol
-//! suggestions, the `cuda_entry::Entry` of a request, and finding the simulated driver.
+//! What the subcommands share: the error type and its exit codes, the table's toolkit range,
+//! symbol suggestions, the `cuda_entry::Entry` of a request, and finding the simulated driver.
 
 use std::ffi::{CStr, CString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use cuda_entry::{Entry, Error, Resolver, Stream};
-use cuda_entry_table::{TOOLKITS, Typedef};
+use cuda_entry::{Entry, Resolver, Stream};
+use cuda_entry_table::{Cuda, TOOLKITS, Typedef, Version};
 
 /// Why a subcommand stopped early.
 #[derive(Debug)]
@@ -36,25 +36,17 @@ impl fmt::Display for CliError {
     }
 }
 
-/// `13000` -> `CUDA 13.0`.
-pub(crate) fn cuda(version: u32) -> String {
-    format!("CUDA {}.{}", version / 1000, version % 1000 / 10)
-}
-
-/// `13000` -> `13.0`.
-pub(crate) fn dotted(version: u32) -> String {
-    format!("{}.{}", version / 1000, version % 1000 / 10)
+/// `13.5` for `13050`, as [`Version::dotted`] writes it; a number that is no version (a driver
+/// reports what it reports) stays a number.
+pub(crate) fn release(n: u32) -> String {
+    Version::new(n).map_or_else(|_| n.to_string(), Version::dotted)
 }
 
 /// The span of toolkits the table was read from: ` (the headers of CUDA 11.7 to 13.5)`.
 pub(crate) fn table_range() -> String {
     match (TOOLKITS.first(), TOOLKITS.last()) {
         (Some(&first), Some(&last)) => {
-            format!(
-                " (the headers of CUDA {} to {})",
-                dotted(first),
-                dotted(last)
-            )
+            format!(" (the headers of {} to {})", Cuda(first), release(last))
         }
         _ => String::new(),
     }
@@ -116,26 +108,6 @@ pub(crate) fn entry(
         Stream::Legacy
     };
     Entry::new(symbol, version, stream).through(resolver)
-}
-
-/// A short, stable name for an error, for JSON and the summary.
-pub(crate) fn error_kind(error: &Error) -> &'static str {
-    error.kind().name()
-}
-
-/// The error's message without the `cannot resolve <request>: ` prefix (the caller shows the
-/// request already).
-pub(crate) fn error_reason(error: &Error) -> String {
-    let message = error.to_string();
-    match error.request() {
-        Some(request) => {
-            let prefix = format!("cannot resolve {request}: ");
-            message
-                .strip_prefix(&prefix)
-                .map_or_else(|| message.clone(), str::to_owned)
-        }
-        None => message,
-    }
 }
 
 /// The environment variable set in the re-run child of `--simulated`, naming the simulator.

@@ -33,9 +33,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::process::ExitCode;
 
-use cuda_entry_table::{Param, TOOLKITS, TYPEDEFS, Typedef};
+use cuda_entry_table::{Cuda, Param, TOOLKITS, TYPEDEFS, Typedef};
 
-use crate::common::{CliError, dotted, flavour, typedef_list, unknown_symbol};
+use crate::common::{CliError, flavour, release, typedef_list, unknown_symbol};
 
 /// How C type names are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -370,10 +370,10 @@ fn c_typedef(t: &Typedef) -> String {
 fn provenance(t: &Typedef) -> String {
     let newest = TOOLKITS.last().copied().unwrap_or(t.last_toolkit);
     format!(
-        "`{}` of CUDA {} to {}{}",
+        "`{}` of {} to {}{}",
         t.header,
-        dotted(t.first_toolkit),
-        dotted(t.last_toolkit),
+        Cuda(t.first_toolkit),
+        release(t.last_toolkit),
         if t.last_toolkit < newest {
             " (gone from later headers)"
         } else {

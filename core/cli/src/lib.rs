@@ -5,7 +5,8 @@
 //!   serves.
 //! - `cuda-entry decl SYMBOL@VERSION`: a ready-to-paste `#[cuda_entry]` declaration, from the
 //!   typedef table.
-//! - `cuda-entry check PATH...`: the `#[cuda_entry]` declarations of a crate, against a driver.
+//! - `cuda-entry check PATH...`: the `#[cuda_entry]` declarations of a crate's sources or of a
+//!   built binary (its manifest section), against a driver.
 //! - `cuda-entry completions SHELL`: shell completion scripts.
 //!
 //! Exit status: 0 success, 1 a declaration would fail (or no driver for `probe`), 2 bad input.
@@ -15,6 +16,7 @@
 mod check;
 mod common;
 mod decl;
+mod error_text;
 mod json;
 mod probe;
 
@@ -24,6 +26,7 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
+use cuda_entry_table::Version;
 
 use crate::common::CliError;
 
@@ -65,7 +68,8 @@ enum Command {
     /// Print a ready-to-paste #[cuda_entry] declaration for a driver function.
     #[command(long_about = DECL_ABOUT)]
     Decl(DeclArgs),
-    /// Find the #[cuda_entry] declarations in Rust sources and say which would fail, and why.
+    /// Find the #[cuda_entry] declarations in Rust sources or built binaries and say which would
+    /// fail, and why.
     #[command(long_about = CHECK_ABOUT)]
     Check(CheckArgs),
     /// Print a shell completion script.
@@ -111,26 +115,41 @@ Examples:
   cuda-entry decl cuLaunchKernel@7000 --stream per_thread --types c";
 
 const CHECK_ABOUT: &str = "\
-Find the #[cuda_entry] declarations in Rust sources and say which would fail, and why.
+Find the #[cuda_entry] declarations in Rust sources or built binaries and say which would
+fail, and why.
 
-Walks the .rs files under each PATH (folders recursively, skipping target/ and hidden
-folders), parses them (syn), and finds every #[cuda_entry(...)] declaration: the
-single-function form, and the declarations inside #[cuda_entry] unsafe extern \"C\" { ... }
-blocks, in nested modules too. Each is judged against this machine's driver by resolving
-it exactly as the program would (a fresh cuda_entry::Entry), or, with --driver-version N,
-from the typedef table alone: a driver older than the declared typedef version cannot
-serve it. Declarations the macro itself rejects (unknown symbol, a version that is no
-typedef of the symbol) fail too. A declaration whose version is not the symbol's newest
-typedef gets a note: that is fine when it is the typedef the signature was copied from
-(PFN_cuCtxCreate_v3020 is a different ABI from PFN_cuCtxCreate_v12050).
+Each PATH is a Rust source file, a built binary (an executable or library: ELF, PE or
+Mach-O, whatever the machine running this command), or a folder, whose .rs files are read
+recursively (skipping target/ and hidden folders). A source is parsed (syn) for every
+#[cuda_entry(...)] declaration: the single-function form, and the declarations inside
+#[cuda_entry] unsafe extern \"C\" { ... } blocks, in nested modules too. A binary states
+its declarations in its manifest section (cuda_entry on ELF, .cuentry on PE,
+__DATA,__cuda_entry on Mach-O), one record per declaration linked into it, with the package
+that declared it; a binary without that section declares none.
 
-Exit status: 0 none would fail; 1 at least one would; 2 a path is missing or a file
-unreadable or not valid Rust.
+Each declaration is judged against this machine's driver by resolving it exactly as the
+program would (a fresh cuda_entry::Entry); with --simulated, against the simulated driver
+built with this workspace; with --driver-version N (12040 or 12.4 for CUDA 12.4), from the
+typedef table alone, loading no driver: a driver older than the declared typedef version
+cannot serve it. Declarations the macro itself rejects (unknown symbol, a version that is
+no typedef of the symbol, a body) fail too. A declaration whose version is not the
+symbol's newest typedef gets a note: that is fine when it is the typedef the signature was
+copied from (PFN_cuCtxCreate_v3020 is a different ABI from PFN_cuCtxCreate_v12050).
+
+Prints the driver, a line per declaration (ok or FAIL, why, notes), the minimum driver (the
+newest typedef version declared, and the symbols that set it) and the totals; --json prints
+the same as one document.
+
+Exit status: 0 none would fail; 1 at least one would (without a usable driver, every one
+does), or --simulated found no simulated driver; 2 bad input: a missing path, an unreadable
+file, a source that is not valid Rust, a binary whose manifest section is malformed, or a
+--driver-version that is no CUDA version.
 
 Examples:
   cuda-entry check src/
   cuda-entry check --driver-version 12040 src/ examples/
-  cuda-entry check --json src/lib.rs";
+  cuda-entry check --simulated --json src/lib.rs
+  cuda-entry check --driver-version 12.4 target/release/my-app";
 
 const COMPLETIONS_ABOUT: &str = "\
 Print a shell completion script.
@@ -193,13 +212,13 @@ enum TypesArg {
 
 #[derive(Debug, Args)]
 struct CheckArgs {
-    /// Files or folders to search for declarations.
+    /// Rust source files, built binaries, or folders of .rs files.
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
-    /// Judge against a driver of this version (e.g. 12040 for CUDA 12.4) from the typedef table,
-    /// loading no driver.
-    #[arg(long, value_name = "N", conflicts_with = "simulated", value_parser = parse_version)]
-    driver_version: Option<u32>,
+    /// Judge against a driver of this version (12040 or 12.4 for CUDA 12.4) from the typedef
+    /// table, loading no driver.
+    #[arg(long, value_name = "N", conflicts_with = "simulated")]
+    driver_version: Option<Version>,
     /// Judge against the simulated driver built with this workspace (or CUDA_ENTRY_DRIVER_PATH).
     #[arg(long)]
     simulated: bool,
@@ -213,16 +232,6 @@ struct CompletionsArgs {
     /// The shell to write the script for.
     #[arg(value_enum)]
     shell: Shell,
-}
-
-/// A CUDA version: `1000 * major + 10 * minor`, at least 1000.
-fn parse_version(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(v) if v >= 1000 && v % 10 == 0 => Ok(v),
-        _ => Err(format!(
-            "`{text}` is not a CUDA version: write 1000 * major + 10 * minor (12040 for CUDA 12.4)"
-        )),
-    }
 }
 
 /// Runs the command with the process's arguments and returns its exit status.
@@ -299,11 +308,33 @@ mod tests {
         Cli::command().debug_assert();
     }
 
+    /// `--driver-version TEXT`, as parsed, or the error clap shows.
+    fn driver_version(text: &str) -> Result<Option<u32>, String> {
+        let option = format!("--driver-version={text}");
+        let cli = Cli::try_parse_from(["cuda-entry", "check", &option, "src"])
+            .map_err(|e| e.to_string())?;
+        match cli.command {
+            Command::Check(args) => Ok(args.driver_version.map(Version::get)),
+            other => Err(format!("parsed as {other:?}")),
+        }
+    }
+
     #[test]
-    fn versions_are_validated() {
-        assert_eq!(parse_version("12040"), Ok(12040));
-        assert!(parse_version("12041").is_err());
-        assert!(parse_version("12.4").is_err());
-        assert!(parse_version("0").is_err());
+    fn driver_versions_follow_the_one_version_rule() {
+        assert_eq!(driver_version("12040"), Ok(Some(12040)));
+        assert_eq!(driver_version("12.4"), Ok(Some(12040)));
+        for bad in [
+            "12041",
+            "0",
+            "990",
+            "100000",
+            "4294967290",
+            "12.45",
+            "-1",
+            "x",
+        ] {
+            let e = driver_version(bad).expect_err(bad);
+            assert!(e.contains("is not a CUDA version"), "{bad}: {e}");
+        }
     }
 }

@@ -4,12 +4,10 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use cuda_entry::{Bootstrap, DriverInfo, Error, ErrorKind, Resolver};
-use cuda_entry_table::Typedef;
+use cuda_entry_table::{Cuda, Typedef};
 
-use crate::common::{
-    CliError, cuda, entry, error_kind, error_reason, flavour, simulated, static_symbol,
-    unknown_symbol,
-};
+use crate::common::{CliError, entry, flavour, release, simulated, static_symbol, unknown_symbol};
+use crate::error_text;
 use crate::json::Json;
 
 /// What the driver answered for one flavour group (legacy or per-thread) of one symbol.
@@ -193,12 +191,11 @@ fn cell(answer: Option<&Answer>) -> String {
         None => "-".to_owned(),
         Some(Answer::Served { version, .. }) => version.to_string(),
         Some(Answer::Refused { error, .. }) => match error.kind() {
-            ErrorKind::SymbolNotFound => "symbol not found".to_owned(),
             ErrorKind::VersionNotSufficient => "not sufficient".to_owned(),
             ErrorKind::NotFoundByLegacyQuery => "not found".to_owned(),
-            _ => error_kind(error).replace('_', " "),
+            _ => error_text::kind_name(error).replace('_', " "),
         },
-        Some(Answer::NewerThanDriver { oldest }) => format!("needs {}", cuda(*oldest)),
+        Some(Answer::NewerThanDriver { oldest }) => format!("needs {}", Cuda(*oldest)),
     }
 }
 
@@ -234,7 +231,7 @@ fn text(info: &DriverInfo, rows: &[Row]) -> String {
     out.push_str(&format!(
         "version    {} ({})\n",
         info.version,
-        cuda(info.version)
+        Cuda(info.version)
     ));
     out.push_str(&format!(
         "bootstrap  {}{}\n\n",
@@ -272,7 +269,7 @@ fn text(info: &DriverInfo, rows: &[Row]) -> String {
         "\n{} symbols: {served} served, {not_served} not served, {newer} newer than the driver \
          ({})\n",
         rows.len(),
-        cuda(info.version)
+        Cuda(info.version)
     ));
     out
 }
@@ -284,10 +281,10 @@ fn answer_json(answer: Option<&Answer>, typedefs: Vec<&Typedef>) -> Json {
     let (status, version, newer, message) = match answer {
         Answer::Served { version, newer } => ("served", Some(*version), newer.clone(), None),
         Answer::Refused { error, newer } => (
-            error_kind(error),
+            error_text::kind_name(error),
             None,
             newer.clone(),
-            Some(error_reason(error)),
+            Some(error_text::reason(error)),
         ),
         Answer::NewerThanDriver { .. } => (
             "newer_than_driver",
@@ -340,7 +337,7 @@ fn json(info: &DriverInfo, rows: &[Row]) -> Json {
             Json::object([
                 ("path", Json::str(info.path.clone())),
                 ("version", Json::Number(info.version.into())),
-                ("cuda", Json::str(crate::common::dotted(info.version))),
+                ("cuda", Json::str(release(info.version))),
                 ("bootstrap", Json::str(bootstrap_name(info.bootstrap))),
                 ("simulated", Json::Bool(simulated())),
             ]),

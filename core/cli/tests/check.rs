@@ -331,17 +331,40 @@ fn bad_input_is_status_2_naming_the_file() {
     assert_eq!(out.status, 2, "{out:?}");
     assert!(out.stderr.contains("<PATH>"), "{}", out.stderr);
 
-    let out = run(
-        driverless(),
-        &[
-            "check",
-            "--driver-version",
-            "12.4",
-            dir.to_str().expect("UTF-8"),
-        ],
+    // The one version rule: no version above CUDA 99.99, none between releases.
+    for bad in ["4294967290", "100000", "12041", "12.45"] {
+        let out = run(
+            driverless(),
+            &[
+                "check",
+                "--driver-version",
+                bad,
+                dir.to_str().expect("UTF-8"),
+            ],
+        );
+        assert_eq!(out.status, 2, "{bad}: {out:?}");
+        assert!(
+            out.stderr
+                .contains(&format!("`{bad}` is not a CUDA version")),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn driver_version_reads_major_dot_minor() {
+    let dotted = check(driverless(), &["--driver-version", "12.4", "project"]);
+    let number = check(driverless(), &["--driver-version", "12040", "project"]);
+    assert_eq!(dotted.status, 1, "{dotted:?}");
+    assert_eq!(dotted.stdout, number.stdout);
+    assert!(
+        dotted
+            .stdout
+            .starts_with("driver: assumed 12040 (CUDA 12.4), from --driver-version"),
+        "{}",
+        dotted.stdout
     );
-    assert_eq!(out.status, 2, "{out:?}");
-    assert!(out.stderr.contains("not a CUDA version"), "{}", out.stderr);
 }
 
 #[cfg(unix)]

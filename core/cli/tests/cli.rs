@@ -83,3 +83,22 @@ fn version_is_the_workspace_version() {
         format!("cuda-entry {}", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn check_help_describes_sources_and_binaries() {
+    let out = run(cuda_entry(), &["check", "--help"]);
+    assert_eq!(out.status, 0, "{out:?}");
+    let text = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "Rust sources or built binaries",
+        "manifest section (cuda_entry on ELF, .cuentry on PE, __DATA,__cuda_entry on Mach-O)",
+        "--simulated",
+        "--driver-version N (12040 or 12.4 for CUDA 12.4)",
+        "the minimum driver",
+        "--json",
+        "Exit status: 0 none would fail; 1 at least one would",
+        "a binary whose manifest section is malformed",
+    ] {
+        assert!(text.contains(said), "{said}:\n{}", out.stdout);
+    }
+}

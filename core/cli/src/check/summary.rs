@@ -1,0 +1,125 @@
+//! The totals of a `check`, counted once: the text and the JSON both print this, and the exit
+//! status comes from it.
+
+use std::process::ExitCode;
+
+use cuda_entry_table::Version;
+
+use super::Declaration;
+use super::judge::Verdict;
+
+/// What a `check` found, all declarations together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Summary {
+    /// Files read (sources and binaries).
+    pub(super) files: usize,
+    /// Declarations found in them.
+    pub(super) declarations: usize,
+    /// Declarations that would work.
+    pub(super) ok: usize,
+    /// Declarations that would fail.
+    pub(super) failed: usize,
+    /// Declarations with at least one note.
+    pub(super) noted: usize,
+    /// The driver the declarations need together; `None` when none states a version.
+    pub(super) minimum_driver: Option<MinimumDriver>,
+}
+
+/// The newest typedef version among the declarations: no older driver serves them all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct MinimumDriver {
+    pub(super) version: Version,
+    /// The symbols of the declarations that ask for it, sorted, each once.
+    pub(super) set_by: Vec<String>,
+}
+
+impl Summary {
+    /// Counts `verdicts`, one for each of `declarations`, found in `files` files.
+    pub(super) fn new(files: usize, declarations: &[Declaration], verdicts: &[Verdict]) -> Summary {
+        let failed = verdicts.iter().filter(|v| v.failure.is_some()).count();
+        Summary {
+            files,
+            declarations: declarations.len(),
+            ok: declarations.len() - failed,
+            failed,
+            noted: verdicts.iter().filter(|v| !v.notes.is_empty()).count(),
+            minimum_driver: minimum_driver(declarations),
+        }
+    }
+
+    /// 0 when no declaration would fail, 1 otherwise.
+    pub(super) fn exit_code(&self) -> ExitCode {
+        if self.failed > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// Every declaration whose request can be read counts, as the text has always said: a refused
+/// one still names the version it was written for.
+fn minimum_driver(declarations: &[Declaration]) -> Option<MinimumDriver> {
+    let requests = declarations.iter().filter_map(|d| d.request.as_ref().ok());
+    let version = requests.clone().map(|r| r.version).max()?;
+    let mut set_by: Vec<String> = requests
+        .filter(|r| r.version == version)
+        .map(|r| r.symbol.clone())
+        .collect();
+    set_by.sort();
+    set_by.dedup();
+    Some(MinimumDriver { version, set_by })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::judge::Failure;
+
+    fn verdict(failed: bool, notes: usize) -> Verdict {
+        Verdict {
+            failure: failed.then(|| Failure {
+                kind: "driver_too_old",
+                message: String::new(),
+            }),
+            notes: vec![String::new(); notes],
+        }
+    }
+
+    #[test]
+    fn counted_once_for_every_renderer() {
+        let declarations = [
+            Declaration::asking("cuCtxCreate", 12050),
+            Declaration::asking("cuMemAlloc", 3020),
+            Declaration::asking("cuCtxRecordEvent", 12050),
+            Declaration::asking("cuCtxCreate", 12050),
+        ];
+        let verdicts = [
+            verdict(true, 0),
+            verdict(false, 2),
+            verdict(true, 1),
+            verdict(false, 0),
+        ];
+        let summary = Summary::new(2, &declarations, &verdicts);
+        assert_eq!(
+            (
+                summary.files,
+                summary.declarations,
+                summary.ok,
+                summary.failed,
+                summary.noted
+            ),
+            (2, 4, 2, 2, 2)
+        );
+        assert_eq!(
+            summary.minimum_driver,
+            Some(MinimumDriver {
+                version: Version::new(12050).expect("a version"),
+                set_by: vec!["cuCtxCreate".to_owned(), "cuCtxRecordEvent".to_owned()],
+            })
+        );
+        assert_eq!(summary.exit_code(), ExitCode::from(1));
+        assert_eq!(Summary::new(0, &[], &[]).minimum_driver, None);
+        assert_eq!(Summary::new(0, &[], &[]).exit_code(), ExitCode::SUCCESS);
+    }
+}

@@ -1,0 +1,326 @@
+//! `cuda-entry check BINARY`: the manifest section of an ELF, PE or Mach-O file, whatever the host.
+//! The files are built here, byte by byte, as small as each reader accepts: one section holding
+//! the records `#[cuda_entry]` writes (`cuda_entry_table::manifest`'s own encoder).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{cuda_entry, json, run, scratch};
+use cuda_entry_table::manifest::{self, Record, ResolverCode, StreamCode};
+
+const CTX_CREATE: Record<'static> = Record {
+    symbol: "cuCtxCreate",
+    version: 12050,
+    stream: StreamCode::Legacy,
+    resolver: ResolverCode::Driver,
+    unverified: false,
+    package: "app",
+};
+const LAUNCH: Record<'static> = Record {
+    symbol: "cuLaunchKernel",
+    version: 7000,
+    stream: StreamCode::PerThread,
+    resolver: ResolverCode::Runtime,
+    unverified: false,
+    package: "kernels",
+};
+const CTX_CREATE_BYTES: [u8; manifest::record_len(&CTX_CREATE)] = manifest::encode(&CTX_CREATE);
+const LAUNCH_BYTES: [u8; manifest::record_len(&LAUNCH)] = manifest::encode(&LAUNCH);
+
+/// Two records with the zero padding a linker may put between them.
+fn section() -> Vec<u8> {
+    let mut bytes = CTX_CREATE_BYTES.to_vec();
+    bytes.extend_from_slice(&[0; 4]);
+    bytes.extend_from_slice(&LAUNCH_BYTES);
+    bytes
+}
+
+/// Little-endian writing.
+trait Put {
+    fn u16(&mut self, v: u16);
+    fn u32(&mut self, v: u32);
+    fn u64(&mut self, v: u64);
+    /// `text` in a fixed-size, zero-padded field.
+    fn name(&mut self, text: &str, size: usize);
+    fn pad_to(&mut self, len: usize);
+}
+
+impl Put for Vec<u8> {
+    fn u16(&mut self, v: u16) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    fn name(&mut self, text: &str, size: usize) {
+        assert!(text.len() <= size, "{text} fits {size} bytes");
+        self.extend_from_slice(text.as_bytes());
+        self.pad_to(self.len() + size - text.len());
+    }
+    fn pad_to(&mut self, len: usize) {
+        assert!(self.len() <= len, "padding backwards");
+        self.resize(len, 0);
+    }
+}
+
+fn len32(n: usize) -> u32 {
+    u32::try_from(n).expect("small")
+}
+
+/// An x86-64 ELF executable with one section, `name`, holding `data`.
+fn elf(name: &str, data: &[u8]) -> Vec<u8> {
+    let names = format!("\0{name}\0.shstrtab\0");
+    let data_at = 64;
+    let names_at = data_at + data.len();
+    let headers_at = (names_at + names.len()).next_multiple_of(8);
+    let mut f = Vec::new();
+    f.extend_from_slice(b"\x7fELF\x02\x01\x01");
+    f.pad_to(16);
+    f.u16(2); // ET_EXEC
+    f.u16(62); // EM_X86_64
+    f.u32(1);
+    f.u64(0); // entry
+    f.u64(0); // no program headers
+    f.u64(headers_at as u64);
+    f.u32(0);
+    f.u16(64);
+    f.u16(56);
+    f.u16(0);
+    f.u16(64);
+    f.u16(3); // null, the section, .shstrtab
+    f.u16(2);
+    f.extend_from_slice(data);
+    f.extend_from_slice(names.as_bytes());
+    f.pad_to(headers_at + 64); // the null section header
+    let section = |f: &mut Vec<u8>, name: usize, kind: u32, flags: u64, at: usize, size: usize| {
+        f.u32(len32(name));
+        f.u32(kind);
+        f.u64(flags);
+        f.u64(0);
+        f.u64(at as u64);
+        f.u64(size as u64);
+        f.u32(0);
+        f.u32(0);
+        f.u64(1);
+        f.u64(0);
+    };
+    section(&mut f, 1, 1, 2, data_at, data.len()); // PROGBITS, ALLOC
+    section(&mut f, 2 + name.len(), 3, 0, names_at, names.len()); // STRTAB
+    f
+}
+
+/// An x86-64 PE32+ executable with one section, `name`, holding `data`.
+fn pe(name: &str, data: &[u8]) -> Vec<u8> {
+    let data_at = 512;
+    let raw_size = data.len().next_multiple_of(512);
+    let mut f = b"MZ".to_vec();
+    f.pad_to(0x3c);
+    f.u32(64); // e_lfanew
+    f.extend_from_slice(b"PE\0\0");
+    f.u16(0x8664);
+    f.u16(1); // sections
+    f.u32(0);
+    f.u32(0);
+    f.u32(0);
+    f.u16(240); // optional header
+    f.u16(0x22);
+    let optional = f.len();
+    f.u16(0x20b); // PE32+
+    f.pad_to(optional + 24);
+    f.u64(0x1_4000_0000); // image base
+    f.u32(0x1000); // section alignment
+    f.u32(512); // file alignment
+    f.pad_to(optional + 56);
+    f.u32(0x2000 + len32(raw_size).next_multiple_of(0x1000)); // image size
+    f.u32(len32(data_at)); // headers size
+    f.u32(0);
+    f.u16(3); // console
+    f.pad_to(optional + 108);
+    f.u32(16); // data directories, all empty
+    f.pad_to(optional + 240);
+    f.name(name, 8);
+    f.u32(len32(data.len()));
+    f.u32(0x1000);
+    f.u32(len32(raw_size));
+    f.u32(len32(data_at));
+    f.pad_to(f.len() + 12);
+    f.u32(0x4000_0040); // initialized data, readable
+    f.pad_to(data_at);
+    f.extend_from_slice(data);
+    f.pad_to(data_at + raw_size);
+    f
+}
+
+/// An x86-64 Mach-O executable with one section, `segment,name`, holding `data`.
+fn macho(segment: &str, name: &str, data: &[u8]) -> Vec<u8> {
+    let data_at = 32 + 72 + 80;
+    let mut f = Vec::new();
+    f.u32(0xfeed_facf);
+    f.u32(0x0100_0007);
+    f.u32(3);
+    f.u32(2); // MH_EXECUTE
+    f.u32(1);
+    f.u32(72 + 80);
+    f.u32(0);
+    f.u32(0);
+    f.u32(0x19); // LC_SEGMENT_64
+    f.u32(72 + 80);
+    f.name(segment, 16);
+    f.u64(0x1000);
+    f.u64(data.len() as u64);
+    f.u64(data_at as u64);
+    f.u64(data.len() as u64);
+    f.u32(3);
+    f.u32(3);
+    f.u32(1);
+    f.u32(0);
+    f.name(name, 16);
+    f.name(segment, 16);
+    f.u64(0x1000);
+    f.u64(data.len() as u64);
+    f.u32(len32(data_at));
+    f.pad_to(f.len() + 28); // align, relocations, flags (regular), reserved
+    f.extend_from_slice(data);
+    f
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path
+}
+
+/// `check --driver-version 12040 [--json] FILE`, loading no driver.
+fn check(file: &Path, json: bool) -> common::Output {
+    let mut command = cuda_entry();
+    command.env("CUDA_ENTRY_DRIVER_PATH", "/nonexistent/libcuda.so.1");
+    let mut args = vec!["check", "--driver-version", "12040"];
+    if json {
+        args.push("--json");
+    }
+    args.push(file.to_str().expect("UTF-8 path"));
+    run(command, &args)
+}
+
+#[test]
+fn every_format_is_read_on_any_host() {
+    let dir = scratch("check-binary-formats");
+    let section = section();
+    let files = [
+        write(&dir, "app.elf", &elf("cuda_entry", &section)),
+        write(&dir, "app.exe", &pe(".cuentry", &section)),
+        write(
+            &dir,
+            "app.macho",
+            &macho("__DATA", "__cuda_entry", &section),
+        ),
+    ];
+    for file in &files {
+        let shown = file.display();
+        let out = check(file, false);
+        assert_eq!(out.status, 1, "{out:?}");
+        let want = [
+            format!(
+                "{shown}: FAIL `in app` cuCtxCreate@12050: the driver (CUDA 12.4) is older than \
+                 this ABI (CUDA 12.5): update the driver to >= CUDA 12.5"
+            ),
+            format!("{shown}: ok   `in kernels` cuLaunchKernel@7000 per_thread via runtime"),
+            "minimum driver: 12050 (CUDA 12.5), set by cuCtxCreate".to_owned(),
+            "2 declarations in 1 file: 1 ok, 1 would fail, 0 with notes".to_owned(),
+        ];
+        let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+        assert_eq!(lines, want, "{shown}");
+
+        let doc = json(&check(file, true));
+        assert_eq!(doc["minimum_driver"], 12050, "{shown}");
+        assert_eq!(doc["totals"]["fail"], 1, "{shown}");
+        let launch = &doc["declarations"][1];
+        assert_eq!(
+            (&launch["stream"], &launch["resolver"], &launch["line"]),
+            (&"per_thread".into(), &"runtime".into(), &0.into()),
+            "{shown}"
+        );
+    }
+}
+
+#[test]
+fn a_section_of_another_name_or_segment_declares_nothing() {
+    let dir = scratch("check-binary-other");
+    let section = section();
+    for file in [
+        write(&dir, "other.elf", &elf(".data", &section)),
+        write(&dir, "other.exe", &pe(".data", &section)),
+        write(
+            &dir,
+            "other.macho",
+            &macho("__TEXT", "__cuda_entry", &section),
+        ),
+    ] {
+        let out = check(&file, false);
+        assert_eq!(out.status, 0, "{out:?}");
+        assert!(
+            out.stdout
+                .ends_with("\n0 declarations in 1 file: 0 ok, 0 would fail, 0 with notes\n"),
+            "{}",
+            out.stdout
+        );
+        assert!(!out.stdout.contains("minimum driver"), "{}", out.stdout);
+    }
+}
+
+#[test]
+fn a_malformed_record_makes_the_binary_unreadable() {
+    let dir = scratch("check-binary-malformed");
+    let mut bad_version = CTX_CREATE_BYTES;
+    bad_version[8..12].copy_from_slice(&3025u32.to_le_bytes());
+    let mut no_version = CTX_CREATE_BYTES;
+    no_version[8..12].copy_from_slice(&0u32.to_le_bytes());
+    let mut bad_flags = CTX_CREATE_BYTES;
+    bad_flags[7] = 0x80;
+    for (name, record, why) in [
+        (
+            "version.elf",
+            &bad_version,
+            "version 3025 in the record at offset 0 is not 1000 * major + 10 * minor",
+        ),
+        (
+            "zero.elf",
+            &no_version,
+            "version 0 in the record at offset 0 is not 1000 * major + 10 * minor",
+        ),
+        (
+            "flags.elf",
+            &bad_flags,
+            "unknown flags 0x80 in the record at offset 0",
+        ),
+    ] {
+        let file = write(&dir, name, &elf("cuda_entry", record));
+        let out = check(&file, false);
+        assert_eq!(out.status, 2, "{out:?}");
+        assert_eq!(out.stdout, "");
+        assert_eq!(
+            out.stderr.trim_end(),
+            format!(
+                "error: {}: malformed cuda_entry section: {why}",
+                file.display()
+            )
+        );
+    }
+    let file = write(
+        &dir,
+        "truncated.macho",
+        &macho("__DATA", "__cuda_entry", &CTX_CREATE_BYTES[..10]),
+    );
+    let out = check(&file, false);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("malformed __DATA,__cuda_entry section: truncated record at offset 0"),
+        "{}",
+        out.stderr
+    );
+}
