@@ -19,6 +19,8 @@ pub mod gpa;
 pub mod record;
 pub mod table;
 
+use std::ffi::{c_char, c_int, c_uint, c_void};
+
 pub use build::{Build, Export, build};
 pub use config::{Config, Mode, Settings, reset_config, set_config, set_mode, set_version};
 pub use error::{SimError, SimResult, rc};
@@ -32,8 +34,6 @@ pub use record::{
 pub mod __private {
     pub use linkme;
 }
-
-use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// `CUresult`: a C enum, returned as `int`.
 pub type CUresult = i32;
@@ -127,7 +127,7 @@ pub fn all_exports() -> Vec<&'static str> {
     exports::COMMON_EXPORTS
         .iter()
         .copied()
-        .chain(build().optional_exports.iter().map(|export| export.name))
+        .chain(build().export_names())
         .collect()
 }
 

@@ -1,20 +1,22 @@
 //! The `cuda*` exports both runtime builds have, and the entry-point logic behind
 //! `cudaGetDriverEntryPointByVersion` (exported by the builds that have it, `runtime_build!`).
 //!
-//! Every function returns a [`SimResult`], turned into the `cudaError_t` once, by [`answer`].
+//! The logic returns a [`SimResult`], turned into the `cudaError_t` once, by `answer`.
 
 use std::ffi::{c_char, c_int, c_ulonglong, c_void};
 
 use super::config::{self, RuntimeMode};
 use super::shared::config::Mode;
 use super::shared::{SimError, SimResult, api, gpa, record, say};
-use super::{CudaDriverEntryPointQueryResult, CudaError, cuda_error, query};
+use super::{CudaDriverEntryPointQueryResult, CudaError, error_of, query};
 
-/// What every runtime export does around its implementation: records the call under `name_nul`
-/// (its name with a trailing NUL) and returns the implementation's `cudaError_t`.
+/// What every runtime export does around its implementation, the one place a [`SimResult`]
+/// becomes a `cudaError_t`: records the call under `name_nul` (its name with a trailing NUL) and
+/// returns the code. The runtime's own failures are [`SimError`]s too: every code it returns is
+/// the twin of a driver code ([`error_of`]).
 fn answer(name_nul: &'static str, implementation: impl FnOnce() -> SimResult) -> CudaError {
     record::enter(name_nul);
-    cuda_error(implementation())
+    error_of(SimError::result_code(implementation()))
 }
 
 /// As the driver simulator: a NULL `funcPtr` or `symbol` is always the caller's bug, so the
@@ -216,11 +218,6 @@ pub fn all_runtime_exports() -> Vec<&'static str> {
     COMMON_RUNTIME_EXPORTS
         .iter()
         .copied()
-        .chain(
-            super::runtime_build()
-                .optional_exports
-                .iter()
-                .map(|export| export.name),
-        )
+        .chain(super::runtime_build().export_names())
         .collect()
 }

@@ -17,7 +17,7 @@
 pub mod config;
 pub mod exports;
 
-use std::ffi::{c_int, c_void};
+use std::ffi::c_int;
 
 use linkme::distributed_slice;
 
@@ -32,19 +32,13 @@ pub use exports::{
     cudaRuntimeGetVersion, get_driver_entry_point_by_version, runtime_export_address,
 };
 
-/// What the macros of this crate name from the crate that invokes them.
-#[doc(hidden)]
-pub mod __private {
-    pub use linkme;
-}
-
 /// `cudaError_t`: a C enum, returned as `int`.
 pub type CudaError = c_int;
 /// `cudaDriverEntryPointQueryResult`: a C enum, written as `int`.
 pub type CudaDriverEntryPointQueryResult = c_int;
 
-/// The `cudaError_t` values the simulated runtime returns itself (values from driver_types.h).
-/// Codes the embedded driver returns pass through [`error_of`].
+/// The `cudaError_t` values the simulated runtime returns (values from driver_types.h): each is
+/// the twin of a driver code, see [`error_of`].
 pub mod error {
     use super::CudaError;
     /// `cudaSuccess`.
@@ -100,56 +94,22 @@ pub fn error_of(code: CUresult) -> CudaError {
     }
 }
 
-/// The `cudaError_t` a runtime export returns for its result.
-///
-/// The runtime's own failures are [`SimError`]s too: every code it returns has a driver twin with
-/// the same number (see [`error_of`]).
-pub fn cuda_error(result: SimResult) -> CudaError {
-    error_of(SimError::result_code(result))
-}
-
-/// One simulated runtime build.
-#[derive(Debug)]
-pub struct RuntimeBuild {
-    /// The version `cudaRuntimeGetVersion` reports when `CUDA_ENTRY_SIMRT_VERSION` is unset.
-    pub default_version: i32,
-    /// The versioned entry-point exports this build has (`cudaGetDriverEntryPointByVersion`).
-    pub optional_exports: &'static [Export],
-}
-
 /// The runtime builds linked into this image: exactly one (as the driver's `BUILDS`).
 #[distributed_slice]
-pub static RUNTIME_BUILDS: [RuntimeBuild];
+pub static RUNTIME_BUILDS: [Build];
 
-/// The runtime build this library is; none or several stop the process with a message.
-pub fn runtime_build() -> &'static RuntimeBuild {
-    match &RUNTIME_BUILDS[..] {
-        [build] => build,
-        builds => {
-            shared::say(format_args!(
-                "cuda-entry simulated runtime: {} runtime builds linked into this image; exactly \
-                 one crate root must invoke `cuda_entry_simruntime_core::runtime_build!`",
-                builds.len()
-            ));
-            std::process::abort();
-        }
-    }
-}
-
-impl RuntimeBuild {
-    /// The address of the export `name` defined by this build's crate root, if it has it.
-    pub fn export_address(&self, name: &str) -> Option<*mut c_void> {
-        self.optional_exports
-            .iter()
-            .find(|export| export.name == name)
-            .map(|export| (export.address)())
-    }
+/// The runtime build this library is.
+pub fn runtime_build() -> &'static Build {
+    Build::only(
+        &RUNTIME_BUILDS,
+        "cuda_entry_simruntime_core::runtime_build!",
+    )
 }
 
 /// Declares the crate root's runtime build: the version `cudaRuntimeGetVersion` reports by
 /// default and its versioned entry-point exports, which this defines.
 ///
-/// ```ignore
+/// ```text
 /// cuda_entry_simruntime_core::runtime_build! {
 ///     default_version: 13000,
 ///     exports: [cudaGetDriverEntryPointByVersion],
@@ -163,15 +123,9 @@ macro_rules! runtime_build {
     (default_version: $version:expr, exports: [$($name:ident),* $(,)?] $(,)?) => {
         $($crate::runtime_build!(@export $name);)*
 
-        #[$crate::__private::linkme::distributed_slice($crate::RUNTIME_BUILDS)]
-        #[linkme(crate = $crate::__private::linkme)]
-        static RUNTIME_BUILD: $crate::RuntimeBuild = $crate::RuntimeBuild {
-            default_version: $version,
-            optional_exports: &[$($crate::shared::Export {
-                name: ::core::stringify!($name),
-                address: || $name as *mut ::std::ffi::c_void,
-            }),*],
-        };
+        $crate::shared::register_build!(
+            RUNTIME_BUILD in $crate::RUNTIME_BUILDS: $version, [$($name),*]
+        );
     };
     (@export cudaGetDriverEntryPointByVersion) => {
         /// The simulated `cudaGetDriverEntryPointByVersion` export (CUDA 12.5+): the embedded
