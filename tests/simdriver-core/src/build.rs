@@ -93,8 +93,8 @@ macro_rules! register_build {
     };
 }
 
-/// Declares the crate root's build: the version `cuDriverGetVersion` reports by default and the
-/// `cuGetProcAddress*` exports it has, which this defines.
+/// Declares the crate root's build: the version `cuDriverGetVersion` reports by default (also
+/// defined as `DEFAULT_VERSION`) and the `cuGetProcAddress*` exports it has, which this defines.
 ///
 /// ```text
 /// cuda_entry_simdriver_core::build! {
@@ -109,7 +109,10 @@ macro_rules! build {
     (default_version: $version:expr, exports: [$($name:ident),* $(,)?] $(,)?) => {
         $($crate::build!(@export $name);)*
 
-        $crate::register_build!(BUILD in $crate::build::BUILDS: $version, [$($name),*]);
+        /// The version `cuDriverGetVersion` reports when `CUDA_ENTRY_SIM_VERSION` is unset.
+        pub const DEFAULT_VERSION: i32 = $version;
+
+        $crate::register_build!(BUILD in $crate::build::BUILDS: DEFAULT_VERSION, [$($name),*]);
     };
     (@export cuGetProcAddress_v2) => {
         $crate::export! {

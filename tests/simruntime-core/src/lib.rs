@@ -107,7 +107,8 @@ pub fn runtime_build() -> &'static Build {
 }
 
 /// Declares the crate root's runtime build: the version `cudaRuntimeGetVersion` reports by
-/// default and its versioned entry-point exports, which this defines.
+/// default (also defined as `DEFAULT_RUNTIME_VERSION`) and its versioned entry-point exports,
+/// which this defines.
 ///
 /// ```text
 /// cuda_entry_simruntime_core::runtime_build! {
@@ -123,8 +124,11 @@ macro_rules! runtime_build {
     (default_version: $version:expr, exports: [$($name:ident),* $(,)?] $(,)?) => {
         $($crate::runtime_build!(@export $name);)*
 
+        /// The version `cudaRuntimeGetVersion` reports when `CUDA_ENTRY_SIMRT_VERSION` is unset.
+        pub const DEFAULT_RUNTIME_VERSION: i32 = $version;
+
         $crate::shared::register_build!(
-            RUNTIME_BUILD in $crate::RUNTIME_BUILDS: $version, [$($name),*]
+            RUNTIME_BUILD in $crate::RUNTIME_BUILDS: DEFAULT_RUNTIME_VERSION, [$($name),*]
         );
     };
     (@export cudaGetDriverEntryPointByVersion) => {
