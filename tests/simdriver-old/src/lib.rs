@@ -1,19 +1,12 @@
 //! The simulated CUDA driver as a pre-11.3 driver: no `cuGetProcAddress` of either kind (the
 //! 4-argument one arrived with 11.3), so a library can only read `cuDriverGetVersion` and report
-//! the driver too old. Everything else is `cuda-entry-simdriver`'s source, compiled here through
-//! `#[path]`; see its README.md.
+//! the driver too old. Everything else is `cuda-entry-simdriver-core`; see
+//! tests/simdriver/README.md.
 
-#[path = "../../simdriver/src/shared/mod.rs"]
-pub mod shared;
+pub use cuda_entry_simdriver_core::{self as shared, *};
 
-pub use shared::config::{Config, Mode, reset_config, set_config, set_mode, set_version};
-pub use shared::exports::*;
-pub use shared::record::{
-    calls, cuda_entry_sim_calls, cuda_entry_sim_last_call, cuda_entry_sim_reset, last_call, reset,
-};
-pub use shared::{all_exports, export_address, export_name_of, implemented_symbols};
-
-/// The version `cuDriverGetVersion` reports when `CUDA_ENTRY_SIM_VERSION` is unset: CUDA 11.2.
-pub const DEFAULT_VERSION: i32 = 11020;
-
-shared::exports::optional_exports!();
+shared::build! {
+    // CUDA 11.2.
+    default_version: 11020,
+    exports: [],
+}

@@ -4,6 +4,9 @@
 //! `cuDriverGetVersion`/`cuGetProcAddress*` need `cuInit(0)` first (3, NOT_INITIALIZED), memory,
 //! module and launch calls need a current context on the calling thread (201, INVALID_CONTEXT),
 //! and a kernel launch is synchronous host arithmetic (there is no GPU).
+//!
+//! Every function returns a [`SimResult`]: `Err` returns its code with nothing written. The
+//! export (`exports::answer`) turns it into the `CUresult`.
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,7 +17,7 @@ use std::sync::{Mutex, MutexGuard};
 use super::config::{self, Mode};
 use super::{
     CUcontext, CUctxCreateParams, CUdevice, CUdeviceptr, CUdeviceptrV1, CUexecAffinityParam,
-    CUfunction, CUmodule, CUresult, CUstream, CUuuid, rc,
+    CUfunction, CUmodule, CUstream, CUuuid, SimError, SimResult,
 };
 
 /// The single simulated device's UUID ("cuda-entry-sim01").
@@ -88,21 +91,22 @@ impl State {
         (offset.checked_add(len)? <= buf.len()).then_some((buf, offset))
     }
 
-    fn alloc(&mut self, size: usize, limit: u64) -> Result<u64, CUresult> {
+    fn alloc(&mut self, size: usize, limit: u64) -> SimResult<u64> {
         if size == 0 {
-            return Err(rc::INVALID_VALUE);
+            return Err(SimError::InvalidValue);
         }
         if size > MEMORY_LIMIT - self.in_use {
-            return Err(rc::OUT_OF_MEMORY);
+            return Err(SimError::OutOfMemory);
         }
         let base = self.next_dptr;
         // 512-byte alignment like the real allocator, plus a gap so off-by-one pointers miss.
         let span = (size as u64).div_ceil(512) * 512 + 4096;
         if base.saturating_add(size as u64) > limit {
-            return Err(rc::OUT_OF_MEMORY);
+            return Err(SimError::OutOfMemory);
         }
         let mut buf = Vec::new();
-        buf.try_reserve_exact(size).map_err(|_| rc::OUT_OF_MEMORY)?;
+        buf.try_reserve_exact(size)
+            .map_err(|_| SimError::OutOfMemory)?;
         buf.resize(size, 0);
         self.next_dptr = base + span;
         self.in_use += size;
@@ -110,50 +114,77 @@ impl State {
         Ok(base)
     }
 
-    fn free(&mut self, ptr: u64) -> CUresult {
-        match self.allocations.remove(&ptr) {
-            Some(buf) => {
-                self.in_use -= buf.len();
-                rc::SUCCESS
-            }
-            None => rc::INVALID_VALUE,
-        }
+    fn free(&mut self, ptr: u64) -> SimResult {
+        let buf = self
+            .allocations
+            .remove(&ptr)
+            .ok_or(SimError::InvalidValue)?;
+        self.in_use -= buf.len();
+        Ok(())
     }
 }
 
 /// `cuInit` done?
-fn initialized() -> Result<(), CUresult> {
+fn initialized() -> SimResult {
     if INITIALIZED.load(Ordering::Acquire) {
         Ok(())
     } else {
-        Err(rc::NOT_INITIALIZED)
+        Err(SimError::NotInitialized)
     }
 }
 
 /// `cuInit` done and a live current context on this thread?
-fn with_context() -> Result<MutexGuard<'static, State>, CUresult> {
+fn with_context() -> SimResult<MutexGuard<'static, State>> {
     initialized()?;
     let st = state();
     let ctx = CURRENT.with(Cell::get);
     if ctx != 0 && st.context_alive(ctx) {
         Ok(st)
     } else {
-        Err(rc::INVALID_CONTEXT)
+        Err(SimError::InvalidContext)
     }
 }
 
-fn valid_stream(stream: CUstream) -> Result<(), CUresult> {
+/// As [`with_context`], when the state is not needed.
+fn current_context() -> SimResult {
+    with_context().map(drop)
+}
+
+/// `ctx` names a live context?
+fn alive(ctx: CUcontext) -> SimResult {
+    if state().context_alive(ctx as usize) {
+        Ok(())
+    } else {
+        Err(SimError::InvalidContext)
+    }
+}
+
+fn valid_stream(stream: CUstream) -> SimResult {
     // The simulator has no stream creation: only NULL, CU_STREAM_LEGACY (1) and
     // CU_STREAM_PER_THREAD (2) exist.
     if (stream as usize) <= 2 {
         Ok(())
     } else {
-        Err(rc::INVALID_HANDLE)
+        Err(SimError::InvalidHandle)
     }
 }
 
-fn code(result: Result<(), CUresult>) -> CUresult {
-    result.err().unwrap_or(rc::SUCCESS)
+/// The only device is 0.
+fn valid_device(dev: CUdevice) -> SimResult {
+    if dev == 0 {
+        Ok(())
+    } else {
+        Err(SimError::InvalidDevice)
+    }
+}
+
+/// Fails with INVALID_VALUE for a NULL pointer.
+fn non_null<T>(ptr: *const T) -> SimResult {
+    if ptr.is_null() {
+        Err(SimError::InvalidValue)
+    } else {
+        Ok(())
+    }
 }
 
 /// Writes `value` through `ptr`, or fails with INVALID_VALUE for NULL.
@@ -161,10 +192,8 @@ fn code(result: Result<(), CUresult>) -> CUresult {
 /// # Safety
 ///
 /// `ptr` must be NULL or valid for a write of `T`.
-unsafe fn put<T>(ptr: *mut T, value: T) -> Result<(), CUresult> {
-    if ptr.is_null() {
-        return Err(rc::INVALID_VALUE);
-    }
+unsafe fn put<T>(ptr: *mut T, value: T) -> SimResult {
+    non_null(ptr)?;
     // SAFETY: non-NULL, and the caller promises it is writable.
     unsafe { ptr.write(value) };
     Ok(())
@@ -175,13 +204,13 @@ unsafe fn put<T>(ptr: *mut T, value: T) -> Result<(), CUresult> {
 /// # Safety
 ///
 /// `version` must be NULL or writable.
-pub unsafe fn driver_get_version(version: *mut c_int) -> CUresult {
+pub unsafe fn driver_get_version(version: *mut c_int) -> SimResult {
     let config = config::get();
     if config.mode == Mode::VersionFails {
-        return rc::NOT_INITIALIZED;
+        return Err(SimError::NotInitialized);
     }
     // SAFETY: the caller's contract.
-    code(unsafe { put(version, config.version) })
+    unsafe { put(version, config.version) }
 }
 
 /// `cuInit(unsigned int Flags)`: Flags must be 0.
@@ -189,12 +218,12 @@ pub unsafe fn driver_get_version(version: *mut c_int) -> CUresult {
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn init(flags: c_uint) -> CUresult {
+pub unsafe fn init(flags: c_uint) -> SimResult {
     if flags != 0 {
-        return rc::INVALID_VALUE;
+        return Err(SimError::InvalidValue);
     }
     INITIALIZED.store(true, Ordering::Release);
-    rc::SUCCESS
+    Ok(())
 }
 
 /// `cuDeviceGetCount(int *count)`: one device.
@@ -202,9 +231,10 @@ pub unsafe fn init(flags: c_uint) -> CUresult {
 /// # Safety
 ///
 /// `count` must be NULL or writable.
-pub unsafe fn device_get_count(count: *mut c_int) -> CUresult {
+pub unsafe fn device_get_count(count: *mut c_int) -> SimResult {
+    initialized()?;
     // SAFETY: the caller's contract.
-    code(initialized().and_then(|()| unsafe { put(count, 1) }))
+    unsafe { put(count, 1) }
 }
 
 /// `cuDeviceGet(CUdevice *device, int ordinal)`.
@@ -212,14 +242,11 @@ pub unsafe fn device_get_count(count: *mut c_int) -> CUresult {
 /// # Safety
 ///
 /// `device` must be NULL or writable.
-pub unsafe fn device_get(device: *mut CUdevice, ordinal: c_int) -> CUresult {
-    code(initialized().and_then(|()| {
-        if ordinal != 0 {
-            return Err(rc::INVALID_DEVICE);
-        }
-        // SAFETY: the caller's contract.
-        unsafe { put(device, 0) }
-    }))
+pub unsafe fn device_get(device: *mut CUdevice, ordinal: c_int) -> SimResult {
+    initialized()?;
+    valid_device(ordinal)?;
+    // SAFETY: the caller's contract.
+    unsafe { put(device, 0) }
 }
 
 /// `cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)` and `cuDeviceGetUuid_v2` (same signature).
@@ -227,25 +254,18 @@ pub unsafe fn device_get(device: *mut CUdevice, ordinal: c_int) -> CUresult {
 /// # Safety
 ///
 /// `uuid` must be NULL or writable.
-pub unsafe fn device_get_uuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult {
-    code(initialized().and_then(|()| {
-        if dev != 0 {
-            return Err(rc::INVALID_DEVICE);
-        }
-        let bytes = UUID.map(|b| b as c_char);
-        // SAFETY: the caller's contract.
-        unsafe { put(uuid, CUuuid { bytes }) }
-    }))
+pub unsafe fn device_get_uuid(uuid: *mut CUuuid, dev: CUdevice) -> SimResult {
+    initialized()?;
+    valid_device(dev)?;
+    let bytes = UUID.map(|b| b as c_char);
+    // SAFETY: the caller's contract.
+    unsafe { put(uuid, CUuuid { bytes }) }
 }
 
-fn create_context(pctx: *mut CUcontext, dev: CUdevice) -> Result<(), CUresult> {
+fn create_context(pctx: *mut CUcontext, dev: CUdevice) -> SimResult {
     initialized()?;
-    if pctx.is_null() {
-        return Err(rc::INVALID_VALUE);
-    }
-    if dev != 0 {
-        return Err(rc::INVALID_DEVICE);
-    }
+    non_null(pctx)?;
+    valid_device(dev)?;
     let mut st = state();
     let ctx = st.handle();
     st.contexts.insert(ctx);
@@ -262,8 +282,8 @@ fn create_context(pctx: *mut CUcontext, dev: CUdevice) -> Result<(), CUresult> {
 /// # Safety
 ///
 /// `pctx` must be NULL or writable.
-pub unsafe fn ctx_create(pctx: *mut CUcontext, _flags: c_uint, dev: CUdevice) -> CUresult {
-    code(create_context(pctx, dev))
+pub unsafe fn ctx_create(pctx: *mut CUcontext, _flags: c_uint, dev: CUdevice) -> SimResult {
+    create_context(pctx, dev)
 }
 
 /// `cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams,
@@ -278,11 +298,11 @@ pub unsafe fn ctx_create_v3(
     num_params: c_int,
     _flags: c_uint,
     dev: CUdevice,
-) -> CUresult {
+) -> SimResult {
     if num_params < 0 || (num_params > 0 && params.is_null()) {
-        return rc::INVALID_VALUE;
+        return Err(SimError::InvalidValue);
     }
-    code(create_context(pctx, dev))
+    create_context(pctx, dev)
 }
 
 /// `cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags,
@@ -297,15 +317,15 @@ pub unsafe fn ctx_create_v4(
     params: *mut CUctxCreateParams,
     _flags: c_uint,
     dev: CUdevice,
-) -> CUresult {
+) -> SimResult {
     if !params.is_null() {
         // SAFETY: non-NULL, and the caller promises it is readable.
         let p = unsafe { params.read() };
         if p.exec_affinity_params.is_null() == p.cig_params.is_null() {
-            return rc::INVALID_VALUE;
+            return Err(SimError::InvalidValue);
         }
     }
-    code(create_context(pctx, dev))
+    create_context(pctx, dev)
 }
 
 /// `cuCtxDestroy(CUcontext ctx)` and `cuCtxDestroy_v2` (same signature).
@@ -313,18 +333,17 @@ pub unsafe fn ctx_create_v4(
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn ctx_destroy(ctx: CUcontext) -> CUresult {
-    code(initialized().and_then(|()| {
-        if !state().contexts.remove(&(ctx as usize)) {
-            return Err(rc::INVALID_CONTEXT);
+pub unsafe fn ctx_destroy(ctx: CUcontext) -> SimResult {
+    initialized()?;
+    if !state().contexts.remove(&(ctx as usize)) {
+        return Err(SimError::InvalidContext);
+    }
+    CURRENT.with(|c| {
+        if c.get() == ctx as usize {
+            c.set(0);
         }
-        CURRENT.with(|c| {
-            if c.get() == ctx as usize {
-                c.set(0);
-            }
-        });
-        Ok(())
-    }))
+    });
+    Ok(())
 }
 
 /// `cuCtxGetCurrent(CUcontext *pctx)`: NULL when none.
@@ -332,10 +351,11 @@ pub unsafe fn ctx_destroy(ctx: CUcontext) -> CUresult {
 /// # Safety
 ///
 /// `pctx` must be NULL or writable.
-pub unsafe fn ctx_get_current(pctx: *mut CUcontext) -> CUresult {
+pub unsafe fn ctx_get_current(pctx: *mut CUcontext) -> SimResult {
+    initialized()?;
     let current = CURRENT.with(Cell::get) as CUcontext;
     // SAFETY: the caller's contract.
-    code(initialized().and_then(|()| unsafe { put(pctx, current) }))
+    unsafe { put(pctx, current) }
 }
 
 /// `cuCtxSetCurrent(CUcontext ctx)`: NULL unbinds.
@@ -343,14 +363,13 @@ pub unsafe fn ctx_get_current(pctx: *mut CUcontext) -> CUresult {
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn ctx_set_current(ctx: CUcontext) -> CUresult {
-    code(initialized().and_then(|()| {
-        if !ctx.is_null() && !state().context_alive(ctx as usize) {
-            return Err(rc::INVALID_CONTEXT);
-        }
-        CURRENT.with(|c| c.set(ctx as usize));
-        Ok(())
-    }))
+pub unsafe fn ctx_set_current(ctx: CUcontext) -> SimResult {
+    initialized()?;
+    if !ctx.is_null() {
+        alive(ctx)?;
+    }
+    CURRENT.with(|c| c.set(ctx as usize));
+    Ok(())
 }
 
 /// `cuCtxGetDevice(CUdevice *device)` (2.0): the device of the current context (the only device,
@@ -359,9 +378,10 @@ pub unsafe fn ctx_set_current(ctx: CUcontext) -> CUresult {
 /// # Safety
 ///
 /// `device` must be NULL or writable.
-pub unsafe fn ctx_get_device(device: *mut CUdevice) -> CUresult {
+pub unsafe fn ctx_get_device(device: *mut CUdevice) -> SimResult {
+    current_context()?;
     // SAFETY: the caller's contract.
-    code(with_context().and_then(|_| unsafe { put(device, 0) }))
+    unsafe { put(device, 0) }
 }
 
 /// `cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)` (13.0): the device of `ctx`; NULL means
@@ -370,18 +390,15 @@ pub unsafe fn ctx_get_device(device: *mut CUdevice) -> CUresult {
 /// # Safety
 ///
 /// `device` must be NULL or writable.
-pub unsafe fn ctx_get_device_v2(device: *mut CUdevice, ctx: CUcontext) -> CUresult {
+pub unsafe fn ctx_get_device_v2(device: *mut CUdevice, ctx: CUcontext) -> SimResult {
     if ctx.is_null() {
         // SAFETY: the caller's contract.
         return unsafe { ctx_get_device(device) };
     }
-    code(initialized().and_then(|()| {
-        if !state().context_alive(ctx as usize) {
-            return Err(rc::INVALID_CONTEXT);
-        }
-        // SAFETY: the caller's contract.
-        unsafe { put(device, 0) }
-    }))
+    initialized()?;
+    alive(ctx)?;
+    // SAFETY: the caller's contract.
+    unsafe { put(device, 0) }
 }
 
 /// `cuCtxSynchronize(void)` (2.0): the current context; nothing is ever pending.
@@ -389,8 +406,8 @@ pub unsafe fn ctx_get_device_v2(device: *mut CUdevice, ctx: CUcontext) -> CUresu
 /// # Safety
 ///
 /// None.
-pub unsafe fn ctx_synchronize() -> CUresult {
-    code(with_context().map(drop))
+pub unsafe fn ctx_synchronize() -> SimResult {
+    current_context()
 }
 
 /// `cuCtxSynchronize_v2(CUcontext ctx)` (13.0): NULL means the current context.
@@ -398,17 +415,13 @@ pub unsafe fn ctx_synchronize() -> CUresult {
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn ctx_synchronize_v2(ctx: CUcontext) -> CUresult {
+pub unsafe fn ctx_synchronize_v2(ctx: CUcontext) -> SimResult {
     if ctx.is_null() {
-        return code(with_context().map(drop));
+        // SAFETY: no pointer is dereferenced.
+        return unsafe { ctx_synchronize() };
     }
-    code(initialized().and_then(|()| {
-        if state().context_alive(ctx as usize) {
-            Ok(())
-        } else {
-            Err(rc::INVALID_CONTEXT)
-        }
-    }))
+    initialized()?;
+    alive(ctx)
 }
 
 /// `cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)`.
@@ -416,16 +429,13 @@ pub unsafe fn ctx_synchronize_v2(ctx: CUcontext) -> CUresult {
 /// # Safety
 ///
 /// `pctx` must be NULL or writable.
-pub unsafe fn primary_ctx_retain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult {
-    code(initialized().and_then(|()| {
-        if dev != 0 {
-            return Err(rc::INVALID_DEVICE);
-        }
-        // SAFETY: the caller's contract.
-        unsafe { put(pctx, PRIMARY_CTX as CUcontext) }?;
-        state().primary_refs += 1;
-        Ok(())
-    }))
+pub unsafe fn primary_ctx_retain(pctx: *mut CUcontext, dev: CUdevice) -> SimResult {
+    initialized()?;
+    valid_device(dev)?;
+    // SAFETY: the caller's contract.
+    unsafe { put(pctx, PRIMARY_CTX as CUcontext) }?;
+    state().primary_refs += 1;
+    Ok(())
 }
 
 /// `cuDevicePrimaryCtxRelease(CUdevice dev)` (7.0) and `cuDevicePrimaryCtxRelease_v2` (11.0, same
@@ -434,21 +444,18 @@ pub unsafe fn primary_ctx_retain(pctx: *mut CUcontext, dev: CUdevice) -> CUresul
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn primary_ctx_release(dev: CUdevice) -> CUresult {
-    code(initialized().and_then(|()| {
-        if dev != 0 {
-            return Err(rc::INVALID_DEVICE);
-        }
-        let mut st = state();
-        if st.primary_refs == 0 {
-            return Err(rc::INVALID_CONTEXT);
-        }
-        st.primary_refs -= 1;
-        Ok(())
-    }))
+pub unsafe fn primary_ctx_release(dev: CUdevice) -> SimResult {
+    initialized()?;
+    valid_device(dev)?;
+    let mut st = state();
+    if st.primary_refs == 0 {
+        return Err(SimError::InvalidContext);
+    }
+    st.primary_refs -= 1;
+    Ok(())
 }
 
-fn mem_alloc(size: usize, limit: u64) -> Result<u64, CUresult> {
+fn mem_alloc(size: usize, limit: u64) -> SimResult<u64> {
     with_context()?.alloc(size, limit)
 }
 
@@ -458,14 +465,12 @@ fn mem_alloc(size: usize, limit: u64) -> Result<u64, CUresult> {
 /// # Safety
 ///
 /// `dptr` must be NULL or writable.
-pub unsafe fn mem_alloc_v1(dptr: *mut CUdeviceptrV1, bytesize: c_uint) -> CUresult {
-    if dptr.is_null() {
-        return rc::INVALID_VALUE;
-    }
-    code(mem_alloc(bytesize as usize, u64::from(u32::MAX)).map(|p| {
-        // SAFETY: non-NULL, the caller promises it is writable; p fits (limit above).
-        unsafe { dptr.write(p as CUdeviceptrV1) }
-    }))
+pub unsafe fn mem_alloc_v1(dptr: *mut CUdeviceptrV1, bytesize: c_uint) -> SimResult {
+    non_null(dptr)?;
+    let p = mem_alloc(bytesize as usize, u64::from(u32::MAX))?;
+    // SAFETY: non-NULL, the caller promises it is writable; p fits (limit above).
+    unsafe { dptr.write(p as CUdeviceptrV1) };
+    Ok(())
 }
 
 /// `cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)`.
@@ -473,12 +478,12 @@ pub unsafe fn mem_alloc_v1(dptr: *mut CUdeviceptrV1, bytesize: c_uint) -> CUresu
 /// # Safety
 ///
 /// `dptr` must be NULL or writable.
-pub unsafe fn mem_alloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult {
-    if dptr.is_null() {
-        return rc::INVALID_VALUE;
-    }
+pub unsafe fn mem_alloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> SimResult {
+    non_null(dptr)?;
+    let p = mem_alloc(bytesize, u64::MAX)?;
     // SAFETY: non-NULL, and the caller promises it is writable.
-    code(mem_alloc(bytesize, u64::MAX).map(|p| unsafe { dptr.write(p) }))
+    unsafe { dptr.write(p) };
+    Ok(())
 }
 
 /// `cuMemFree(CUdeviceptr_v1 dptr)`.
@@ -486,7 +491,7 @@ pub unsafe fn mem_alloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult 
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn mem_free_v1(dptr: CUdeviceptrV1) -> CUresult {
+pub unsafe fn mem_free_v1(dptr: CUdeviceptrV1) -> SimResult {
     // SAFETY: no pointer is dereferenced.
     unsafe { mem_free_v2(CUdeviceptr::from(dptr)) }
 }
@@ -496,11 +501,8 @@ pub unsafe fn mem_free_v1(dptr: CUdeviceptrV1) -> CUresult {
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn mem_free_v2(dptr: CUdeviceptr) -> CUresult {
-    match with_context() {
-        Ok(mut st) => st.free(dptr),
-        Err(e) => e,
-    }
+pub unsafe fn mem_free_v2(dptr: CUdeviceptr) -> SimResult {
+    with_context()?.free(dptr)
 }
 
 /// `cuMemcpyHtoD(CUdeviceptr_v1, const void *, unsigned int)`.
@@ -508,7 +510,7 @@ pub unsafe fn mem_free_v2(dptr: CUdeviceptr) -> CUresult {
 /// # Safety
 ///
 /// `src` must be readable for `count` bytes.
-pub unsafe fn memcpy_htod_v1(dst: CUdeviceptrV1, src: *const c_void, count: c_uint) -> CUresult {
+pub unsafe fn memcpy_htod_v1(dst: CUdeviceptrV1, src: *const c_void, count: c_uint) -> SimResult {
     // SAFETY: the caller's contract.
     unsafe { memcpy_htod_v2(CUdeviceptr::from(dst), src, count as usize) }
 }
@@ -519,26 +521,19 @@ pub unsafe fn memcpy_htod_v1(dst: CUdeviceptrV1, src: *const c_void, count: c_ui
 /// # Safety
 ///
 /// `src` must be readable for `count` bytes.
-pub unsafe fn memcpy_htod_v2(dst: CUdeviceptr, src: *const c_void, count: usize) -> CUresult {
-    let mut st = match with_context() {
-        Ok(st) => st,
-        Err(e) => return e,
-    };
+pub unsafe fn memcpy_htod_v2(dst: CUdeviceptr, src: *const c_void, count: usize) -> SimResult {
+    let mut st = with_context()?;
     if count == 0 {
-        return rc::SUCCESS;
+        return Ok(());
     }
-    if src.is_null() {
-        return rc::INVALID_VALUE;
-    }
-    let Some((buf, offset)) = st.find(dst, count) else {
-        return rc::INVALID_VALUE;
-    };
+    non_null(src)?;
+    let (buf, offset) = st.find(dst, count).ok_or(SimError::InvalidValue)?;
     // SAFETY: the caller promises `src` is readable for `count` bytes; `find` checked the
     // destination range lies in `buf`; a host pointer cannot alias the simulator's own buffer.
     unsafe {
         std::ptr::copy_nonoverlapping(src.cast::<u8>(), buf.as_mut_ptr().add(offset), count);
     }
-    rc::SUCCESS
+    Ok(())
 }
 
 /// `cuMemcpyDtoH(void *, CUdeviceptr_v1, unsigned int)`.
@@ -546,7 +541,7 @@ pub unsafe fn memcpy_htod_v2(dst: CUdeviceptr, src: *const c_void, count: usize)
 /// # Safety
 ///
 /// `dst` must be writable for `count` bytes.
-pub unsafe fn memcpy_dtoh_v1(dst: *mut c_void, src: CUdeviceptrV1, count: c_uint) -> CUresult {
+pub unsafe fn memcpy_dtoh_v1(dst: *mut c_void, src: CUdeviceptrV1, count: c_uint) -> SimResult {
     // SAFETY: the caller's contract.
     unsafe { memcpy_dtoh_v2(dst, CUdeviceptr::from(src), count as usize) }
 }
@@ -556,24 +551,17 @@ pub unsafe fn memcpy_dtoh_v1(dst: *mut c_void, src: CUdeviceptrV1, count: c_uint
 /// # Safety
 ///
 /// `dst` must be writable for `count` bytes.
-pub unsafe fn memcpy_dtoh_v2(dst: *mut c_void, src: CUdeviceptr, count: usize) -> CUresult {
-    let mut st = match with_context() {
-        Ok(st) => st,
-        Err(e) => return e,
-    };
+pub unsafe fn memcpy_dtoh_v2(dst: *mut c_void, src: CUdeviceptr, count: usize) -> SimResult {
+    let mut st = with_context()?;
     if count == 0 {
-        return rc::SUCCESS;
+        return Ok(());
     }
-    if dst.is_null() {
-        return rc::INVALID_VALUE;
-    }
-    let Some((buf, offset)) = st.find(src, count) else {
-        return rc::INVALID_VALUE;
-    };
+    non_null(dst)?;
+    let (buf, offset) = st.find(src, count).ok_or(SimError::InvalidValue)?;
     // SAFETY: `find` checked the source range; the caller promises `dst` is writable for `count`
     // bytes and it cannot alias the simulator's own buffer.
     unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr().add(offset), dst.cast::<u8>(), count) };
-    rc::SUCCESS
+    Ok(())
 }
 
 /// `cuModuleLoadData(CUmodule *module, const void *image)`.
@@ -585,14 +573,10 @@ pub unsafe fn memcpy_dtoh_v2(dst: *mut c_void, src: CUdeviceptr, count: usize) -
 ///
 /// `module` must be NULL or writable; `image` NULL or a PTX string or a binary image whose first
 /// byte is readable.
-pub unsafe fn module_load_data(module: *mut CUmodule, image: *const c_void) -> CUresult {
-    let mut st = match with_context() {
-        Ok(st) => st,
-        Err(e) => return e,
-    };
-    if module.is_null() || image.is_null() {
-        return rc::INVALID_VALUE;
-    }
+pub unsafe fn module_load_data(module: *mut CUmodule, image: *const c_void) -> SimResult {
+    let mut st = with_context()?;
+    non_null(module)?;
+    non_null(image)?;
     // SAFETY: the caller promises at least the first byte is readable.
     let first = unsafe { image.cast::<u8>().read() };
     let ptx = if first.is_ascii() && first != 0x7f && first != 0 {
@@ -606,7 +590,7 @@ pub unsafe fn module_load_data(module: *mut CUmodule, image: *const c_void) -> C
     st.modules.insert(handle, Module { ptx });
     // SAFETY: non-NULL, and the caller promises it is writable.
     unsafe { module.write(handle as CUmodule) };
-    rc::SUCCESS
+    Ok(())
 }
 
 /// Whether PTX text declares the kernel `name` (`.entry name(` / `.entry name `).
@@ -628,33 +612,30 @@ pub unsafe fn module_get_function(
     hfunc: *mut CUfunction,
     hmod: CUmodule,
     name: *const c_char,
-) -> CUresult {
-    let mut st = match with_context() {
-        Ok(st) => st,
-        Err(e) => return e,
-    };
-    if hfunc.is_null() || name.is_null() {
-        return rc::INVALID_VALUE;
-    }
+) -> SimResult {
+    let mut st = with_context()?;
+    non_null(hfunc)?;
+    non_null(name)?;
     // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
     let name = unsafe { CStr::from_ptr(name) }
         .to_string_lossy()
         .into_owned();
-    let Some(module) = st.modules.get(&(hmod as usize)) else {
-        return rc::INVALID_HANDLE;
-    };
+    let module = st
+        .modules
+        .get(&(hmod as usize))
+        .ok_or(SimError::InvalidHandle)?;
     if module
         .ptx
         .as_deref()
         .is_some_and(|ptx| !ptx_declares(ptx, &name))
     {
-        return rc::NOT_FOUND;
+        return Err(SimError::NotFound);
     }
     let handle = st.handle();
     st.functions.insert(handle, (hmod as usize, name));
     // SAFETY: non-NULL, and the caller promises it is writable.
     unsafe { hfunc.write(handle as CUfunction) };
-    rc::SUCCESS
+    Ok(())
 }
 
 /// `cuModuleUnload(CUmodule hmod)`: its functions become invalid.
@@ -662,17 +643,12 @@ pub unsafe fn module_get_function(
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn module_unload(hmod: CUmodule) -> CUresult {
-    let mut st = match with_context() {
-        Ok(st) => st,
-        Err(e) => return e,
-    };
+pub unsafe fn module_unload(hmod: CUmodule) -> SimResult {
+    let mut st = with_context()?;
     let hmod = hmod as usize;
-    if st.modules.remove(&hmod).is_none() {
-        return rc::INVALID_HANDLE;
-    }
+    st.modules.remove(&hmod).ok_or(SimError::InvalidHandle)?;
     st.functions.retain(|_, (m, _)| *m != hmod);
-    rc::SUCCESS
+    Ok(())
 }
 
 /// `cuStreamSynchronize(CUstream)` (and `_ptsz`): launches are synchronous, nothing to wait for.
@@ -680,8 +656,9 @@ pub unsafe fn module_unload(hmod: CUmodule) -> CUresult {
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn stream_synchronize(stream: CUstream) -> CUresult {
-    code(with_context().and_then(|_| valid_stream(stream)))
+pub unsafe fn stream_synchronize(stream: CUstream) -> SimResult {
+    current_context()?;
+    valid_stream(stream)
 }
 
 /// `cuStreamBeginCapture(CUstream)` (10.0, and `_ptsz`): the only streams are the special ones,
@@ -690,7 +667,7 @@ pub unsafe fn stream_synchronize(stream: CUstream) -> CUresult {
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn stream_begin_capture(stream: CUstream) -> CUresult {
+pub unsafe fn stream_begin_capture(stream: CUstream) -> SimResult {
     // SAFETY: no pointer is dereferenced.
     unsafe { stream_begin_capture_v2(stream, 0) }
 }
@@ -700,23 +677,20 @@ pub unsafe fn stream_begin_capture(stream: CUstream) -> CUresult {
 /// # Safety
 ///
 /// None beyond the C signature.
-pub unsafe fn stream_begin_capture_v2(stream: CUstream, mode: c_int) -> CUresult {
-    code(with_context().and_then(|_| {
-        if !(0..=2).contains(&mode) {
-            return Err(rc::INVALID_VALUE);
-        }
-        valid_stream(stream)?;
-        Err(rc::STREAM_CAPTURE_UNSUPPORTED)
-    }))
+pub unsafe fn stream_begin_capture_v2(stream: CUstream, mode: c_int) -> SimResult {
+    current_context()?;
+    if !(0..=2).contains(&mode) {
+        return Err(SimError::InvalidValue);
+    }
+    valid_stream(stream)?;
+    Err(SimError::StreamCaptureUnsupported)
 }
 
 /// The part of a kernel the simulator can run on the host: `vector_add(const float *a,
 /// const float *b, float *c, int n)` computes `c[i] = a[i] + b[i]` for `i < n` (and `i` below the
 /// launch's thread count in x), as host arithmetic over the buffers behind the allocations.
-fn vector_add(st: &mut State, params: *mut *mut c_void, threads: u64) -> Result<(), CUresult> {
-    if params.is_null() {
-        return Err(rc::INVALID_VALUE);
-    }
+fn vector_add(st: &mut State, params: *mut *mut c_void, threads: u64) -> SimResult {
+    non_null(params)?;
     let mut arg = [0u64; 3];
     for (i, slot) in arg.iter_mut().enumerate() {
         // SAFETY: kernelParams holds one pointer per kernel parameter (4 for vector_add), each
@@ -727,8 +701,8 @@ fn vector_add(st: &mut State, params: *mut *mut c_void, threads: u64) -> Result<
     let n = unsafe { params.add(3).read().cast::<c_int>().read_unaligned() };
     let count = u64::try_from(n).unwrap_or(0).min(threads) as usize;
     let bytes = count * 4;
-    let read = |st: &mut State, ptr| -> Result<Vec<f32>, CUresult> {
-        let (buf, offset) = st.find(ptr, bytes).ok_or(rc::ILLEGAL_ADDRESS)?;
+    let read = |st: &mut State, ptr| -> SimResult<Vec<f32>> {
+        let (buf, offset) = st.find(ptr, bytes).ok_or(SimError::IllegalAddress)?;
         Ok(buf[offset..offset + bytes]
             .chunks_exact(4)
             .map(|c| f32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
@@ -739,7 +713,7 @@ fn vector_add(st: &mut State, params: *mut *mut c_void, threads: u64) -> Result<
     }
     let a = read(st, arg[0])?;
     let b = read(st, arg[1])?;
-    let (out, offset) = st.find(arg[2], bytes).ok_or(rc::ILLEGAL_ADDRESS)?;
+    let (out, offset) = st.find(arg[2], bytes).ok_or(SimError::IllegalAddress)?;
     for (i, (x, y)) in a.iter().zip(&b).enumerate() {
         out[offset + 4 * i..offset + 4 * i + 4].copy_from_slice(&(x + y).to_ne_bytes());
     }
@@ -768,26 +742,22 @@ pub unsafe fn launch_kernel(
     stream: CUstream,
     kernel_params: *mut *mut c_void,
     extra: *mut *mut c_void,
-) -> CUresult {
-    let mut st = match with_context() {
-        Ok(st) => st,
-        Err(e) => return e,
-    };
-    let Some((_, name)) = st.functions.get(&(f as usize)) else {
-        return rc::INVALID_HANDLE;
-    };
-    let name = name.clone();
+) -> SimResult {
+    let mut st = with_context()?;
+    let (_, name) = st
+        .functions
+        .get(&(f as usize))
+        .ok_or(SimError::InvalidHandle)?;
+    let is_vector_add = name == "vector_add";
     if [grid_x, grid_y, grid_z, block_x, block_y, block_z].contains(&0)
         || (!kernel_params.is_null() && !extra.is_null())
     {
-        return rc::INVALID_VALUE;
+        return Err(SimError::InvalidValue);
     }
-    if let Err(e) = valid_stream(stream) {
-        return e;
-    }
-    if name == "vector_add" {
+    valid_stream(stream)?;
+    if is_vector_add {
         let threads = u64::from(grid_x) * u64::from(block_x);
-        return code(vector_add(&mut st, kernel_params, threads));
+        return vector_add(&mut st, kernel_params, threads);
     }
-    rc::SUCCESS
+    Ok(())
 }

@@ -1,5 +1,5 @@
 //! `cuGetProcAddress_v2` and the 4-argument `cuGetProcAddress`, answering as driver 580.159.04
-//! did (tests/ground-truth/).
+//! did (tests/ground-truth/). Each build's crate root exports the ones it has (`build!`).
 
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::config::{self, Mode};
 use super::say;
 use super::table::{self, Lookup};
-use super::{CUdriverProcAddressQueryResult, CUresult, Cuuint64, rc, status};
+use super::{CUdriverProcAddressQueryResult, Cuuint64, SimError, SimResult, status};
 
 /// Where the real driver would crash, the simulator stops the process loudly instead: a NULL
 /// `pfn` or `symbol` is always a bug of the caller (measured: SIGSEGV, edge-cases "BAD nullpfn
@@ -19,28 +19,27 @@ fn abort_on_null(what: &str, export: &str) -> ! {
     std::process::abort();
 }
 
-/// The answer common to both exports once the arguments are known to be non-NULL.
-enum Answer {
-    /// Return this code and write nothing.
-    Fail(CUresult),
-    /// Return 0; write `*pfn` (NULL or the export) and the status.
-    Done(*mut c_void, CUdriverProcAddressQueryResult),
-}
-
-fn answer(symbol: &CStr, version: c_int, flags: Cuuint64, config: config::Config) -> Answer {
+/// The answer common to both exports once the arguments are known to be non-NULL: return 0 and
+/// write `*pfn` (NULL or the export) and the status, or fail with nothing written.
+fn answer(
+    symbol: &CStr,
+    version: c_int,
+    flags: Cuuint64,
+    config: config::Config,
+) -> SimResult<(*mut c_void, CUdriverProcAddressQueryResult)> {
     // Flags other than DEFAULT (0), LEGACY_STREAM (1), PER_THREAD_DEFAULT_STREAM (2): rc 1, nothing
     // written ("BAD flags99 rc=1 st=-1").
     let per_thread = match flags {
         0 | 1 => false,
         2 => true,
-        _ => return Answer::Fail(rc::INVALID_VALUE),
+        _ => return Err(SimError::InvalidValue),
     };
     // Above the driver's own version: rc 1, pfn and status unwritten (rows at 13020 and 99999).
     if version > config.version {
-        return Answer::Fail(rc::INVALID_VALUE);
+        return Err(SimError::InvalidValue);
     }
     if config.mode == Mode::NullSuccess {
-        return Answer::Done(std::ptr::null_mut(), status::SUCCESS);
+        return Ok((std::ptr::null_mut(), status::SUCCESS));
     }
     // Version -1 answered rc 0, status 0 ("BAD negver rc=0 st=0"): a status of SUCCESS means the
     // driver handed out a variant, and the only one it can mean is the newest it has, i.e. the one
@@ -48,19 +47,19 @@ fn answer(symbol: &CStr, version: c_int, flags: Cuuint64, config: config::Config
     // lets -1 through gets the silent ABI drift the design warns about. Other negative versions are
     // unmeasured and treated alike.
     let version = if version < 0 { config.version } else { version };
-    match table::lookup(symbol.to_bytes(), version, per_thread, config.mode) {
-        Lookup::Found(export) => match super::export_address(export) {
-            Some(ptr) => Answer::Done(ptr, status::SUCCESS),
-            // Unreachable: lookup only returns exports of this build.
-            None => Answer::Done(std::ptr::null_mut(), status::SYMBOL_NOT_FOUND),
+    Ok(
+        match table::lookup(symbol.to_bytes(), version, per_thread, config.mode) {
+            Lookup::Found(export) => match super::export_address(export) {
+                Some(ptr) => (ptr, status::SUCCESS),
+                // Unreachable: lookup only returns exports of this build.
+                None => (std::ptr::null_mut(), status::SYMBOL_NOT_FOUND),
+            },
+            // Unknown, misspelled, suffixed or empty symbol: rc 0, status 1, pfn set to NULL.
+            Lookup::SymbolNotFound => (std::ptr::null_mut(), status::SYMBOL_NOT_FOUND),
+            // Below the first typedef: rc 0, status 2, pfn set to NULL.
+            Lookup::VersionNotSufficient => (std::ptr::null_mut(), status::VERSION_NOT_SUFFICIENT),
         },
-        // Unknown, misspelled, suffixed or empty symbol: rc 0, status 1, pfn set to NULL.
-        Lookup::SymbolNotFound => Answer::Done(std::ptr::null_mut(), status::SYMBOL_NOT_FOUND),
-        // Below the first typedef: rc 0, status 2, pfn set to NULL.
-        Lookup::VersionNotSufficient => {
-            Answer::Done(std::ptr::null_mut(), status::VERSION_NOT_SUFFICIENT)
-        }
-    }
+    )
 }
 
 static NO_V2_WARNED: AtomicBool = AtomicBool::new(false);
@@ -78,7 +77,7 @@ pub unsafe fn get_proc_address_v2(
     cuda_version: c_int,
     flags: Cuuint64,
     symbol_status: *mut CUdriverProcAddressQueryResult,
-) -> CUresult {
+) -> SimResult {
     if symbol.is_null() {
         abort_on_null("symbol", "cuGetProcAddress_v2");
     }
@@ -87,7 +86,7 @@ pub unsafe fn get_proc_address_v2(
     }
     let config = config::get();
     match config.mode {
-        Mode::Rc(n) => return n,
+        Mode::Rc(n) => return Err(SimError::Injected(n)),
         Mode::NoV2 => {
             if !NO_V2_WARNED.swap(true, Ordering::Relaxed) {
                 say(format_args!(
@@ -95,25 +94,21 @@ pub unsafe fn get_proc_address_v2(
                      the driver has no such export; returning 500 (use cuGetProcAddress)"
                 ));
             }
-            return rc::NOT_FOUND;
+            return Err(SimError::NotFound);
         }
         _ => {}
     }
     // SAFETY: `symbol` is non-NULL and the caller promises a NUL-terminated string.
     let symbol = unsafe { CStr::from_ptr(symbol) };
-    match answer(symbol, cuda_version, flags, config) {
-        Answer::Fail(code) => code,
-        Answer::Done(ptr, st) => {
-            // SAFETY: `pfn` is non-NULL and the caller promises it is writable.
-            unsafe { pfn.write(ptr) };
-            // A NULL status pointer is allowed ("BAD nullstatus rc=0 p=ptr").
-            if !symbol_status.is_null() && config.mode != Mode::StatusUnwritten {
-                // SAFETY: non-NULL, and the caller promises it is writable.
-                unsafe { symbol_status.write(st) };
-            }
-            rc::SUCCESS
-        }
+    let (ptr, st) = answer(symbol, cuda_version, flags, config)?;
+    // SAFETY: `pfn` is non-NULL and the caller promises it is writable.
+    unsafe { pfn.write(ptr) };
+    // A NULL status pointer is allowed ("BAD nullstatus rc=0 p=ptr").
+    if !symbol_status.is_null() && config.mode != Mode::StatusUnwritten {
+        // SAFETY: non-NULL, and the caller promises it is writable.
+        unsafe { symbol_status.write(st) };
     }
+    Ok(())
 }
 
 /// `CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags)`,
@@ -128,7 +123,7 @@ pub unsafe fn get_proc_address(
     pfn: *mut *mut c_void,
     cuda_version: c_int,
     flags: Cuuint64,
-) -> CUresult {
+) -> SimResult {
     if symbol.is_null() {
         abort_on_null("symbol", "cuGetProcAddress");
     }
@@ -137,17 +132,16 @@ pub unsafe fn get_proc_address(
     }
     let config = config::get();
     if let Mode::Rc(n) = config.mode {
-        return n;
+        return Err(SimError::Injected(n));
     }
     // SAFETY: `symbol` is non-NULL and the caller promises a NUL-terminated string.
     let symbol = unsafe { CStr::from_ptr(symbol) };
-    match answer(symbol, cuda_version, flags, config) {
-        Answer::Fail(code) => code,
-        Answer::Done(ptr, status::SUCCESS) => {
+    match answer(symbol, cuda_version, flags, config)? {
+        (ptr, status::SUCCESS) => {
             // SAFETY: `pfn` is non-NULL and the caller promises it is writable.
             unsafe { pfn.write(ptr) };
-            rc::SUCCESS
+            Ok(())
         }
-        Answer::Done(..) => rc::NOT_FOUND,
+        _ => Err(SimError::NotFound),
     }
 }
