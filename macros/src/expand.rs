@@ -9,6 +9,7 @@ use cuda_entry_table::manifest;
 use cuda_entry_table::rules::{Argument, Checked, Declaration, DefaultStream, Resolver, is_c_type};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Abi, Attribute, Ident, Type, Visibility};
 
@@ -140,7 +141,13 @@ pub(crate) fn declaration(checked: &Checked<'_>) -> TokenStream {
 pub(crate) fn stub(decl: &Declaration) -> TokenStream {
     let unit: Type = syn::parse_quote!(());
     // A type that cannot cross a C call is already reported; `()` keeps the stub well-formed.
-    let c_type = |ty: &Type| if is_c_type(ty) { ty.clone() } else { unit.clone() };
+    let c_type = |ty: &Type| {
+        if is_c_type(ty) {
+            ty.clone()
+        } else {
+            unit.clone()
+        }
+    };
     let types: Vec<Type> = decl.params.iter().map(|p| c_type(&p.ty)).collect();
     let ret = c_type(&decl.ret);
     let types: Vec<&Type> = types.iter().collect();
@@ -210,13 +217,7 @@ struct Shape {
 
 impl Shape {
     /// `docs`: attributes added after the declaration's own (the function's generated docs).
-    fn new(
-        decl: &Declaration,
-        types: &[&Type],
-        ret: &Type,
-        abi: &Abi,
-        docs: TokenStream,
-    ) -> Shape {
+    fn new(decl: &Declaration, types: &[&Type], ret: &Type, abi: &Abi, docs: TokenStream) -> Shape {
         let (name, vis, attrs) = (&decl.ident, &decl.vis, &decl.attrs);
         let names: Vec<&Ident> = decl.params.iter().map(|p| &p.name).collect();
         let cfgs: Vec<Attribute> = attrs
@@ -227,7 +228,7 @@ impl Shape {
         // The function pointer type is written where the user's types are in scope (the module
         // holds no glob import of its parent: with one per declaration, name resolution grows
         // quadratic).
-        let alias_name = Ident::new(&format!("__cuda_entry_pfn_{name}"), name.span());
+        let alias_name = Ident::new(&format!("__cuda_entry_pfn_{}", name.unraw()), name.span());
         // Locals of the generated body, hygienic so a parameter named `pfn` or `error` is not
         // shadowed.
         let pfn = Ident::new("pfn", Span::mixed_site());

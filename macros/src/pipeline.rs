@@ -24,3 +24,53 @@ pub(crate) fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::cuda_entry;
+
+    /// The property the fuzz targets check, on inputs that once panicked or might: the output is
+    /// always well-formed items.
+    #[test]
+    fn odd_declarations_expand_to_well_formed_items() {
+        let cases = [
+            (
+                quote!(symbol = "cuMemFree", version = 3020),
+                quote!(
+                    unsafe extern "C" fn r#type(dptr: u64) -> i32;
+                ),
+            ),
+            (
+                quote!(symbol = "cuMemFree", version = CUDA_VERSION),
+                quote!(
+                    unsafe extern "C" fn r#type(&self, _: impl Copy, ...) -> !;
+                ),
+            ),
+            (
+                quote!(symbol =),
+                quote!(
+                    struct NotAFunction;
+                ),
+            ),
+            (
+                quote!(),
+                quote!(
+                    extern "C" {
+                        static X: u8;
+                        fn f();
+                        #[cuda_entry(x)]
+                        safe fn g();
+                    }
+                ),
+            ),
+        ];
+        for (args, item) in cases {
+            let output = cuda_entry(args, item);
+            if let Err(e) = syn::parse2::<syn::File>(output.clone()) {
+                panic!("not valid Rust: {e}\n{output}");
+            }
+        }
+    }
+}

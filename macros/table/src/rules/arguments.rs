@@ -260,6 +260,17 @@ fn symbol(value: &Expr) -> Result<(Span, String), Mistake> {
             "the symbol contains a NUL byte: write the plain name, the macro adds the terminator",
         ));
     }
+    if symbol.len() > crate::manifest::MAX_TEXT {
+        return Err(Mistake::new(
+            kind,
+            s,
+            format!(
+                "a symbol of {} bytes is longer than any driver function's name: write the \
+                 driver function's name, e.g. `symbol = \"cuMemAlloc\"`",
+                symbol.len()
+            ),
+        ));
+    }
     let identifier = symbol
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_')

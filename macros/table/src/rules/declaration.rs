@@ -73,7 +73,7 @@ pub struct EntryItem {
 /// A declaration, or a mistake of the block between declarations.
 #[derive(Clone, Debug)]
 pub(crate) enum Part {
-    Declaration(Declaration),
+    Declaration(Box<Declaration>),
     Mistake(Mistake),
 }
 
@@ -82,7 +82,7 @@ impl EntryItem {
     /// [`Declaration::validate`]).
     pub fn declarations(&self) -> impl Iterator<Item = &Declaration> {
         self.parts.iter().filter_map(|p| match p {
-            Part::Declaration(d) => Some(d),
+            Part::Declaration(d) => Some(&**d),
             Part::Mistake(_) => None,
         })
     }
@@ -262,7 +262,7 @@ fn single(
     }
     let decl = declaration(attrs, vis, abi, sig, args, found);
     EntryItem {
-        parts: vec![Part::Declaration(decl)],
+        parts: vec![Part::Declaration(Box::new(decl))],
     }
 }
 
@@ -308,7 +308,7 @@ fn block_form(args: TokenStream, block: ItemForeignMod) -> EntryItem {
             )));
             continue;
         };
-        parts.push(Part::Declaration(in_block(f, block.abi.clone())));
+        parts.push(Part::Declaration(Box::new(in_block(f, block.abi.clone()))));
     }
     EntryItem { parts }
 }
@@ -376,14 +376,8 @@ fn without_attribute(block: &ItemForeignMod) -> Option<EntryItem> {
         let args = Arguments::parse(args.tokens, args.empty, &mut found);
         let attrs = duplicates(attrs, &mut found);
         let f = f.clone();
-        parts.push(Part::Declaration(declaration(
-            attrs,
-            f.vis,
-            block.abi.clone(),
-            f.sig,
-            args,
-            found,
-        )));
+        let decl = declaration(attrs, f.vis, block.abi.clone(), f.sig, args, found);
+        parts.push(Part::Declaration(Box::new(decl)));
     }
     (!parts.is_empty()).then_some(EntryItem { parts })
 }

@@ -167,7 +167,11 @@ pub struct Mistake {
 
 impl Mistake {
     /// A mistake about `tokens`.
-    pub(crate) fn new(kind: MistakeKind, tokens: impl ToTokens, message: impl Into<String>) -> Self {
+    pub(crate) fn new(
+        kind: MistakeKind,
+        tokens: impl ToTokens,
+        message: impl Into<String>,
+    ) -> Self {
         let mut iter = tokens.into_token_stream().into_iter();
         let start = iter.next().map_or_else(Span::call_site, |t| t.span());
         let end = iter.last().map_or(start, |t| t.span());

@@ -59,8 +59,6 @@ mod tests;
 mod validate;
 
 pub use arguments::{Argument, Arguments, DefaultStream, Resolver};
-pub use declaration::{
-    Declaration, EntryItem, Parameter, is_c_type, is_cuda_entry, parse_item,
-};
+pub use declaration::{Declaration, EntryItem, Parameter, is_c_type, is_cuda_entry, parse_item};
 pub use mistake::{Mistake, MistakeKind};
 pub use validate::{Checked, twin, unknown_symbol};

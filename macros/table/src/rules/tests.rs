@@ -31,7 +31,9 @@ fn a_value_where_c_has_a_pointer_is_rejected() {
     assert_eq!(mem_alloc_with(quote!([u8; 8])), ["not_a_pointer"]);
     let item = parse_item(
         quote!(symbol = "cuMemAlloc", version = 3020),
-        quote!(pub unsafe extern "C" fn mem_alloc(dptr: u64, bytesize: usize) -> CUresult;),
+        quote!(
+            pub unsafe extern "C" fn mem_alloc(dptr: u64, bytesize: usize) -> CUresult;
+        ),
     )
     .unwrap();
     let mistakes = item.validate().unwrap_err();
@@ -73,7 +75,10 @@ fn twins_pair_on_exact_c_types() {
     assert_eq!(twin(legacy), None);
     // The 3.2 ABI is the per-thread one's.
     let v3020 = find("cuMemcpy2D", 3020, false).unwrap();
-    assert_eq!(twin(v3020).map(|t| (t.version, t.stream)), Some((7000, Stream::Ptds)));
+    assert_eq!(
+        twin(v3020).map(|t| (t.version, t.stream)),
+        Some((7000, Stream::Ptds))
+    );
 
     let launch = find("cuLaunchKernel", 4000, false).unwrap();
     let found = twin(launch).unwrap();
@@ -148,9 +153,16 @@ fn only_a_declaration_naming_no_stream_gets_a_twin() {
         let checked = item.validate().unwrap();
         checked[0].twin.map(|t| t.version)
     };
-    assert_eq!(twin_of(quote!(symbol = "cuLaunchKernel", version = 4000)), Some(7000));
     assert_eq!(
-        twin_of(quote!(symbol = "cuLaunchKernel", version = 4000, stream = "legacy")),
+        twin_of(quote!(symbol = "cuLaunchKernel", version = 4000)),
+        Some(7000)
+    );
+    assert_eq!(
+        twin_of(quote!(
+            symbol = "cuLaunchKernel",
+            version = 4000,
+            stream = "legacy"
+        )),
         None
     );
 }
@@ -189,7 +201,9 @@ fn mistakes_come_in_source_order() {
 #[test]
 fn an_invalid_argument_silences_the_rules_that_need_it() {
     // A stream that is neither flavour: no guess at which typedef 7000 should have been.
-    let launch = quote!(unsafe extern "C" fn launch() -> CUresult;);
+    let launch = quote!(
+        unsafe extern "C" fn launch() -> CUresult;
+    );
     assert_eq!(
         kinds(
             quote!(symbol = "cuLaunchKernel", version = 7000, stream = "ptsz"),
@@ -198,10 +212,16 @@ fn an_invalid_argument_silences_the_rules_that_need_it() {
         ["wrong_stream"]
     );
     // Unparsable arguments: one mistake, no "missing symbol".
-    assert_eq!(kinds(quote!(symbol "cuMemAlloc"), launch.clone()), ["malformed_arguments"]);
+    assert_eq!(
+        kinds(quote!(symbol "cuMemAlloc"), launch.clone()),
+        ["malformed_arguments"]
+    );
     // `unverified = true` was meant as `unverified`: no "unknown symbol" on top.
     assert_eq!(
-        kinds(quote!(symbol = "cuFoo", version = 13000, unverified = true), launch.clone()),
+        kinds(
+            quote!(symbol = "cuFoo", version = 13000, unverified = true),
+            launch.clone()
+        ),
         ["unverified_with_value"]
     );
     // A version mistake does not hide the symbol's.
@@ -262,7 +282,10 @@ fn kind_names_are_snake_case() {
         MistakeKind::WrongStreamFlavour,
     ] {
         let name = kind.name();
-        assert!(name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{name}");
+        assert!(
+            name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+            "{name}"
+        );
         assert_eq!(kind.to_string(), name);
     }
     assert_eq!(MistakeKind::UnknownSymbol.name(), "unknown_symbol");

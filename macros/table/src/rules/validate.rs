@@ -258,7 +258,10 @@ pub fn twin(legacy: &Typedef) -> Option<&'static Typedef> {
     twin_among(legacy, lookup(legacy.symbol))
 }
 
-pub(crate) fn twin_among(legacy: &Typedef, typedefs: &'static [Typedef]) -> Option<&'static Typedef> {
+pub(crate) fn twin_among(
+    legacy: &Typedef,
+    typedefs: &'static [Typedef],
+) -> Option<&'static Typedef> {
     if legacy.stream.is_per_thread() {
         return None;
     }
