@@ -67,10 +67,40 @@ mod tests {
             ),
         ];
         for (args, item) in cases {
-            let output = cuda_entry(args, item);
-            if let Err(e) = syn::parse2::<syn::File>(output.clone()) {
-                panic!("not valid Rust: {e}\n{output}");
+            well_formed(args, item);
+        }
+    }
+
+    /// The fuzz targets' seed corpus (macros/fuzz/corpus), run as the targets run it.
+    #[test]
+    fn the_fuzz_corpus_expands_to_well_formed_items() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+        let mut seen = 0;
+        for target in ["args", "declaration"] {
+            for file in std::fs::read_dir(corpus.join(target)).expect("the corpus") {
+                let text = std::fs::read_to_string(file.expect("an entry").path()).expect("text");
+                let (args, item) = match target {
+                    "args" => (
+                        text.as_str(),
+                        "pub unsafe extern \"C\" fn mem_alloc(dptr: *mut u64, bytesize: usize) \
+                         -> i32;",
+                    ),
+                    _ => text.split_once('\n').unwrap_or(("", &text)),
+                };
+                let (Ok(args), Ok(item)) = (args.parse(), item.parse()) else {
+                    continue;
+                };
+                well_formed(args, item);
+                seen += 1;
             }
+        }
+        assert!(seen >= 5, "only {seen} corpus entries tokenize");
+    }
+
+    fn well_formed(args: proc_macro2::TokenStream, item: proc_macro2::TokenStream) {
+        let output = cuda_entry(args, item);
+        if let Err(e) = syn::parse2::<syn::File>(output.clone()) {
+            panic!("not valid Rust: {e}\n{output}");
         }
     }
 }
