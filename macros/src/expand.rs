@@ -1,62 +1,41 @@
 //! Expansion: each declaration becomes a function returning `Result` and a module of the same
-//! name holding its entry `static`, typed pointer, availability query, metadata and the const
-//! assertions of its ABI.
+//! name holding its entry `static`, typed pointer, availability query, metadata, registration,
+//! manifest record and the const assertions of its ABI. A rejected declaration becomes a stub of
+//! the same shape with nothing registered (thiserror's fallback).
 
 use std::ffi::CString;
 
+use cuda_entry_table::manifest;
+use cuda_entry_table::rules::{Argument, Checked, Declaration, DefaultStream, Resolver, is_c_type};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Attribute, Ident, Type, Visibility};
+use syn::{Abi, Attribute, Ident, Type, Visibility};
 
-use crate::parse::{Decl, StreamArg};
-use crate::validate::Checked;
+/// The expansion of a declaration the rules accept.
+pub(crate) fn declaration(checked: &Checked<'_>) -> TokenStream {
+    let decl = checked.declaration;
+    let types: Vec<&Type> = decl.params.iter().map(|p| &p.ty).collect();
+    let Shape {
+        function,
+        alias,
+        alias_name,
+        cfgs,
+        inner_vis,
+    } = Shape::new(decl, &types, &decl.ret, &decl.abi, docs(checked));
+    let (name, vis) = (&decl.ident, &decl.vis);
 
-/// Expands one declaration. `assertions`: whether to emit the size/alignment checks (not after a
-/// reported error, where they would only add noise).
-pub(crate) fn declaration(
-    decl: &Decl,
-    params: &[(Ident, Type)],
-    ret: &Type,
-    checked: &Checked,
-    assertions: bool,
-) -> TokenStream {
-    let name = &decl.sig.ident;
-    let vis = &decl.vis;
-    let abi = &decl.abi;
-    let inner_vis = inner_visibility(vis);
-    let cfgs: Vec<&Attribute> = decl
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
-        .collect();
-    let attrs = &decl.attrs;
-    let names: Vec<&Ident> = params.iter().map(|(n, _)| n).collect();
-    let types: Vec<&Type> = params.iter().map(|(_, t)| t).collect();
-    // The function pointer type is written where the user's types are in scope (the module holds
-    // no glob import of its parent: with one per declaration, name resolution grows quadratic).
-    let pfn_alias = Ident::new(&format!("__cuda_entry_pfn_{name}"), name.span());
-
-    let symbol = &checked.symbol;
-    // A symbol with a NUL was rejected; the placeholder keeps the expansion well-formed.
-    let symbol_c = Literal::c_string(&CString::new(symbol.as_str()).unwrap_or_default());
-    let version = checked.version;
-    let stream = match checked.stream {
-        StreamArg::Legacy => quote!(::cuda_entry::__private::Stream::Legacy),
-        StreamArg::PerThread => quote!(::cuda_entry::__private::Stream::PerThread),
-    };
-    let typedef_name = match checked.typedef {
-        Some(t) => t.typedef_name(),
-        // Not in the table: name the typedef the declaration claims, saying it is unchecked.
-        None => format!(
-            "PFN_{symbol}_v{version}{} (unverified)",
-            if checked.stream == StreamArg::PerThread {
-                "_ptsz or _ptds"
-            } else {
-                ""
-            }
-        ),
-    };
+    let symbol = checked.symbol;
+    // The rules accept C identifiers only: no NUL, so the fallback never happens.
+    let symbol_c = Literal::c_string(&CString::new(symbol).unwrap_or_default());
+    let version = checked.version.get();
+    let stream = stream_path(if checked.per_thread() {
+        DefaultStream::PerThread
+    } else {
+        DefaultStream::Legacy
+    });
+    let typedef_name = checked.typedef_name();
     // A declaration that names no stream and has a per-thread twin resolves one or the other by
     // the facade's `per-thread-default-stream` feature, decided where that feature is known.
     let (entry, version_const, stream_const, typedef_const) = match checked.twin {
@@ -77,54 +56,25 @@ pub(crate) fn declaration(
             quote!(#typedef_name),
         ),
     };
-    let entry = if checked.runtime {
-        quote!(#entry.through(::cuda_entry::__private::Resolver::Runtime))
-    } else {
-        entry
+    let (entry, resolver) = match checked.resolver {
+        Resolver::Driver => (entry, quote!(::cuda_entry::__private::Resolver::Driver)),
+        Resolver::Runtime => (
+            quote!(#entry.through(::cuda_entry::__private::Resolver::Runtime)),
+            quote!(::cuda_entry::__private::Resolver::Runtime),
+        ),
     };
-    let registration = registration(checked);
-    // Locals of the generated body, hygienic so a parameter named `pfn` or `error` is not shadowed.
-    let pfn = Ident::new("pfn", Span::mixed_site());
-    let error = Ident::new("error", Span::mixed_site());
-    let checks = if assertions {
-        abi_assertions(&typedef_name, params, ret, checked)
-    } else {
-        TokenStream::new()
-    };
-    let fn_doc = format!(
-        " # Errors\n\n The driver entry's [`cuda_entry::Error`] when `{symbol}` at version \
-         {version} cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The \
-         contract of the driver function `{symbol}` (`{typedef_name}`): valid pointers and \
-         handles, as the CUDA driver API documentation states."
-    );
+    let unverified = checked.typedef.is_none();
+    // The declaring package, as cargo tells the compiler of the crate being expanded.
+    let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+    let sections = link_sections();
+    let checks = abi_assertions(checked, &typedef_name);
     let mod_doc = format!(
         " The driver entry behind `{name}()`: `{symbol}` at version {version} (`{typedef_name}`)."
     );
     quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #fn_doc]
-        #[inline]
-        #[allow(clippy::too_many_arguments)] // the C signature's arity is not ours to change
-        #vis unsafe fn #name(#(#names: #types),*)
-            -> ::cuda_entry::__private::Result<#ret, ::cuda_entry::__private::Error>
-        {
-            match #name::pointer() {
-                ::cuda_entry::__private::Result::Ok(#pfn) => {
-                    // SAFETY: the pointer has the signature checked against the typedef; the
-                    // caller upholds the driver function's contract.
-                    ::cuda_entry::__private::Result::Ok(unsafe { #pfn(#(#names),*) })
-                }
-                ::cuda_entry::__private::Result::Err(#error) => {
-                    ::cuda_entry::__private::Result::Err(#error)
-                }
-            }
-        }
+        #function
 
-        #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis type #pfn_alias = unsafe #abi fn(#(#types),*) -> #ret;
+        #alias
 
         #(#cfgs)*
         const _: () = { #checks };
@@ -134,7 +84,7 @@ pub(crate) fn declaration(
         #[allow(dead_code, non_snake_case, clippy::module_name_repetitions)]
         #vis mod #name {
             /// The function pointer type, the signature of the typedef.
-            #inner_vis type Pfn = super::#pfn_alias;
+            #inner_vis type Pfn = super::#alias_name;
             /// The symbol passed to `cuGetProcAddress`.
             #inner_vis const SYMBOL: &str = #symbol;
             /// The typedef version passed to `cuGetProcAddress`.
@@ -163,34 +113,193 @@ pub(crate) fn declaration(
                 ENTRY.is_available()
             }
 
-            #registration
+            #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
+            #[linkme(crate = ::cuda_entry::__private::linkme)]
+            static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
+
+            const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
+                ::cuda_entry::__private::manifest::Record {
+                    symbol: SYMBOL,
+                    version: VERSION,
+                    stream: ::cuda_entry::__private::manifest_stream(STREAM),
+                    resolver: ::cuda_entry::__private::manifest_resolver(#resolver),
+                    unverified: #unverified,
+                    package: #package,
+                };
+            /// The manifest record that `cuda-entry check BINARY` reads.
+            #[used]
+            #sections
+            static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
+                ::cuda_entry::__private::manifest::encode(&RECORD);
         }
     }
 }
 
-/// The entry's link-time registration and its manifest record (core/src/registry.rs).
-fn registration(checked: &Checked) -> TokenStream {
-    let symbol = &checked.symbol;
-    // The declaring package, as cargo tells the compiler of the crate being expanded.
-    let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
-    let len = 16 + symbol.len() + package.len();
-    let version = checked.version;
-    let twin = checked.twin.map_or(0, |t| t.version);
-    let stream: u8 = match (checked.stream_written, checked.stream) {
-        (false, _) => 0,
-        (true, StreamArg::Legacy) => 1,
-        (true, StreamArg::PerThread) => 2,
+/// The stub of a rejected declaration: the function and the module items call sites name, with
+/// the declared signature so they produce no follow-on errors. Nothing is registered or
+/// recorded, and no constant states what the rules could not read.
+pub(crate) fn stub(decl: &Declaration) -> TokenStream {
+    let unit: Type = syn::parse_quote!(());
+    // A type that cannot cross a C call is already reported; `()` keeps the stub well-formed.
+    let c_type = |ty: &Type| {
+        if is_c_type(ty) {
+            ty.clone()
+        } else {
+            unit.clone()
+        }
     };
-    let resolver: u8 = if checked.runtime { 2 } else { 1 };
-    let unverified = checked.typedef.is_none();
+    let types: Vec<Type> = decl.params.iter().map(|p| c_type(&p.ty)).collect();
+    let ret = c_type(&decl.ret);
+    let types: Vec<&Type> = types.iter().collect();
+    let Shape {
+        function,
+        alias,
+        alias_name,
+        cfgs,
+        inner_vis,
+    } = Shape::new(
+        decl,
+        &types,
+        &ret,
+        &syn::parse_quote!(extern "C"),
+        TokenStream::new(),
+    );
+    let (name, vis) = (&decl.ident, &decl.vis);
+    let args = &decl.args;
+    let symbol = args
+        .symbol
+        .value()
+        .map(|symbol| quote!(#inner_vis const SYMBOL: &str = #symbol;));
+    let version = args.version.value().map(|version| {
+        let version = version.get();
+        quote!(#inner_vis const VERSION: u32 = #version;)
+    });
+    let stream = match args.stream {
+        Argument::Absent => Some(DefaultStream::Legacy),
+        Argument::Given(_, stream) => Some(stream),
+        Argument::Invalid => None,
+    }
+    .map(|stream| {
+        let stream = stream_path(stream);
+        quote!(#inner_vis const STREAM: ::cuda_entry::__private::Stream = #stream;)
+    });
     quote! {
-        #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-        #[linkme(crate = ::cuda_entry::__private::linkme)]
-        static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
+        #function
 
-        ::cuda_entry::__private::manifest_record!(
-            #len, #symbol, #package, #version, #twin, #stream, #resolver, #unverified
-        );
+        #alias
+
+        #(#cfgs)*
+        #[allow(dead_code, non_snake_case, missing_docs, unreachable_pub)]
+        #vis mod #name {
+            #inner_vis type Pfn = super::#alias_name;
+            #symbol
+            #version
+            #stream
+            #inner_vis fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
+                ::core::unreachable!()
+            }
+            #inner_vis fn is_available() -> bool {
+                ::core::unreachable!()
+            }
+        }
+    }
+}
+
+/// What the expansion and the stub share: the function, the pointer type's alias, the `cfg`s
+/// that the items beside the function repeat, the module items' visibility.
+struct Shape {
+    function: TokenStream,
+    alias: TokenStream,
+    alias_name: Ident,
+    cfgs: Vec<Attribute>,
+    inner_vis: TokenStream,
+}
+
+impl Shape {
+    /// `docs`: attributes added after the declaration's own (the function's generated docs).
+    fn new(decl: &Declaration, types: &[&Type], ret: &Type, abi: &Abi, docs: TokenStream) -> Shape {
+        let (name, vis, attrs) = (&decl.ident, &decl.vis, &decl.attrs);
+        let names: Vec<&Ident> = decl.params.iter().map(|p| &p.name).collect();
+        let cfgs: Vec<Attribute> = attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
+            .cloned()
+            .collect();
+        // The function pointer type is written where the user's types are in scope (the module
+        // holds no glob import of its parent: with one per declaration, name resolution grows
+        // quadratic).
+        let alias_name = Ident::new(&format!("__cuda_entry_pfn_{}", name.unraw()), name.span());
+        // Locals of the generated body, hygienic so a parameter named `pfn` or `error` is not
+        // shadowed.
+        let pfn = Ident::new("pfn", Span::mixed_site());
+        let error = Ident::new("error", Span::mixed_site());
+        let function = quote! {
+            #(#attrs)*
+            #docs
+            #[inline]
+            #[allow(clippy::too_many_arguments)] // the C signature's arity is not ours to change
+            #vis unsafe fn #name(#(#names: #types),*)
+                -> ::cuda_entry::__private::Result<#ret, ::cuda_entry::__private::Error>
+            {
+                match #name::pointer() {
+                    ::cuda_entry::__private::Result::Ok(#pfn) => {
+                        // SAFETY: the pointer has the signature checked against the typedef; the
+                        // caller upholds the driver function's contract.
+                        ::cuda_entry::__private::Result::Ok(unsafe { #pfn(#(#names),*) })
+                    }
+                    ::cuda_entry::__private::Result::Err(#error) => {
+                        ::cuda_entry::__private::Result::Err(#error)
+                    }
+                }
+            }
+        };
+        let alias = quote! {
+            #(#cfgs)*
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis type #alias_name = unsafe #abi fn(#(#types),*) -> #ret;
+        };
+        Shape {
+            function,
+            alias,
+            alias_name,
+            cfgs,
+            inner_vis: inner_visibility(vis),
+        }
+    }
+}
+
+/// The function's `# Errors` and `# Safety`, after the user's docs.
+fn docs(checked: &Checked<'_>) -> TokenStream {
+    let (symbol, version) = (checked.symbol, checked.version.get());
+    let typedef_name = checked.typedef_name();
+    let doc = format!(
+        " # Errors\n\n The driver entry's [`cuda_entry::Error`] when `{symbol}` at version \
+         {version} cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The \
+         contract of the driver function `{symbol}` (`{typedef_name}`): valid pointers and \
+         handles, as the CUDA driver API documentation states."
+    );
+    quote! {
+        #[doc = ""]
+        #[doc = #doc]
+    }
+}
+
+fn stream_path(stream: DefaultStream) -> TokenStream {
+    match stream {
+        DefaultStream::Legacy => quote!(::cuda_entry::__private::Stream::Legacy),
+        DefaultStream::PerThread => quote!(::cuda_entry::__private::Stream::PerThread),
+    }
+}
+
+/// The manifest section of each object format, named by the format's one definition.
+fn link_sections() -> TokenStream {
+    let macho = format!("{},{}", manifest::SEGMENT_MACHO, manifest::SECTION_MACHO);
+    let (pe, elf) = (manifest::SECTION_PE, manifest::SECTION_ELF);
+    quote! {
+        #[cfg_attr(target_vendor = "apple", unsafe(link_section = #macho))]
+        #[cfg_attr(windows, unsafe(link_section = #pe))]
+        #[cfg_attr(not(any(windows, target_vendor = "apple")), unsafe(link_section = #elf))]
     }
 }
 
@@ -213,36 +322,38 @@ fn inner_visibility(vis: &Visibility) -> TokenStream {
 
 /// `const` assertions that each Rust type has the size and alignment of the C type on the target
 /// being compiled (the table's figures are for 64-bit targets, where CUDA runs).
-fn abi_assertions(
-    typedef_name: &str,
-    params: &[(Ident, Type)],
-    ret: &Type,
-    checked: &Checked,
-) -> TokenStream {
+fn abi_assertions(checked: &Checked<'_>, typedef_name: &str) -> TokenStream {
     let Some(typedef) = checked.typedef else {
         return TokenStream::new();
     };
+    let decl = checked.declaration;
     let mut out = TokenStream::new();
-    for (i, ((ident, ty), param)) in params.iter().zip(typedef.params).enumerate() {
+    for (i, (p, param)) in decl.params.iter().zip(typedef.params).enumerate() {
         if param.ty.size == 0 {
             continue;
         }
         let what = format!(
-            "parameter {} `{ident}` of `{typedef_name}` is `{} {}` ({} bytes, align {})",
+            "parameter {} `{}` of `{typedef_name}` is `{} {}` ({} bytes, align {})",
             i + 1,
+            p.name,
             param.ty.spelling,
             param.name,
             param.ty.size,
             param.ty.align
         );
-        out.extend(assertion(ty, param.ty.size, param.ty.align, &what));
+        out.extend(assertion(&p.ty, param.ty.size, param.ty.align, &what));
     }
     if typedef.ret.size != 0 {
         let what = format!(
             "the return type of `{typedef_name}` is `{}` ({} bytes, align {})",
             typedef.ret.spelling, typedef.ret.size, typedef.ret.align
         );
-        out.extend(assertion(ret, typedef.ret.size, typedef.ret.align, &what));
+        out.extend(assertion(
+            &decl.ret,
+            typedef.ret.size,
+            typedef.ret.align,
+            &what,
+        ));
     }
     out
 }

@@ -1,14 +1,13 @@
 //! The `#[cuda_entry]` attribute. Use it through the `cuda-entry` crate, which re-exports it and
-//! documents it; this crate is its implementation: `parse` -> `validate` -> `expand`.
+//! documents it; this crate is its implementation: the rules of `cuda_entry_table::rules` (parse,
+//! validate), then `expand`.
 
 use proc_macro::TokenStream;
 
 mod expand;
-mod parse;
 mod pipeline;
 #[cfg(test)]
 mod snapshots;
-mod validate;
 
 /// Declares CUDA driver entry points resolved through `cuGetProcAddress` at the exact typedef
 /// version. See the `cuda-entry` crate for the documentation.

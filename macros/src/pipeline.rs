@@ -1,34 +1,106 @@
 //! Parse, validate, expand: the whole macro on `proc_macro2` tokens, so the fuzz targets
-//! (macros/fuzz) run exactly what the compiler runs.
+//! (macros/fuzz) run exactly what the compiler runs. The rules live in
+//! `cuda_entry_table::rules`, shared with the `cuda-entry` command.
 
+use cuda_entry_table::rules::{self, Mistake};
 use proc_macro2::TokenStream;
 
-use crate::{expand, parse, validate};
+use crate::expand;
 
-/// The expansion of `#[cuda_entry(args)] item`. On any mistake: the compile errors plus a stub of
-/// every declaration, so call sites show no follow-on errors. Never panics.
+/// The expansion of `#[cuda_entry(args)] item`. On any mistake: every mistake as a compile error,
+/// in source order, and a stub of every declaration, so call sites show no follow-on errors.
+/// Never panics.
 pub(crate) fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = parse::Errors::default();
-    let Some(input) = parse::input(args, item, &mut errors) else {
-        return errors
-            .take()
-            .map(syn::Error::into_compile_error)
-            .unwrap_or_default();
+    let item = match rules::parse_item(args, item) {
+        Ok(item) => item,
+        Err(mistake) => return mistake.to_compile_error(),
     };
-    let mut expanded = TokenStream::new();
-    for decl in &input.decls {
-        let mut own = parse::Errors::default();
-        let params = parse::params(&decl.sig, &mut own);
-        let ret = parse::return_type(&decl.sig, &mut own);
-        let checked = validate::validate(decl, &params, &ret, &mut own);
-        let ok = own.is_empty() && errors.is_empty();
-        expanded.extend(expand::declaration(decl, &params, &ret, &checked, ok));
-        if let Some(e) = own.take() {
-            errors.push(e);
+    match item.validate() {
+        Ok(declarations) => declarations.iter().map(expand::declaration).collect(),
+        Err(mistakes) => item
+            .declarations()
+            .map(expand::stub)
+            .chain(mistakes.iter().map(Mistake::to_compile_error))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::cuda_entry;
+
+    /// The property the fuzz targets check, on inputs that once panicked or might: the output is
+    /// always well-formed items.
+    #[test]
+    fn odd_declarations_expand_to_well_formed_items() {
+        let cases = [
+            (
+                quote!(symbol = "cuMemFree", version = 3020),
+                quote!(
+                    unsafe extern "C" fn r#type(dptr: u64) -> i32;
+                ),
+            ),
+            (
+                quote!(symbol = "cuMemFree", version = CUDA_VERSION),
+                quote!(
+                    unsafe extern "C" fn r#type(&self, _: impl Copy, ...) -> !;
+                ),
+            ),
+            (
+                quote!(symbol =),
+                quote!(
+                    struct NotAFunction;
+                ),
+            ),
+            (
+                quote!(),
+                quote!(
+                    extern "C" {
+                        static X: u8;
+                        fn f();
+                        #[cuda_entry(x)]
+                        safe fn g();
+                    }
+                ),
+            ),
+        ];
+        for (args, item) in cases {
+            well_formed(args, item);
         }
     }
-    if let Some(e) = errors.take() {
-        expanded.extend(e.into_compile_error());
+
+    /// The fuzz targets' seed corpus (macros/fuzz/corpus), run as the targets run it.
+    #[test]
+    fn the_fuzz_corpus_expands_to_well_formed_items() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+        let mut seen = 0;
+        for target in ["args", "declaration"] {
+            for file in std::fs::read_dir(corpus.join(target)).expect("the corpus") {
+                let text = std::fs::read_to_string(file.expect("an entry").path()).expect("text");
+                let (args, item) = match target {
+                    "args" => (
+                        text.as_str(),
+                        "pub unsafe extern \"C\" fn mem_alloc(dptr: *mut u64, bytesize: usize) \
+                         -> i32;",
+                    ),
+                    _ => text.split_once('\n').unwrap_or(("", &text)),
+                };
+                let (Ok(args), Ok(item)) = (args.parse(), item.parse()) else {
+                    continue;
+                };
+                well_formed(args, item);
+                seen += 1;
+            }
+        }
+        assert!(seen >= 5, "only {seen} corpus entries tokenize");
     }
-    expanded
+
+    fn well_formed(args: proc_macro2::TokenStream, item: proc_macro2::TokenStream) {
+        let output = cuda_entry(args, item);
+        if let Err(e) = syn::parse2::<syn::File>(output.clone()) {
+            panic!("not valid Rust: {e}\n{output}");
+        }
+    }
 }

@@ -8,6 +8,8 @@
 
 mod generated;
 pub mod manifest;
+#[cfg(feature = "rules")]
+pub mod rules;
 mod version;
 
 pub use generated::{TOOLKITS, TYPEDEFS};
@@ -106,12 +108,18 @@ pub fn lookup(symbol: &str) -> &'static [Typedef] {
     &TYPEDEFS[start..end]
 }
 
+/// The typedefs of `symbol` in one flavour group (`per_thread` selects `_ptsz` and `_ptds`, else
+/// the legacy ones), ordered by version within each flavour.
+pub fn flavour(symbol: &str, per_thread: bool) -> impl Iterator<Item = &'static Typedef> + Clone {
+    lookup(symbol)
+        .iter()
+        .filter(move |t| t.stream.is_per_thread() == per_thread)
+}
+
 /// The typedef of `symbol` at exactly `version` in a flavour group (`per_thread` selects `_ptsz`
 /// or `_ptds`).
 pub fn find(symbol: &str, version: u32, per_thread: bool) -> Option<&'static Typedef> {
-    lookup(symbol)
-        .iter()
-        .find(|t| t.version == version && t.stream.is_per_thread() == per_thread)
+    flavour(symbol, per_thread).find(|t| t.version == version)
 }
 
 /// Every distinct symbol, in order.

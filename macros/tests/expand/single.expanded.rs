@@ -73,14 +73,25 @@ pub mod mem_alloc {
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
     # [linkme (crate = :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    ::cuda_entry::__private::manifest_record!(
-        43usize,
-        "cuMemAlloc",
-        "cuda-entry-macros",
-        3020u32,
-        0u32,
-        0u8,
-        1u8,
-        false
-    );
+    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
+        ::cuda_entry::__private::manifest::Record {
+            symbol: SYMBOL,
+            version: VERSION,
+            stream: ::cuda_entry::__private::manifest_stream(STREAM),
+            resolver: ::cuda_entry::__private::manifest_resolver(
+                ::cuda_entry::__private::Resolver::Driver,
+            ),
+            unverified: false,
+            package: "cuda-entry-macros",
+        };
+    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
+    #[used]
+    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
+    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
+    #[cfg_attr(
+        not(any(windows, target_vendor = "apple")),
+        unsafe(link_section = "cuda_entry")
+    )]
+    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
+        ::cuda_entry::__private::manifest::encode(&RECORD);
 }

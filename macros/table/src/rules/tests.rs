@@ -1,0 +1,301 @@
+//! The rules that matter most for soundness, pinned: the per-thread twin and pointer-ness.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::validate::twin_among;
+use super::*;
+use crate::{CType, Param, Stream, Typedef, find};
+
+/// The kinds of the mistakes of `#[cuda_entry(args)] item`, in the order reported.
+fn kinds(args: TokenStream, item: TokenStream) -> Vec<&'static str> {
+    let item = parse_item(args, item).expect("a declaration");
+    match item.validate() {
+        Ok(_) => Vec::new(),
+        Err(mistakes) => mistakes.iter().map(|m| m.kind().name()).collect(),
+    }
+}
+
+fn mem_alloc_with(dptr: TokenStream) -> Vec<&'static str> {
+    kinds(
+        quote!(symbol = "cuMemAlloc", version = 3020),
+        quote!(pub unsafe extern "C" fn mem_alloc(dptr: #dptr, bytesize: usize) -> CUresult;),
+    )
+}
+
+#[test]
+fn a_value_where_c_has_a_pointer_is_rejected() {
+    // `PFN_cuMemAlloc_v3020`'s first parameter is `CUdeviceptr_v2 *`; `CUdeviceptr` is 8 bytes
+    // like a pointer, so only the pointer rule catches it.
+    assert_eq!(mem_alloc_with(quote!(CUdeviceptr)), ["not_a_pointer"]);
+    assert_eq!(mem_alloc_with(quote!([u8; 8])), ["not_a_pointer"]);
+    let item = parse_item(
+        quote!(symbol = "cuMemAlloc", version = 3020),
+        quote!(
+            pub unsafe extern "C" fn mem_alloc(dptr: u64, bytesize: usize) -> CUresult;
+        ),
+    )
+    .unwrap();
+    let mistakes = item.validate().unwrap_err();
+    assert_eq!(
+        mistakes[0].message(),
+        "parameter `dptr` is `CUdeviceptr_v2 * dptr` in `PFN_cuMemAlloc_v3020`: write a pointer \
+         type here (`*mut T`, `*const T`, a reference or an `Option` of one)"
+    );
+}
+
+#[test]
+fn pointers_references_options_and_non_null_are_pointers() {
+    for ty in [
+        quote!(*mut CUdeviceptr),
+        quote!(*const CUdeviceptr),
+        quote!(&mut CUdeviceptr),
+        quote!(Option<&mut CUdeviceptr>),
+        quote!(core::ptr::NonNull<CUdeviceptr>),
+        quote!(Option<core::ptr::NonNull<CUdeviceptr>>),
+        quote!((*mut CUdeviceptr)),
+    ] {
+        assert_eq!(mem_alloc_with(ty.clone()), Vec::<&str>::new(), "{ty}");
+    }
+}
+
+#[test]
+fn twins_pair_on_exact_c_types() {
+    // CUDA 2.0's `cuMemcpy2D` takes a `CUDA_MEMCPY2D_v1 *`, the per-thread one a
+    // `CUDA_MEMCPY2D_v2 *`: both pointers, the same size and alignment, not the same ABI.
+    let legacy = find("cuMemcpy2D", 2000, false).unwrap();
+    let ptds = find("cuMemcpy2D", 7000, true).unwrap();
+    assert_eq!(legacy.params[0].ty.spelling, "const CUDA_MEMCPY2D_v1 *");
+    assert_eq!(ptds.params[0].ty.spelling, "const CUDA_MEMCPY2D_v2 *");
+    let size_only = |a: &CType, b: &CType| a.size == b.size && a.align == b.align;
+    assert!(
+        size_only(&legacy.params[0].ty, &ptds.params[0].ty) && size_only(&legacy.ret, &ptds.ret),
+        "a comparison of sizes would pair them"
+    );
+    assert_eq!(twin(legacy), None);
+    // The 3.2 ABI is the per-thread one's.
+    let v3020 = find("cuMemcpy2D", 3020, false).unwrap();
+    assert_eq!(
+        twin(v3020).map(|t| (t.version, t.stream)),
+        Some((7000, Stream::Ptds))
+    );
+
+    let launch = find("cuLaunchKernel", 4000, false).unwrap();
+    let found = twin(launch).unwrap();
+    assert_eq!((found.version, found.stream), (7000, Stream::Ptsz));
+    // A per-thread typedef has no twin of its own.
+    assert_eq!(twin(found), None);
+}
+
+const fn c(spelling: &'static str, size: u32) -> CType {
+    CType {
+        spelling,
+        pointer: false,
+        size,
+        align: size,
+    }
+}
+
+const fn typedef(version: u32, stream: Stream, params: &'static [Param]) -> Typedef {
+    Typedef {
+        symbol: "cuSynthetic",
+        version,
+        stream,
+        ret: c("CUresult", 4),
+        params,
+        header: "test",
+        first_toolkit: 12000,
+        last_toolkit: 12000,
+    }
+}
+
+static SIGNED: &[Param] = &[Param {
+    name: "n",
+    ty: c("int", 4),
+}];
+static UNSIGNED: &[Param] = &[Param {
+    name: "n",
+    ty: c("unsigned int", 4),
+}];
+static SYNTHETIC: &[Typedef] = &[
+    typedef(3000, Stream::Legacy, SIGNED),
+    typedef(7000, Stream::Ptsz, UNSIGNED),
+    typedef(8000, Stream::Ptsz, SIGNED),
+    typedef(9000, Stream::Ptsz, SIGNED),
+];
+
+#[test]
+fn a_twin_is_the_first_same_typed_one_at_or_above_the_legacy_version() {
+    let legacy = &SYNTHETIC[0];
+    // 7000 has the same sizes and is nearest, but `unsigned int` is not `int`.
+    let found = twin_among(legacy, SYNTHETIC).unwrap();
+    assert_eq!(found.version, 8000);
+    static ONLY_SIZES_MATCH: &[Typedef] = &[
+        typedef(3000, Stream::Legacy, SIGNED),
+        typedef(7000, Stream::Ptsz, UNSIGNED),
+    ];
+    assert_eq!(twin_among(&ONLY_SIZES_MATCH[0], ONLY_SIZES_MATCH), None);
+    // None at or above: the newest below.
+    let late = typedef(9500, Stream::Legacy, SIGNED);
+    assert_eq!(twin_among(&late, SYNTHETIC).unwrap().version, 9000);
+}
+
+#[test]
+fn only_a_declaration_naming_no_stream_gets_a_twin() {
+    let launch = quote! {
+        unsafe extern "C" fn launch(
+            f: CUfunction, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32,
+            shared: u32, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void,
+        ) -> CUresult;
+    };
+    let twin_of = |args: TokenStream| {
+        let item = parse_item(args, launch.clone()).unwrap();
+        let checked = item.validate().unwrap();
+        checked[0].twin.map(|t| t.version)
+    };
+    assert_eq!(
+        twin_of(quote!(symbol = "cuLaunchKernel", version = 4000)),
+        Some(7000)
+    );
+    assert_eq!(
+        twin_of(quote!(
+            symbol = "cuLaunchKernel",
+            version = 4000,
+            stream = "legacy"
+        )),
+        None
+    );
+}
+
+#[test]
+fn mistakes_come_in_source_order() {
+    let item = parse_item(
+        quote!(),
+        quote! {
+            unsafe extern "C" {
+                #[cuda_entry(symbol = "cuMemAloc", version = 3020)]
+                fn mem_alloc(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+                #[cuda_entry(version = CUDA_VERSION, symbol = "cuMemFree_v2")]
+                async fn mem_free(dptr: CUdeviceptr) -> CUresult;
+                #[cuda_entry(symbol = "cuMemFree", version = 3020, stream = "per_thread")]
+                fn mem_free_again(dptr: CUdeviceptr) -> impl Copy;
+            }
+        },
+    )
+    .unwrap();
+    let mistakes = item.validate().unwrap_err();
+    let kinds: Vec<&str> = mistakes.iter().map(|m| m.kind().name()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "unknown_symbol",
+            "version_not_a_literal",
+            "suffixed_symbol",
+            "async_function",
+            "no_per_thread_variant",
+            "not_a_c_type",
+        ]
+    );
+}
+
+#[test]
+fn an_invalid_argument_silences_the_rules_that_need_it() {
+    // A stream that is neither flavour: no guess at which typedef 7000 should have been.
+    let launch = quote!(
+        unsafe extern "C" fn launch() -> CUresult;
+    );
+    assert_eq!(
+        kinds(
+            quote!(symbol = "cuLaunchKernel", version = 7000, stream = "ptsz"),
+            launch.clone()
+        ),
+        ["wrong_stream"]
+    );
+    // Unparsable arguments: one mistake, no "missing symbol".
+    assert_eq!(
+        kinds(quote!(symbol "cuMemAlloc"), launch.clone()),
+        ["malformed_arguments"]
+    );
+    // `unverified = true` was meant as `unverified`: no "unknown symbol" on top.
+    assert_eq!(
+        kinds(
+            quote!(symbol = "cuFoo", version = 13000, unverified = true),
+            launch.clone()
+        ),
+        ["unverified_with_value"]
+    );
+    // A version mistake does not hide the symbol's.
+    assert_eq!(
+        kinds(quote!(symbol = "cuMemAloc", version = 3025), launch),
+        ["unknown_symbol", "not_a_version"]
+    );
+}
+
+#[test]
+fn a_file_scanner_sees_what_the_macro_sees() {
+    let file = syn::parse_file(
+        r#"
+        #[cuda_entry(symbol = "cuMemFree", version = 3020)]
+        unsafe extern "C" fn with_body(dptr: u64) -> i32 { 0 }
+
+        unsafe extern "C" {
+            #[cuda_entry(symbol = "cuMemFree", version = 3020)]
+            fn not_expanded(dptr: u64) -> i32;
+            fn unrelated();
+        }
+
+        unsafe extern "C" {
+            fn plain();
+        }
+
+        #[cuda_entry(symbol = "cuMemFree", version = 3020)]
+        #[cuda_entry(symbol = "cuMemFree", version = 3020)]
+        unsafe extern "C" fn twice(dptr: u64) -> i32;
+        "#,
+    )
+    .unwrap();
+    let found: Vec<Vec<&str>> = file
+        .items
+        .iter()
+        .filter_map(EntryItem::from_item)
+        .map(|item| match item.validate() {
+            Ok(_) => Vec::new(),
+            Err(mistakes) => mistakes.iter().map(|m| m.kind().name()).collect(),
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            vec!["function_body"],
+            vec!["block_without_attribute"],
+            vec!["duplicate_attribute"],
+        ]
+    );
+}
+
+#[test]
+fn kind_names_are_snake_case() {
+    for kind in [
+        MistakeKind::UnknownSymbol,
+        MistakeKind::NotATypedef,
+        MistakeKind::NotACType,
+        MistakeKind::WrongStreamFlavour,
+    ] {
+        let name = kind.name();
+        assert!(
+            name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+            "{name}"
+        );
+        assert_eq!(kind.to_string(), name);
+    }
+    assert_eq!(MistakeKind::UnknownSymbol.name(), "unknown_symbol");
+    assert_eq!(MistakeKind::NotATypedef.name(), "not_a_typedef");
+}
+
+#[test]
+fn misspellings_find_the_nearest_symbol() {
+    let message = unknown_symbol("cuMemAloc");
+    assert!(message.contains("did you mean `cuMemAlloc`?"), "{message}");
+    let message = unknown_symbol("somethingElseEntirely");
+    assert!(!message.contains("did you mean"), "{message}");
+}
