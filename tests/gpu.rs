@@ -1,52 +1,202 @@
 //! The real driver: every typedef of the table resolved through the crate's runtime and checked
-//! against what the real driver answered (tests/ground-truth), plus the run-time errors.
+//! against what the real driver answered (tests/ground-truth) or, on another driver, against the
+//! export naming rule read off it; plus the run-time errors.
 //!
-//! Without a real CUDA driver (CI, or the override pointing at a simulator) each test prints a
-//! loud SKIPPED line and returns: these tests are for a machine with a GPU (tests/device/).
+//! Without a real CUDA driver (CI, or the override pointing at a simulator) each GPU test prints
+//! `SKIPPED <test>: <why>` past libtest's capture and returns; with `CUDA_ENTRY_REQUIRE_GPU=1`
+//! (tests/device/run.sh sets it) it fails instead. The naming rule's own test needs no GPU.
 
 use std::collections::HashMap;
-use std::ffi::CString;
+use std::ffi::{CString, c_void};
 use std::time::Instant;
 
-use cuda_entry::{Entry, ErrorKind, Stream};
-use cuda_entry_support::{export_name, ground_truth_file};
-use cuda_entry_table::{TYPEDEFS, Typedef};
+use cuda_entry::{DriverInfo, Entry, ErrorKind, Stream};
+use cuda_entry_support::{export_name, gpu_check_cannot_run, ground_truth_file};
+use cuda_entry_table::{TYPEDEFS, Typedef, lookup};
 
 /// The driver version the ground truth was read from (driver 580.159.04 on an H200).
 const GROUND_TRUTH_DRIVER: u32 = 13000;
 
-/// The loaded driver's version, or `None` (after saying why) when it is not a real driver.
-fn real_driver(test: &str) -> Option<u32> {
-    if let Some(path) = std::env::var_os(cuda_entry::PATH_VARIABLE)
-        && path.to_string_lossy().contains("simdriver")
-    {
-        eprintln!(
-            "SKIPPED {test}: {} points at a simulated driver",
-            cuda_entry::PATH_VARIABLE
+/// The loaded driver, when it is a real one; otherwise `None`, after [`gpu_check_cannot_run`].
+fn real_driver(test: &str) -> Option<(DriverInfo, libloading::Library)> {
+    let info = match cuda_entry::driver_info() {
+        Ok(info) => info,
+        Err(e) => {
+            gpu_check_cannot_run(test, &format!("no real CUDA driver on this machine ({e})"));
+            return None;
+        }
+    };
+    // SAFETY: the library is loaded already (reopening runs no initialiser); only addresses are
+    // looked up in it.
+    let library = unsafe { libloading::Library::new(&info.path) }
+        .unwrap_or_else(|e| panic!("reopening the loaded driver `{}`: {e}", info.path));
+    if exports(&library, "cuda_entry_sim_calls") {
+        gpu_check_cannot_run(
+            test,
+            &format!(
+                "`{}` is a simulated driver (through {})",
+                info.path,
+                cuda_entry::PATH_VARIABLE
+            ),
         );
         return None;
     }
-    match cuda_entry::driver_info() {
-        Ok(info) => {
-            eprintln!(
-                "{test}: real driver `{}` reports {}",
-                info.path, info.version
-            );
-            Some(info.version)
-        }
-        Err(e) => {
-            loud(&format!(
-                "SKIPPED {test}: no real CUDA driver on this machine ({e})"
-            ));
-            None
-        }
+    println!(
+        "{test}: real driver `{}` reports {}",
+        info.path, info.version
+    );
+    Some((info, library))
+}
+
+/// Whether `library` exports `name`.
+fn exports(library: &libloading::Library, name: &str) -> bool {
+    // SAFETY: only the symbol's address is read, nothing is called.
+    unsafe { library.get::<*const c_void>(name.as_bytes()) }.is_ok()
+}
+
+/// The export `cuGetProcAddress` hands out for `symbol` at `version`, by the rule the real
+/// driver follows (read off tests/ground-truth and held against every row of it by
+/// `the_export_naming_rule_matches_every_ground_truth_row`):
+///
+/// - the legacy typedefs of a symbol, in version order, are the exports `symbol`, `symbol_v2`,
+///   `symbol_v3`...: `cuMemAlloc` 3020 is `cuMemAlloc_v2`, `cuCtxCreate` 12050 `cuCtxCreate_v4`;
+///   a request reaches the newest typedef at or below its version;
+/// - a per-thread request of a symbol with per-thread typedefs reaches the newest one at or below
+///   its version: the legacy export at that typedef's version plus `_ptsz` or `_ptds`
+///   (`cuMemcpyHtoD` 7000 is `cuMemcpyHtoD_v2_ptds`); a symbol without any answers as legacy.
+///
+/// `None`: an unknown symbol, or no typedef at or below `version` (`VERSION_NOT_SUFFICIENT`).
+fn export_for(symbol: &str, version: u32, per_thread: bool) -> Option<String> {
+    let typedefs = lookup(symbol);
+    let mut legacy: Vec<u32> = typedefs
+        .iter()
+        .filter(|t| !t.stream.is_per_thread())
+        .map(|t| t.version)
+        .collect();
+    legacy.sort_unstable();
+    legacy.dedup();
+    let legacy_export = |version: u32| {
+        let index = legacy.iter().rposition(|&v| v <= version)?;
+        Some(match index {
+            0 => symbol.to_owned(),
+            i => format!("{symbol}_v{}", i + 1),
+        })
+    };
+    let twins = || typedefs.iter().filter(|t| t.stream.is_per_thread());
+    if per_thread && twins().next().is_some() {
+        let twin = twins()
+            .filter(|t| t.version <= version)
+            .max_by_key(|t| t.version)?;
+        Some(legacy_export(twin.version)? + twin.stream.suffix())
+    } else {
+        legacy_export(version)
     }
 }
 
-/// Writes past libtest's output capture, so a skip shows in every run's output.
-fn loud(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{line}");
+/// The ground-truth rows of one file (no comments, no header), split on tabs.
+fn rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("symbol\t"))
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+fn number<T: std::str::FromStr>(row: &[&str], column: usize) -> T {
+    row[column]
+        .parse()
+        .unwrap_or_else(|_| panic!("column {column} of {row:?} is not a number"))
+}
+
+#[test]
+fn the_export_naming_rule_matches_every_ground_truth_row() {
+    for (symbol, version, per_thread, export) in [
+        ("cuMemAlloc", 2000, false, Some("cuMemAlloc")),
+        ("cuMemAlloc", 3020, false, Some("cuMemAlloc_v2")),
+        ("cuMemAlloc", 3020, true, Some("cuMemAlloc_v2")),
+        ("cuCtxCreate", 12050, false, Some("cuCtxCreate_v4")),
+        ("cuCtxCreate", 12040, false, Some("cuCtxCreate_v3")),
+        ("cuMemcpy", 4000, false, Some("cuMemcpy")),
+        ("cuMemcpy2D", 3020, false, Some("cuMemcpy2D_v2")),
+        ("cuMemcpy", 7000, true, Some("cuMemcpy_ptds")),
+        ("cuLaunchKernel", 7000, true, Some("cuLaunchKernel_ptsz")),
+        ("cuLaunchKernel", 4000, true, None),
+        ("cuMemAlloc", 1000, false, None),
+        ("cuDefinitelyNotAFunction", 12000, false, None),
+    ] {
+        assert_eq!(
+            export_for(symbol, version, per_thread).as_deref(),
+            export,
+            "{symbol} {version} per-thread {per_thread}"
+        );
+    }
+    // cuGetProcAddress_v2(symbol, version, flags): rc 0 rows (rc 1 is a version above the
+    // driver); flags 2 is the per-thread request.
+    let text = ground_truth_file("driver-13000-getprocaddress.tsv");
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for row in rows(&text) {
+        let [symbol, _, _, _, _, pfn, exported] = row[..] else {
+            panic!("malformed row {row:?}");
+        };
+        if number::<i32>(&row, 3) != 0 {
+            continue;
+        }
+        let (version, flags) = (number::<u32>(&row, 1), number::<u64>(&row, 2));
+        let expected = (pfn == "ptr").then_some(exported);
+        let by_rule = export_for(symbol, version, flags == 2);
+        checked += 1;
+        if by_rule.as_deref() != expected {
+            wrong.push(format!("{row:?}: the rule says {by_rule:?}"));
+        }
+    }
+    // The 4-argument cuGetProcAddress (flags 0): rc 0 with the export, or 500 for nothing.
+    let text = ground_truth_file("driver-13000-getprocaddress-legacy.tsv");
+    for row in rows(&text) {
+        let [symbol, _, _, pfn, exported] = row[..] else {
+            panic!("malformed row {row:?}");
+        };
+        let expected = match number::<i32>(&row, 2) {
+            0 => {
+                assert_eq!(pfn, "ptr", "{row:?}");
+                Some(exported)
+            }
+            500 => None,
+            _ => continue,
+        };
+        let by_rule = export_for(symbol, number(&row, 1), false);
+        checked += 1;
+        if by_rule.as_deref() != expected {
+            wrong.push(format!("{row:?}: the rule says {by_rule:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} rows disagree with the naming rule:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(checked > 9000, "only {checked} rows checked");
+    // Every typedef the measured driver could serve names one of its exports, unless it exports
+    // no function of that symbol at all (cuWGLGetDevice is Windows-only).
+    let exports = ground_truth_file("driver-13000-exports.txt");
+    let exported = |name: &str| exports.lines().any(|e| e == name);
+    let mut unnamed = Vec::new();
+    for t in TYPEDEFS.iter().filter(|t| t.version <= GROUND_TRUTH_DRIVER) {
+        let export = export_for(t.symbol, t.version, t.stream.is_per_thread())
+            .unwrap_or_else(|| panic!("{}: the rule names no export", t.typedef_name()));
+        let of_symbol = |e: &str| {
+            e.strip_prefix(t.symbol)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
+        };
+        if !exported(&export) && exports.lines().any(of_symbol) {
+            unnamed.push(format!("{} -> {export}", t.typedef_name()));
+        }
+    }
+    assert!(
+        unnamed.is_empty(),
+        "the rule names exports driver 13000 does not have:\n{}",
+        unnamed.join("\n")
+    );
 }
 
 /// One row of driver-13000-getprocaddress.tsv.
@@ -58,26 +208,18 @@ struct Answer {
 
 fn ground_truth() -> HashMap<(String, u32, u64), Answer> {
     let text = ground_truth_file("driver-13000-getprocaddress.tsv");
-    let mut rows = HashMap::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("symbol\t"))
-    {
-        let f: Vec<&str> = line.split('\t').collect();
-        let (Ok(version), Ok(flags), Ok(status)) = (f[1].parse(), f[2].parse(), f[4].parse())
-        else {
-            continue;
-        };
-        rows.insert(
-            (f[0].to_owned(), version, flags),
-            Answer {
-                status,
-                pfn: f[5].to_owned(),
-                exported: f[6].to_owned(),
-            },
-        );
-    }
-    rows
+    rows(&text)
+        .into_iter()
+        .map(|row| {
+            let key = (row[0].to_owned(), number(&row, 1), number(&row, 2));
+            let answer = Answer {
+                status: number(&row, 4),
+                pfn: row[5].to_owned(),
+                exported: row[6].to_owned(),
+            };
+            (key, answer)
+        })
+        .collect()
 }
 
 fn entry_for(t: &Typedef) -> &'static Entry {
@@ -93,26 +235,26 @@ fn entry_for(t: &Typedef) -> &'static Entry {
 
 #[test]
 fn every_typedef_resolves_to_the_export_the_real_driver_names() {
-    let Some(driver_version) = real_driver("every_typedef") else {
+    let Some((driver, library)) =
+        real_driver("every_typedef_resolves_to_the_export_the_real_driver_names")
+    else {
         return;
     };
-    let truth = ground_truth();
-    let exports = ground_truth_file("driver-13000-exports.txt");
-    let exported = |symbol: &str| {
-        exports.lines().any(|e| {
-            e == symbol
-                || e.strip_prefix(symbol)
-                    .is_some_and(|rest| rest.starts_with('_'))
-        })
+    let driver_version = driver.version;
+    // The measured answers apply to the driver they were measured on; any other is held to the
+    // naming rule, export by full name.
+    let truth = if driver_version == GROUND_TRUTH_DRIVER {
+        ground_truth()
+    } else {
+        HashMap::new()
     };
-    let mut not_exported = 0;
-    let exact_truth = driver_version == GROUND_TRUTH_DRIVER;
-    let (mut resolved, mut expected, mut too_new, mut unchecked) = (0, 0, 0, 0);
+    let (mut resolved, mut expected, mut by_rule, mut too_new, mut not_exported) = (0, 0, 0, 0, 0);
     let mut mismatches = Vec::new();
     let start = Instant::now();
     for t in TYPEDEFS {
         let name = t.typedef_name();
-        let flags = if t.stream.is_per_thread() { 2 } else { 1 };
+        let per_thread = t.stream.is_per_thread();
+        let flags = if per_thread { 2 } else { 1 };
         let outcome = entry_for(t).resolve();
         if t.version > driver_version {
             too_new += 1;
@@ -126,10 +268,11 @@ fn every_typedef_resolves_to_the_export_the_real_driver_names() {
             }
             continue;
         }
-        let row = truth
-            .get(&(t.symbol.to_owned(), t.version, flags))
-            .filter(|_| exact_truth);
-        match (&outcome, row) {
+        let rule = export_for(t.symbol, t.version, per_thread);
+        match (
+            &outcome,
+            truth.get(&(t.symbol.to_owned(), t.version, flags)),
+        ) {
             (Ok(pfn), Some(answer)) if answer.pfn == "ptr" => {
                 resolved += 1;
                 expected += 1;
@@ -156,24 +299,23 @@ fn every_typedef_resolves_to_the_export_the_real_driver_names() {
                 answer.status, answer.pfn, answer.exported
             )),
             (Ok(pfn), None) => {
-                // No row (per-thread typedefs at their own version, the GL/EGL/VDPAU/profiler
-                // headers): the pointer must still be an export of this symbol, of the right kind.
+                // No measured row (another driver; per-thread typedefs at their own version;
+                // the GL/EGL/VDPAU/profiler headers): the export the naming rule names.
                 resolved += 1;
-                unchecked += 1;
-                let got = export_name(pfn.as_ptr()).unwrap_or_default();
-                let right_kind =
-                    !t.stream.is_per_thread() || got.ends_with("_ptsz") || got.ends_with("_ptds");
-                if !got.starts_with(t.symbol) || !right_kind {
+                by_rule += 1;
+                let got = export_name(pfn.as_ptr()).unwrap_or_else(|| "<not an export>".into());
+                if rule.as_deref() != Some(got.as_str()) {
                     mismatches.push(format!(
-                        "{name}: reached `{got}`, not an export of {} of this flavour",
-                        t.symbol
+                        "{name}: reached `{got}`, the export naming rule says {rule:?}"
                     ));
                 }
             }
             // Headers declare some typedefs for other platforms (cuWGLGetDevice is Windows-only):
-            // the driver then knows no such symbol, and its export list agrees.
+            // the driver then knows no such symbol, and exports no function of that name.
             (Err(e), None)
-                if e.kind() == &ErrorKind::SymbolNotFound && exact_truth && !exported(t.symbol) =>
+                if e.kind() == &ErrorKind::SymbolNotFound
+                    && !exports(&library, t.symbol)
+                    && !rule.as_deref().is_some_and(|e| exports(&library, e)) =>
             {
                 not_exported += 1
             }
@@ -182,7 +324,7 @@ fn every_typedef_resolves_to_the_export_the_real_driver_names() {
     }
     let elapsed = start.elapsed();
     println!(
-        "SUMMARY typedefs={} resolved={resolved} checked_against_ground_truth={expected} without_ground_truth={unchecked} newer_than_driver={too_new} not_exported_on_this_platform={not_exported} mismatched={} resolution_total_us={:.0}",
+        "SUMMARY typedefs={} driver={driver_version} resolved={resolved} checked_against_ground_truth={expected} checked_by_naming_rule={by_rule} newer_than_driver={too_new} not_exported_on_this_platform={not_exported} mismatched={} resolution_total_us={:.0}",
         TYPEDEFS.len(),
         mismatches.len(),
         elapsed.as_secs_f64() * 1e6
@@ -199,9 +341,10 @@ fn every_typedef_resolves_to_the_export_the_real_driver_names() {
 
 #[test]
 fn real_driver_errors_name_symbol_version_and_driver() {
-    let Some(driver_version) = real_driver("real_driver_errors") else {
+    let Some((driver, _)) = real_driver("real_driver_errors_name_symbol_version_and_driver") else {
         return;
     };
+    let driver_version = driver.version;
     let unknown = entry_for(&probe("cuDefinitelyNotAFunction", 12000, false))
         .resolve()
         .unwrap_err();
@@ -280,15 +423,14 @@ fn probe(symbol: &'static str, version: u32, per_thread: bool) -> Typedef {
 
 #[test]
 fn the_runtime_resolver_agrees_with_the_driver() {
-    let Some(_) = real_driver("runtime_resolver") else {
+    const TEST: &str = "the_runtime_resolver_agrees_with_the_driver";
+    let Some(_) = real_driver(TEST) else {
         return;
     };
     let runtime_version = match cuda_entry::runtime_version() {
         Ok(v) => v,
         Err(e) => {
-            loud(&format!(
-                "SKIPPED runtime_resolver: no CUDA runtime >= 12.5 here ({e})"
-            ));
+            gpu_check_cannot_run(TEST, &format!("no CUDA runtime >= 12.5 here ({e})"));
             return;
         }
     };

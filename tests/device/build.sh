@@ -11,17 +11,22 @@ cargo build $flag --workspace --examples
 cargo test $flag --workspace --no-run --message-format=json 2>/dev/null > target/device-tests.json
 python3 - "$profile" <<'PY'
 import json, shutil, sys, os
+# What tests/device/run.sh runs (the device takes at most 64 MiB of carried files).
+wanted = {"gpu", "driver", "runtime", "per_thread", "registry", "stress", "examples", "cuda_entry"}
+found = set()
 for line in open("target/device-tests.json"):
     msg = json.loads(line)
     if msg.get("reason") != "compiler-artifact" or not msg.get("executable") or not msg["profile"]["test"]:
         continue
     name = msg["target"]["name"].replace("-", "_")
-    # What tests/device/run.sh runs (the device takes at most 64 MiB of carried files).
-    if name not in {"gpu", "driver", "runtime", "per_thread", "registry", "stress", "examples", "cuda_entry"}:
+    if name not in wanted:
         continue
     dest = f".device/deps/{name}-test"
     shutil.copy(msg["executable"], dest)
+    found.add(name)
     print("test executable:", dest)
+if found != wanted:
+    sys.exit(f"build.sh: no test executable for {sorted(wanted - found)}: tests/device/run.sh would miss them")
 PY
 cp target/$profile/deps/libcuda_entry_sim*.so .device/deps/
 # The command, where tests/registry.rs looks for it (next to the deps folder).

@@ -3,14 +3,13 @@
 //! is loaded once per process, so every driver configuration needs a fresh one).
 #![deny(missing_docs)]
 pub mod elf;
+mod harness;
+
+pub use harness::{Driver, SCENARIO_VARIABLE, Scenario, run_scenarios};
 
 use std::ffi::{CStr, CString, c_char};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::time::Instant;
-
-/// The environment variable through which a scenario's child process learns which scenario to run.
-const SCENARIO_VARIABLE: &str = "CUDA_ENTRY_TEST_SCENARIO";
 
 /// Which simulated driver library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,123 +153,6 @@ impl SimRecords {
     }
 }
 
-/// One test scenario: a driver configuration and the test body run under it.
-#[derive(Debug)]
-pub struct Scenario {
-    /// The test's name.
-    pub name: &'static str,
-    /// The driver library: a simulator, or an explicit path (`None`: no override at all).
-    pub driver: Driver,
-    /// Further environment for the child (`CUDA_ENTRY_SIM_VERSION`, `CUDA_ENTRY_SIM_MODE`).
-    pub env: &'static [(&'static str, &'static str)],
-    /// The body; it panics on failure.
-    pub run: fn(),
-}
-
-/// Which driver library a scenario's process loads.
-#[derive(Clone, Copy, Debug)]
-pub enum Driver {
-    /// A simulated driver.
-    Sim(Simulator),
-    /// A simulated runtime library (through `CUDA_ENTRY_RUNTIME_PATH`); no driver override.
-    Runtime(Simulator),
-    /// This exact path, through the override (a missing file, a non-library...).
-    Path(&'static str),
-    /// Whatever the platform's default is (no override).
-    Default,
-}
-
-/// Runs every scenario in a child process of its own and reports like libtest; in a child,
-/// runs the one scenario asked for. Call it from a `harness = false` test's `main`.
-pub fn run_scenarios(scenarios: &[Scenario]) -> ExitCode {
-    if let Ok(name) = std::env::var(SCENARIO_VARIABLE) {
-        return match scenarios.iter().find(|s| s.name == name) {
-            Some(s) => {
-                (s.run)();
-                ExitCode::SUCCESS
-            }
-            None => {
-                eprintln!("no scenario named {name}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let selected: Vec<&Scenario> = scenarios
-        .iter()
-        .filter(|s| filters.is_empty() || filters.iter().any(|f| s.name.contains(f.as_str())))
-        .collect();
-    let start = Instant::now();
-    println!("\nrunning {} tests", selected.len());
-    let exe = std::env::current_exe().expect("current_exe");
-    let mut failed = Vec::new();
-    for s in &selected {
-        let mut child = Command::new(&exe);
-        child.env(SCENARIO_VARIABLE, s.name);
-        child.env_remove("CUDA_ENTRY_DRIVER_PATH");
-        child.env_remove("CUDA_ENTRY_RUNTIME_PATH");
-        let overridden = match s.driver {
-            Driver::Sim(sim) => Some(("CUDA_ENTRY_DRIVER_PATH", sim.path())),
-            Driver::Runtime(sim) => Some(("CUDA_ENTRY_RUNTIME_PATH", sim.path())),
-            Driver::Path(path) => Some(("CUDA_ENTRY_DRIVER_PATH", Ok(PathBuf::from(path)))),
-            Driver::Default => None,
-        };
-        match overridden {
-            Some((variable, Ok(path))) => {
-                child.env(variable, path);
-            }
-            Some((_, Err(e))) => {
-                println!("test {} ... FAILED", s.name);
-                failed.push((s.name, e));
-                continue;
-            }
-            None => {}
-        }
-        for (k, v) in s.env {
-            child.env(k, v);
-        }
-        match child.output() {
-            Ok(out) if out.status.success() => println!("test {} ... ok", s.name),
-            Ok(out) => {
-                println!("test {} ... FAILED", s.name);
-                failed.push((
-                    s.name,
-                    format!(
-                        "{}\n{}{}",
-                        out.status,
-                        String::from_utf8_lossy(&out.stdout),
-                        String::from_utf8_lossy(&out.stderr)
-                    ),
-                ));
-            }
-            Err(e) => {
-                println!("test {} ... FAILED", s.name);
-                failed.push((s.name, format!("spawn: {e}")));
-            }
-        }
-    }
-    for (name, output) in &failed {
-        println!("\n---- {name} ----\n{output}");
-    }
-    let passed = selected.len() - failed.len();
-    println!(
-        "\ntest result: {}. {passed} passed; {} failed; 0 ignored; 0 measured; {} filtered out; \
-         finished in {:.2}s\n",
-        if failed.is_empty() { "ok" } else { "FAILED" },
-        failed.len(),
-        scenarios.len() - selected.len(),
-        start.elapsed().as_secs_f64()
-    );
-    if failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
 /// The name of the exported symbol at exactly `address` in whichever loaded library holds it
 /// (`dladdr`), or `None` if the address is not an export's start.
 #[cfg(unix)]
@@ -315,9 +197,40 @@ pub fn export_name(_address: *const std::ffi::c_void) -> Option<String> {
     None
 }
 
+/// The variable that makes every check needing a real GPU required: switched on (see
+/// [`switched_on`]), such a check fails where it would print `SKIPPED`. tests/device/run.sh sets it.
+pub const REQUIRE_GPU: &str = "CUDA_ENTRY_REQUIRE_GPU";
+
+/// Whether the environment variable `name` is switched on: set, and neither empty, `0` nor `false`
+/// (`CI=1` and `CI=true` both count). How every optional check reads `CI` and [`REQUIRE_GPU`].
+pub fn switched_on(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// Prints `SKIPPED <check>: <why>` where the person running the tests sees it: straight to the
+/// process's standard error, which libtest does not capture (it captures only `print!` and
+/// `eprint!`, so an `eprintln!` in a passing test is never shown).
+pub fn print_skipped(check: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED {check}: {why}");
+}
+
+/// A check that needs a real GPU and cannot run: panics when [`REQUIRE_GPU`] is switched on,
+/// otherwise says so with [`print_skipped`] and returns.
+///
+/// # Panics
+/// With [`REQUIRE_GPU`] switched on (test code only).
+pub fn gpu_check_cannot_run(check: &str, why: &str) {
+    if switched_on(REQUIRE_GPU) {
+        panic!("{check} cannot run: {why}; {REQUIRE_GPU} is set, so this GPU check is required");
+    }
+    print_skipped(check, why);
+}
+
 /// Re-runs the current program with the simulated driver when no real driver can be loaded:
 /// returns `Some(exit code)` from the parent once the child is done, `None` in the process that
-/// should go on (a real driver, or already the simulated child).
+/// should go on (a real driver, or already the simulated child). With [`REQUIRE_GPU`] switched on
+/// it does not fall back: `Some(failure)`.
 ///
 /// The driver is loaded once per process, so the switch needs a fresh process.
 pub fn fall_back_to_simulator(why: &dyn std::fmt::Display) -> Option<ExitCode> {
@@ -325,6 +238,10 @@ pub fn fall_back_to_simulator(why: &dyn std::fmt::Display) -> Option<ExitCode> {
         return None;
     }
     println!("No CUDA driver could be used on this machine: {why}");
+    if switched_on(REQUIRE_GPU) {
+        println!("{REQUIRE_GPU} is set: a real driver is required, no simulated one is tried.");
+        return Some(ExitCode::FAILURE);
+    }
     let path = match Simulator::Current.path() {
         Ok(path) => path,
         Err(e) => {

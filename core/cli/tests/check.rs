@@ -371,15 +371,70 @@ fn driver_version_reads_major_dot_minor() {
 #[test]
 fn an_unreadable_file_is_bad_input() {
     use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let mode = |path: &Path, mode| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod")
+    };
     let dir = scratch("check-unreadable");
     let secret = dir.join("secret.rs");
     std::fs::write(&secret, "fn main() {}\n").expect("write");
-    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).expect("chmod");
-    if std::fs::File::open(&secret).is_ok() {
-        // Running as root: permissions do not stop reading; nothing to test here.
-        return;
+    mode(&secret, 0o000);
+    if std::fs::File::open(&secret).is_err() {
+        let out = run(driverless(), &["check", dir.to_str().expect("UTF-8")]);
+        return assert_permission_denied(&out);
     }
-    let out = run(driverless(), &["check", dir.to_str().expect("UTF-8")]);
+    // Root (CI runs as root) reads any file whatever its mode: the command then runs as
+    // `nobody`, whom the mode stops. A folder every user can enter holds a copy of the command
+    // and the file, since the build's own folders need not be open to `nobody`.
+    const NOBODY: u32 = 65534;
+    let open = std::env::temp_dir().join(format!(
+        "cuda-entry-check-unreadable-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&open);
+    std::fs::create_dir_all(open.join("project")).expect("create the open folder");
+    mode(&open, 0o755);
+    mode(&open.join("project"), 0o755);
+    let command = open.join("cuda-entry");
+    std::fs::copy(env!("CARGO_BIN_EXE_cuda-entry"), &command).expect("copy the command");
+    mode(&command, 0o755);
+    let secret = open.join("project").join("secret.rs");
+    std::fs::write(&secret, "fn main() {}\n").expect("write");
+    mode(&secret, 0o000);
+    let mut as_nobody = std::process::Command::new(&command);
+    as_nobody
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .current_dir(&open)
+        .env("CUDA_ENTRY_DRIVER_PATH", "/nonexistent/libcuda.so.1");
+    for variable in [
+        "CUDA_ENTRY_RUNTIME_PATH",
+        "CUDA_ENTRY_SIM_VERSION",
+        "CUDA_ENTRY_SIM_MODE",
+        "CUDA_ENTRY_CLI_SIMULATED",
+    ] {
+        as_nobody.env_remove(variable);
+    }
+    let out = as_nobody
+        .args(["check", "project"])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "running {} as uid {NOBODY} (needed to test an unreadable file when permissions \
+                 do not stop this process): {e}",
+                command.display()
+            )
+        });
+    let _ = std::fs::remove_dir_all(&open);
+    assert_permission_denied(&common::Output {
+        status: out.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    });
+}
+
+/// Status 2 (bad input), naming the unreadable file and why.
+fn assert_permission_denied(out: &common::Output) {
     assert_eq!(out.status, 2, "{out:?}");
     assert!(
         out.stderr

@@ -207,13 +207,20 @@ fn edge_cases() -> std::collections::BTreeMap<String, Edge> {
             continue;
         }
         let key = words.next().expect("edge-case key").to_owned();
+        let number = |v: &str| -> c_int {
+            v.parse()
+                .unwrap_or_else(|_| panic!("BAD {key}: `{v}` is not a number: {line}"))
+        };
         let mut edge = Edge::default();
         for word in words {
             match word.split_once('=') {
-                Some(("rc", v)) => edge.rc = v.parse().ok(),
-                Some(("st", v)) => edge.status = v.parse().ok(),
+                Some(("rc", v)) => edge.rc = Some(number(v)),
+                Some(("st", v)) => edge.status = Some(number(v)),
                 Some(("p", v)) => edge.pfn = Some(v.to_owned()),
-                _ => {}
+                // The crashes (NULL pfn, NULL symbol) are checked in modes.rs, in a child.
+                Some(("signal", v)) => _ = number(v),
+                None if word == "crashed" => {}
+                _ => panic!("BAD {key}: unknown field `{word}`: {line}"),
             }
         }
         map.insert(key, edge);

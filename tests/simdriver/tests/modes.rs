@@ -1,8 +1,10 @@
 //! Each configuration mode, the reported-version setting, the instrumentation, the NULL-argument
 //! abort and the simulated API (memory round trip, vector_add), in-process through the rlib.
 
+#[path = "support/mod.rs"]
+mod support;
+
 use std::ffi::{CStr, CString, c_int, c_uint, c_void};
-use std::process::Command;
 use std::sync::Mutex;
 
 use cuda_entry_simdriver as sim;
@@ -408,102 +410,82 @@ fn contexts_devices_and_streams() {
     }
 }
 
-/// Runs this test binary again with only `test` selected, `CHILD` set and `env` added.
-fn child(test: &str, env: &[(&str, &str)]) -> std::process::Output {
-    let exe = std::env::current_exe().expect("test binary");
-    let mut cmd = Command::new(exe);
-    cmd.args(["--exact", test, "--nocapture", "--test-threads=1"])
-        .env("CUDA_ENTRY_SIM_TEST_CHILD", "1");
-    cmd.env_remove("CUDA_ENTRY_SIM_VERSION")
-        .env_remove("CUDA_ENTRY_SIM_MODE");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("spawn the test binary")
-}
-
-fn in_child() -> bool {
-    std::env::var_os("CUDA_ENTRY_SIM_TEST_CHILD").is_some()
-}
-
-#[test]
-fn child_null_pfn() {
-    if in_child() {
-        let mut status = 0;
-        // SAFETY: deliberately NULL pfn: the simulator must abort before touching it.
-        unsafe {
-            sim::cuGetProcAddress_v2(
-                c"cuMemAlloc".as_ptr(),
-                std::ptr::null_mut(),
-                3020,
-                0,
-                &mut status,
-            );
-        }
-    }
-}
-
-#[test]
-fn child_null_symbol() {
-    if in_child() {
-        let mut pfn = std::ptr::null_mut();
-        // SAFETY: deliberately NULL symbol: the simulator must abort before reading it.
-        unsafe { sim::cuGetProcAddress(std::ptr::null(), &mut pfn, 3020, 0) };
-    }
-}
-
+/// In a child, one of the two NULL-argument calls, which must abort before returning; in the
+/// test's own process, both children and what their aborts say.
 #[test]
 fn null_pfn_or_symbol_aborts_loudly() {
-    if in_child() {
-        return;
+    const TEST: &str = "null_pfn_or_symbol_aborts_loudly";
+    match support::child_role().as_deref() {
+        Some("null_pfn") => {
+            let mut status = 0;
+            // SAFETY: deliberately NULL pfn: the simulator must abort before touching it.
+            unsafe {
+                sim::cuGetProcAddress_v2(
+                    c"cuMemAlloc".as_ptr(),
+                    std::ptr::null_mut(),
+                    3020,
+                    0,
+                    &mut status,
+                );
+            }
+            panic!("cuGetProcAddress_v2 returned with a NULL pfn");
+        }
+        Some("null_symbol") => {
+            let mut pfn = std::ptr::null_mut();
+            // SAFETY: deliberately NULL symbol: the simulator must abort before reading it.
+            unsafe { sim::cuGetProcAddress(std::ptr::null(), &mut pfn, 3020, 0) };
+            panic!("cuGetProcAddress returned with a NULL symbol");
+        }
+        Some(other) => panic!("{TEST}: no child role {other}"),
+        None => {}
     }
     use std::os::unix::process::ExitStatusExt;
-    for (test, message) in [
+    for (role, message) in [
         (
-            "child_null_pfn",
+            "null_pfn",
             "cuda-entry simulated driver: NULL pfn passed to cuGetProcAddress_v2 (the real driver segfaults here)",
         ),
         (
-            "child_null_symbol",
+            "null_symbol",
             "NULL symbol passed to cuGetProcAddress (the real driver segfaults here)",
         ),
     ] {
-        let out = child(test, &[]);
+        let out = support::run_again(TEST, role, &[]);
+        support::assert_ran_one_test(TEST, &out);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
             out.status.signal(),
             Some(6),
-            "{test}: {:?}, stderr: {stderr}",
+            "{role}: {:?}, stderr: {stderr}",
             out.status
         );
-        assert!(stderr.contains(message), "{test}: stderr: {stderr}");
+        assert!(stderr.contains(message), "{role}: stderr: {stderr}");
     }
 }
 
-#[test]
-fn child_env() {
-    if in_child() {
-        let expected_version: c_int = std::env::var("EXPECT_VERSION")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(13000);
-        let (rc, v) = driver_version();
-        let expected_rc: c_int = std::env::var("EXPECT_RC")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        println!("child: rc {rc} version {v}");
-        assert_eq!(rc, expected_rc);
-        if rc == 0 {
-            assert_eq!(v, expected_version);
-        }
-    }
-}
-
+/// In a child, the version and return code the environment asks for (`EXPECT_VERSION`,
+/// `EXPECT_RC`); in the test's own process, one child per configuration.
 #[test]
 fn configuration_is_read_from_the_environment() {
-    if in_child() {
-        return;
+    const TEST: &str = "configuration_is_read_from_the_environment";
+    match support::child_role().as_deref() {
+        Some("env") => {
+            let expected = |name: &str, default: c_int| -> c_int {
+                std::env::var(name).map_or(default, |v| {
+                    v.parse()
+                        .unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
+                })
+            };
+            let (rc, v) = driver_version();
+            println!("child: rc {rc} version {v}");
+            assert_eq!(rc, expected("EXPECT_RC", 0));
+            if rc == 0 {
+                assert_eq!(v, expected("EXPECT_VERSION", 13000));
+            }
+            return;
+        }
+        Some(other) => panic!("{TEST}: no child role {other}"),
+        None => {}
     }
     for env in [
         &[("EXPECT_VERSION", "13000")][..],
@@ -514,16 +496,11 @@ fn configuration_is_read_from_the_environment() {
         &[("CUDA_ENTRY_SIM_MODE", "stub"), ("EXPECT_RC", "34")],
         &[("CUDA_ENTRY_SIM_MODE", "version-fails"), ("EXPECT_RC", "3")],
     ] {
-        let out = child("child_env", env);
-        assert!(
-            out.status.success(),
-            "{env:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        support::assert_passed(TEST, env, &support::run_again(TEST, "env", env));
     }
     // A malformed value stops the process with a message rather than running as `normal`.
-    let out = child("child_env", &[("CUDA_ENTRY_SIM_MODE", "stubb")]);
+    let out = support::run_again(TEST, "env", &[("CUDA_ENTRY_SIM_MODE", "stubb")]);
+    support::assert_ran_one_test(TEST, &out);
     assert_eq!(
         std::os::unix::process::ExitStatusExt::signal(&out.status),
         Some(6)

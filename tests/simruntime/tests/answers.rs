@@ -11,7 +11,6 @@ mod support;
 
 use std::ffi::{CString, c_int, c_void};
 use std::path::PathBuf;
-use std::process::Command;
 
 use cuda_entry_simruntime as rt;
 use support::{GetProcAddressV2, Library};
@@ -180,39 +179,19 @@ fn sweep() -> Vec<(String, u32, u64)> {
     requests
 }
 
-/// The variables both simulators read; removed from every child, then set as the test says.
-const VARIABLES: &[&str] = &[
-    "CUDA_ENTRY_SIM_VERSION",
-    "CUDA_ENTRY_SIM_MODE",
-    "CUDA_ENTRY_SIMRT_VERSION",
-    "CUDA_ENTRY_SIMRT_MODE",
-];
-
-fn in_child() -> bool {
-    std::env::var_os("CUDA_ENTRY_SIMRT_TEST_CHILD").is_some()
+/// Runs `test` of this binary again in a child with only `env` of the simulators' variables set,
+/// to do its comparison there; asserts it passed and returns its output.
+fn compare_in_child(test: &str, env: &[(&str, &str)]) -> String {
+    support::assert_passed(test, env, &support::run_again(test, "compare", env))
 }
 
-/// Runs `test` of this binary in a child with only `env` of [`VARIABLES`] set; asserts it passed.
-fn run_child(test: &str, env: &[(&str, &str)]) -> String {
-    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
-    cmd.args(["--exact", test, "--nocapture", "--test-threads=1"])
-        .env("CUDA_ENTRY_SIMRT_TEST_CHILD", "1");
-    for var in VARIABLES {
-        cmd.env_remove(var);
+/// Whether this process is the child that does the comparison (see [`compare_in_child`]).
+fn comparing() -> bool {
+    match support::child_role().as_deref() {
+        Some("compare") => true,
+        Some(other) => panic!("no child role {other}"),
+        None => false,
     }
-    cmd.envs(env.iter().copied());
-    let out = cmd.output().expect("spawn the test binary");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{test} with {env:?}: {text}");
-    assert!(
-        text.contains("1 passed"),
-        "{test} did not run in the child: {text}"
-    );
-    text
 }
 
 /// The child's line starting at `marker` (with `--nocapture` it follows `test NAME ... `).
@@ -222,11 +201,8 @@ fn report<'a>(out: &'a str, marker: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {marker:?} line in the child's output: {out}"))
 }
 
-#[test]
-fn child_measured_requests() {
-    if !in_child() {
-        return;
-    }
+/// In the child: every measured request, against the runtime, the driver simulator and the TSV.
+fn measured_requests_in_this_process() {
     let driver = Driver::open();
     let rows = ground_truth_rows();
     let mut against_ground_truth = 0;
@@ -257,17 +233,16 @@ fn child_measured_requests() {
 
 #[test]
 fn the_measured_requests_answer_as_the_real_runtime_did() {
-    if in_child() {
-        return;
+    const TEST: &str = "the_measured_requests_answer_as_the_real_runtime_did";
+    if comparing() {
+        return measured_requests_in_this_process();
     }
-    run_child("child_measured_requests", &[]);
+    let out = compare_in_child(TEST, &[]);
+    println!("{}", report(&out, "measured requests: "));
 }
 
-#[test]
-fn child_every_tsv_row() {
-    if !in_child() {
-        return;
-    }
+/// In the child: every TSV row of a symbol the runtime simulates.
+fn every_tsv_row_in_this_process() {
     let implemented = rt::implemented_symbols();
     let mut compared = 0;
     for row in ground_truth_rows() {
@@ -301,18 +276,16 @@ fn child_every_tsv_row() {
 
 #[test]
 fn every_ground_truth_row_of_a_simulated_symbol_matches() {
-    if in_child() {
-        return;
+    const TEST: &str = "every_ground_truth_row_of_a_simulated_symbol_matches";
+    if comparing() {
+        return every_tsv_row_in_this_process();
     }
-    let out = run_child("child_every_tsv_row", &[]);
+    let out = compare_in_child(TEST, &[]);
     println!("{}", report(&out, "compared "));
 }
 
-#[test]
-fn child_sweep() {
-    if !in_child() {
-        return;
-    }
+/// In the child: the sweep, under the configuration the environment sets.
+fn sweep_in_this_process() {
     let driver = Driver::open();
     let requests = sweep();
     for (symbol, version, flags) in &requests {
@@ -332,8 +305,10 @@ fn child_sweep() {
 /// on what its driver said (the runtime's own modes are in modes.rs).
 #[test]
 fn the_runtime_answers_as_the_driver_simulator_for_every_request_and_driver_configuration() {
-    if in_child() {
-        return;
+    const TEST: &str =
+        "the_runtime_answers_as_the_driver_simulator_for_every_request_and_driver_configuration";
+    if comparing() {
+        return sweep_in_this_process();
     }
     let configurations: &[&[(&str, &str)]] = &[
         &[],
@@ -348,7 +323,7 @@ fn the_runtime_answers_as_the_driver_simulator_for_every_request_and_driver_conf
         &[("CUDA_ENTRY_SIM_MODE", "version-fails")],
     ];
     for env in configurations {
-        let out = run_child("child_sweep", env);
+        let out = compare_in_child(TEST, env);
         println!("{env:?}: {}", report(&out, "swept "));
     }
 }

@@ -2,8 +2,10 @@
 //! exports, the instrumentation, calls through the handed-out pointers, and the NULL-argument
 //! abort; in-process through the rlib (the environment and the aborts in child processes).
 
+#[path = "../../simdriver/tests/support/mod.rs"]
+mod support;
+
 use std::ffi::{CStr, CString, c_int, c_uint, c_void};
-use std::process::Command;
 use std::sync::Mutex;
 
 use cuda_entry_simruntime as rt;
@@ -429,59 +431,36 @@ fn calls_through_the_handed_out_pointers_work_and_are_recorded() {
     normal();
 }
 
-/// The variables both simulators read; removed from every child, then set as the test says.
-const VARIABLES: &[&str] = &[
-    "CUDA_ENTRY_SIM_VERSION",
-    "CUDA_ENTRY_SIM_MODE",
-    "CUDA_ENTRY_SIMRT_VERSION",
-    "CUDA_ENTRY_SIMRT_MODE",
-];
-
-/// Runs this test binary again with only `test` selected, the child marker set and `env` added.
-fn child(test: &str, env: &[(&str, &str)]) -> std::process::Output {
-    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
-    cmd.args(["--exact", test, "--nocapture", "--test-threads=1"])
-        .env("CUDA_ENTRY_SIMRT_TEST_CHILD", "1");
-    for var in VARIABLES {
-        cmd.env_remove(var);
-    }
-    cmd.envs(env.iter().copied());
-    cmd.output().expect("spawn the test binary")
-}
-
-fn in_child() -> bool {
-    std::env::var_os("CUDA_ENTRY_SIMRT_TEST_CHILD").is_some()
-}
-
+/// The number in the variable `var`, or `default` when it is unset.
 fn expected(var: &str, default: c_int) -> c_int {
-    std::env::var(var)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    std::env::var(var).map_or(default, |v| {
+        v.parse()
+            .unwrap_or_else(|_| panic!("{var}={v:?} is not a number"))
+    })
 }
 
-#[test]
-fn child_env() {
-    if !in_child() {
-        return;
-    }
-    let (rc, v) = runtime_version();
-    assert_eq!((rc, v), (0, expected("EXPECT_RUNTIME", 13000)));
-    let (rc, v) = driver_version();
-    assert_eq!(rc, expected("EXPECT_DRIVER_RC", 0));
-    if rc == 0 {
-        assert_eq!(v, expected("EXPECT_DRIVER", 13000));
-    }
-    let (rc, status, pfn) = by_version("cuMemAlloc", 3020, 0);
-    println!("child: cuMemAlloc 3020 -> rc {rc} status {status} pfn {pfn:p}");
-    assert_eq!(rc, expected("EXPECT_RC", 0));
-    assert_eq!(status, expected("EXPECT_STATUS", 0));
-}
-
+/// In a child, what the environment asks for (`EXPECT_*`); in the test's own process, one child
+/// per configuration, and the malformed values that must abort.
 #[test]
 fn configuration_is_read_from_the_environment() {
-    if in_child() {
-        return;
+    const TEST: &str = "configuration_is_read_from_the_environment";
+    match support::child_role().as_deref() {
+        Some("env") => {
+            let (rc, v) = runtime_version();
+            assert_eq!((rc, v), (0, expected("EXPECT_RUNTIME", 13000)));
+            let (rc, v) = driver_version();
+            assert_eq!(rc, expected("EXPECT_DRIVER_RC", 0));
+            if rc == 0 {
+                assert_eq!(v, expected("EXPECT_DRIVER", 13000));
+            }
+            let (rc, status, pfn) = by_version("cuMemAlloc", 3020, 0);
+            println!("child: cuMemAlloc 3020 -> rc {rc} status {status} pfn {pfn:p}");
+            assert_eq!(rc, expected("EXPECT_RC", 0));
+            assert_eq!(status, expected("EXPECT_STATUS", 0));
+            return;
+        }
+        Some(other) => panic!("{TEST}: no child role {other}"),
+        None => {}
     }
     for env in [
         &[][..],
@@ -516,20 +495,15 @@ fn configuration_is_read_from_the_environment() {
             ("EXPECT_STATUS", "-1"),
         ],
     ] {
-        let out = child("child_env", env);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && stdout.contains("1 passed"),
-            "{env:?}: {stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        support::assert_passed(TEST, env, &support::run_again(TEST, "env", env));
     }
     // A malformed value stops the process with a message rather than running as `normal`.
     for (var, value) in [
         ("CUDA_ENTRY_SIMRT_MODE", "unwriten-status"),
         ("CUDA_ENTRY_SIMRT_VERSION", "13.0"),
     ] {
-        let out = child("child_env", &[(var, value)]);
+        let out = support::run_again(TEST, "env", &[(var, value)]);
+        support::assert_ran_one_test(TEST, &out);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
             std::os::unix::process::ExitStatusExt::signal(&out.status),
@@ -543,80 +517,65 @@ fn configuration_is_read_from_the_environment() {
     }
 }
 
-#[test]
-fn child_null_func_ptr() {
-    if in_child() {
-        let mut status = 0;
-        // SAFETY: deliberately NULL funcPtr: the simulator must abort before touching it.
-        unsafe {
-            rt::cudaGetDriverEntryPointByVersion(
-                c"cuMemAlloc".as_ptr(),
-                std::ptr::null_mut(),
-                3020,
-                0,
-                &mut status,
-            );
-        }
-    }
-}
-
-#[test]
-fn child_null_symbol() {
-    if in_child() {
-        let mut pfn = std::ptr::null_mut();
-        // SAFETY: deliberately NULL symbol: the simulator must abort before reading it.
-        unsafe { rt::cudaGetDriverEntryPoint(std::ptr::null(), &mut pfn, 0, std::ptr::null_mut()) };
-    }
-}
-
-#[test]
-fn child_null_in_rc_mode() {
-    if in_child() {
-        let mut status = 0;
-        // SAFETY: deliberately NULL funcPtr, in a mode that writes nothing: still an abort.
-        unsafe {
-            rt::cudaGetDriverEntryPointByVersion(
-                c"cuMemAlloc".as_ptr(),
-                std::ptr::null_mut(),
-                3020,
-                0,
-                &mut status,
-            );
-        }
-    }
-}
-
+/// In a child, one of the NULL-argument calls, which must abort before returning; in the test's
+/// own process, each child and what its abort says.
 #[test]
 fn null_func_ptr_or_symbol_aborts_loudly() {
-    if in_child() {
-        return;
+    const TEST: &str = "null_func_ptr_or_symbol_aborts_loudly";
+    match support::child_role().as_deref() {
+        // The rc=0 mode writes nothing, yet a NULL funcPtr still aborts.
+        Some("null_func_ptr" | "null_in_rc_mode") => {
+            let mut status = 0;
+            // SAFETY: deliberately NULL funcPtr: the simulator must abort before touching it.
+            unsafe {
+                rt::cudaGetDriverEntryPointByVersion(
+                    c"cuMemAlloc".as_ptr(),
+                    std::ptr::null_mut(),
+                    3020,
+                    0,
+                    &mut status,
+                );
+            }
+            panic!("cudaGetDriverEntryPointByVersion returned with a NULL funcPtr");
+        }
+        Some("null_symbol") => {
+            let mut pfn = std::ptr::null_mut();
+            // SAFETY: deliberately NULL symbol: the simulator must abort before reading it.
+            unsafe {
+                rt::cudaGetDriverEntryPoint(std::ptr::null(), &mut pfn, 0, std::ptr::null_mut())
+            };
+            panic!("cudaGetDriverEntryPoint returned with a NULL symbol");
+        }
+        Some(other) => panic!("{TEST}: no child role {other}"),
+        None => {}
     }
     use std::os::unix::process::ExitStatusExt;
-    for (test, env, message) in [
+    for (role, env, message) in [
         (
-            "child_null_func_ptr",
+            "null_func_ptr",
             &[][..],
             "cuda-entry simulated runtime: NULL funcPtr passed to cudaGetDriverEntryPointByVersion",
         ),
         (
-            "child_null_symbol",
+            "null_symbol",
             &[],
             "cuda-entry simulated runtime: NULL symbol passed to cudaGetDriverEntryPoint",
         ),
         (
-            "child_null_in_rc_mode",
+            "null_in_rc_mode",
             &[("CUDA_ENTRY_SIMRT_MODE", "rc=0")],
             "NULL funcPtr passed to cudaGetDriverEntryPointByVersion",
         ),
     ] {
-        let out = child(test, env);
+        let out = support::run_again(TEST, role, env);
+        support::assert_ran_one_test(TEST, &out);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
             out.status.signal(),
             Some(6),
-            "{test}: {:?}, stderr: {stderr}",
+            "{role}: {:?}, stderr: {stderr}",
             out.status
         );
-        assert!(stderr.contains(message), "{test}: stderr: {stderr}");
+        assert!(stderr.contains(message), "{role}: stderr: {stderr}");
     }
 }

@@ -1,11 +1,12 @@
-//! Test helpers shared by the three simulated-driver crates' tests (included with `#[path]`):
+//! Test helpers shared by the simulated drivers' and runtimes' tests (included with `#[path]`):
 //! finding the built cdylib, listing its exports with `nm`, loading it with `dlopen` exactly as the
-//! library loads libcuda.so.1.
+//! library loads libcuda.so.1, and running one test again in a child process (the simulators read
+//! their configuration from the environment, once per process).
 #![allow(dead_code, unreachable_pub)] // each test file uses a different part
 
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The instrumentation exports every simulator build has.
 pub const INSTRUMENTATION: &[&str] = &[
@@ -35,14 +36,18 @@ pub fn cdylib_path(stem: &str) -> PathBuf {
         })
 }
 
-/// The functions the shared object defines and exports (`nm -D --defined-only`, type T), or `None`
-/// when `nm` is not installed.
-pub fn nm_exports(path: &std::path::Path) -> Option<Vec<String>> {
+/// The functions the shared object defines and exports (`nm -D --defined-only`, type T).
+///
+/// # Panics
+/// When `nm` cannot be run: it comes with binutils, as the linker does, so it is required.
+pub fn nm_exports(path: &std::path::Path) -> Vec<String> {
     let out = Command::new("nm")
         .args(["-D", "--defined-only"])
         .arg(path)
         .output()
-        .ok()?;
+        .unwrap_or_else(|e| {
+            panic!("cannot run `nm` to list the exports ({e}): install binutils, which has it")
+        });
     assert!(
         out.status.success(),
         "nm failed: {}",
@@ -57,7 +62,7 @@ pub fn nm_exports(path: &std::path::Path) -> Option<Vec<String>> {
         })
         .collect();
     names.sort();
-    Some(names)
+    names
 }
 
 unsafe extern "C" {
@@ -111,3 +116,73 @@ pub type GetProcAddress =
     unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
 /// `cuDriverGetVersion`'s C type.
 pub type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> c_int;
+
+/// The variables the simulators read (the driver's, and the runtime's own).
+pub const SIM_VARIABLES: &[&str] = &[
+    "CUDA_ENTRY_SIM_VERSION",
+    "CUDA_ENTRY_SIM_MODE",
+    "CUDA_ENTRY_SIMRT_VERSION",
+    "CUDA_ENTRY_SIMRT_MODE",
+];
+
+/// Set in a child process started by [`run_again`] to the role it plays there.
+const CHILD_ROLE: &str = "CUDA_ENTRY_SIM_TEST_CHILD";
+
+/// The role this process plays, when it is a child started by [`run_again`].
+pub fn child_role() -> Option<String> {
+    std::env::var(CHILD_ROLE).ok()
+}
+
+/// Runs the test `test` of this test binary again, by itself, in a child process that plays
+/// `role` (see [`child_role`]) and has none of [`SIM_VARIABLES`] but those of `env`.
+pub fn run_again(test: &str, role: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(std::env::current_exe().expect("the test binary's path"));
+    cmd.args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(CHILD_ROLE, role);
+    for variable in SIM_VARIABLES {
+        cmd.env_remove(variable);
+    }
+    cmd.envs(env.iter().copied());
+    cmd.output().expect("spawn the test binary")
+}
+
+/// The child's stdout then stderr.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Asserts that the child started its one test (libtest's "running 1 test"), whatever came next.
+pub fn assert_ran_one_test(test: &str, out: &Output) {
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("running 1 test"),
+        "{test}: the child did not run its test: {}",
+        text(out)
+    );
+}
+
+/// Asserts that the child ran its one test and it passed; returns the child's output.
+pub fn assert_passed(test: &str, env: &[(&str, &str)], out: &Output) -> String {
+    let text = text(out);
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "{test} with {env:?} in a child: {}\n{text}",
+        out.status
+    );
+    text
+}
+
+/// For a test that needs the simulators' default configuration: `true` when this process has it
+/// (none of [`SIM_VARIABLES`] set). Otherwise runs `test` again in a child without them, asserts
+/// that it passed there, and returns `false`: the caller returns, the check done.
+pub fn with_default_configuration(test: &str) -> bool {
+    if SIM_VARIABLES.iter().all(|v| std::env::var_os(v).is_none()) {
+        return true;
+    }
+    let out = run_again(test, "default-configuration", &[]);
+    assert_passed(test, &[], &out);
+    false
+}
