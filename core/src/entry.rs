@@ -270,7 +270,7 @@ impl Entry {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     //! The cache without any driver: fake resolutions (pointers that are never called).
     //! Run under Miri too (`cargo +nightly miri test -p cuda-entry --lib`).

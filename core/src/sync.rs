@@ -320,7 +320,12 @@ mod loom_tests {
 
     #[test]
     fn racing_callers_initialise_once_and_agree() {
-        loom::model(|| {
+        // Waiting is a yield loop under loom: bound the preemptions so that three threads stay
+        // within the model's branch limit (every interleaving with up to 3 preemptions).
+        let mut model = loom::model::Builder::new();
+        model.preemption_bound = Some(3);
+        model.max_branches = 100_000;
+        model.check(|| {
             let once = Arc::new(Leaked::<usize>::new());
             let calls = Arc::new(AtomicUsize::new(0));
             let threads: Vec<_> = (0..2)
