@@ -1,0 +1,374 @@
+//! Measures C types with the compiler: `sizeof`/`_Alignof`, the class (integer, floating, enum,
+//! pointer, function pointer, struct/union, void) and, for an object pointer, the type it points
+//! to, measured the same way.
+//!
+//! Per type `T` the probe asks (`t` is `__typeof__(T)`):
+//! - `__builtin_types_compatible_p(t, void)`: void? (the key: it compiles wherever `T` exists);
+//! - `sizeof(t)`, `_Alignof(t)` (does not compile for an incomplete type);
+//! - `__builtin_classify_type(*(t *)0)`: integer (enums and `char` included), pointer, real,
+//!   struct or union;
+//! - whether `t` is compatible with `unsigned int`/`int` but not with an enum of that underlying
+//!   type: then it is an enum (two different enums are never compatible, an integer type is);
+//! - `_Generic(*(*(t *)0), t: 1, default: 0)`: a pointer whose pointee decays back to the pointer
+//!   is a function pointer;
+//! - for the pointee spelling read off the spelling (`const char **` -> `const char *`) or off the
+//!   typedef (`CUcontext` -> `struct CUctx_st`): `__builtin_types_compatible_p(__typeof__(*(*(t
+//!   *)0)), P)` must be 1, so a pointee's spelling is the compiler's, not a guess.
+//!
+//! An incomplete type (`struct CUctx_st`) has size and alignment 0; its class is that of the
+//! `struct`/`union`/`enum` keyword it resolves to.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::probe::{Compiler, Line, STAGES};
+
+/// `sizeof` and `_Alignof` of a type (0/0 for `void` and incomplete types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Layout {
+    pub(crate) size: u32,
+    pub(crate) align: u32,
+}
+
+/// What kind of type the compiler says a type is (same names as `cuda_entry_table::Class`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Class {
+    Void,
+    Integer,
+    Floating,
+    Enum,
+    Pointer,
+    FunctionPointer,
+    Record,
+}
+
+/// A measured type: spelling, layout, class and, for an object pointer, its pointee.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct TypeInfo {
+    pub(crate) spelling: String,
+    /// The spelling has an explicit `*`.
+    pub(crate) pointer: bool,
+    pub(crate) layout: Layout,
+    pub(crate) class: Class,
+    pub(crate) pointee: Option<Box<TypeInfo>>,
+}
+
+/// Pointee levels followed at most (`const char **` needs 2).
+const MAX_DEPTH: usize = 4;
+
+/// What the probe measured: per spelling, its type and the stage that compiled it.
+#[derive(Debug)]
+pub(crate) struct Measured {
+    pub(crate) types: BTreeMap<String, TypeInfo>,
+    pub(crate) stage_of: BTreeMap<String, &'static str>,
+}
+
+/// The answers about one spelling.
+#[derive(Debug)]
+struct Facts {
+    void: bool,
+    layout: Option<Layout>,
+    classified: Option<i64>,
+    enumeration: bool,
+    function_pointer: bool,
+    pointee: Option<String>,
+}
+
+/// Measures every spelling of `types` and their pointees. `typedefs` (NAME -> spelling, from
+/// the preprocessed headers) resolves the pointee of a pointer typedef.
+pub(crate) fn measure(
+    compiler: &Compiler<'_>,
+    types: &BTreeSet<String>,
+    typedefs: &BTreeMap<String, String>,
+) -> Result<Measured, String> {
+    // The pointee spellings of every level, so one probe answers them all.
+    let mut spellings: Vec<String> = types.iter().cloned().collect();
+    let mut pointee_of: BTreeMap<String, String> = BTreeMap::new();
+    let mut level: Vec<String> = spellings.clone();
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for s in &level {
+            if let Some(p) = pointee_spelling(s, typedefs) {
+                if !spellings.contains(&p) && !next.contains(&p) {
+                    next.push(p.clone());
+                }
+                pointee_of.insert(s.clone(), p);
+            }
+        }
+        spellings.extend(next.iter().cloned());
+        level = next;
+    }
+
+    let mut lines = Vec::new();
+    let mut key = Vec::new();
+    for (item, s) in spellings.iter().enumerate() {
+        let setup = format!("typedef __typeof__({s}) t;");
+        let mut ask = |format: &'static str, args: String, setup: &str| {
+            lines.push(Line {
+                item,
+                setup: setup.to_string(),
+                format,
+                args,
+            });
+            lines.len() - 1
+        };
+        key.push(ask(
+            "%d",
+            "__builtin_types_compatible_p(t, void)".into(),
+            &setup,
+        ));
+        ask("%zu %zu", "sizeof(t), _Alignof(t)".into(), &setup);
+        ask("%d", "__builtin_classify_type(*(t *)0)".into(), &setup);
+        ask(
+            "%d %d %d %d",
+            "__builtin_types_compatible_p(t, unsigned int), __builtin_types_compatible_p(t, enum probe_u), \
+             __builtin_types_compatible_p(t, int), __builtin_types_compatible_p(t, enum probe_s)"
+                .into(),
+            &format!("{setup} enum probe_u {{ probe_u0 = 0 }}; enum probe_s {{ probe_s0 = -1 }};"),
+        );
+        ask(
+            "%d",
+            "_Generic(*(*(t *)0), t: 1, default: 0)".into(),
+            &setup,
+        );
+        if let Some(p) = pointee_of.get(s) {
+            ask(
+                "%d",
+                format!("__builtin_types_compatible_p(__typeof__(*(*(t *)0)), __typeof__({p}))"),
+                &setup,
+            );
+        }
+    }
+    let answers = compiler.staged(STAGES, spellings.len(), &key, &lines)?;
+
+    let mut facts: BTreeMap<&str, Facts> = BTreeMap::new();
+    let mut stage_of = BTreeMap::new();
+    let mut lost = Vec::new();
+    let mut per_item: Vec<Vec<Option<&Vec<i64>>>> = vec![Vec::new(); spellings.len()];
+    for (line, v) in lines.iter().zip(&answers.values) {
+        per_item[line.item].push(v.as_ref());
+    }
+    for (item, s) in spellings.iter().enumerate() {
+        let Some(stage) = answers.stage[item] else {
+            lost.push(s.as_str());
+            continue;
+        };
+        stage_of.insert(s.clone(), stage);
+        let a = &per_item[item];
+        let one = |i: usize| a.get(i).copied().flatten().and_then(|v| v.first().copied());
+        let e = a.get(3).copied().flatten();
+        let verified = one(5);
+        if pointee_of.contains_key(s) && verified != Some(1) {
+            return Err(format!(
+                "the compiler does not confirm `{}` as the type `{s}` points to (answer {verified:?})",
+                pointee_of[s]
+            ));
+        }
+        facts.insert(
+            s,
+            Facts {
+                void: one(0) == Some(1),
+                layout: a.get(1).copied().flatten().and_then(|v| match v[..] {
+                    [size, align] => Some(Layout {
+                        size: u32::try_from(size).ok()?,
+                        align: u32::try_from(align).ok()?,
+                    }),
+                    _ => None,
+                }),
+                classified: one(2),
+                enumeration: e.is_some_and(|e| matches!(e[..], [1, 0, _, _] | [_, _, 1, 0])),
+                function_pointer: one(4) == Some(1),
+                pointee: pointee_of.get(s).cloned(),
+            },
+        );
+    }
+    if !lost.is_empty() {
+        return Err(format!(
+            "no probe stage could measure these types: {}\nlast compiler output:\n{}",
+            lost.join(", "),
+            answers.last_errors
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for s in types {
+        out.insert(s.clone(), assemble(s, &facts, typedefs, 0)?);
+    }
+    Ok(Measured {
+        types: out,
+        stage_of: stage_of
+            .into_iter()
+            .filter(|(s, _)| types.contains(s))
+            .collect(),
+    })
+}
+
+/// `CUcontext *` as `CUcontext * (pointer 8/8 to CUcontext (pointer 8/8 to struct CUctx_st
+/// (struct/union 0/0)))`, for notes.
+pub(crate) fn brief(t: &TypeInfo) -> String {
+    let mut s = format!(
+        "{} ({:?} {}/{}",
+        t.spelling, t.class, t.layout.size, t.layout.align
+    );
+    if let Some(p) = &t.pointee {
+        s.push_str(" to ");
+        s.push_str(&brief(p));
+    }
+    s.push(')');
+    s
+}
+
+/// The type of `s` from the facts, its pointee included.
+fn assemble(
+    s: &str,
+    facts: &BTreeMap<&str, Facts>,
+    typedefs: &BTreeMap<String, String>,
+    depth: usize,
+) -> Result<TypeInfo, String> {
+    let f = facts
+        .get(s)
+        .ok_or_else(|| format!("`{s}` was not measured"))?;
+    let class = match (f.void, f.layout, f.classified) {
+        (true, _, _) => Class::Void,
+        (false, None, _) => incomplete_class(s, typedefs)?,
+        (false, Some(_), Some(1)) if f.enumeration => Class::Enum,
+        (false, Some(_), Some(1 | 2 | 4)) => Class::Integer,
+        (false, Some(_), Some(5)) if f.function_pointer => Class::FunctionPointer,
+        (false, Some(_), Some(5)) => Class::Pointer,
+        (false, Some(_), Some(8)) => Class::Floating,
+        (false, Some(_), Some(12 | 13)) => Class::Record,
+        (false, Some(_), c) => {
+            return Err(format!(
+                "`{s}`: unsupported type class {c:?} (__builtin_classify_type)"
+            ));
+        }
+    };
+    let layout = match class {
+        Class::Void => Layout { size: 0, align: 0 },
+        _ => f.layout.unwrap_or(Layout { size: 0, align: 0 }),
+    };
+    let pointee = match (&f.pointee, class) {
+        (Some(p), Class::Pointer) if depth < MAX_DEPTH => {
+            Some(Box::new(assemble(p, facts, typedefs, depth + 1)?))
+        }
+        (None, Class::Pointer) => {
+            return Err(format!(
+                "`{s}` is a pointer, but its pointee could not be read off its spelling or typedef"
+            ));
+        }
+        _ => None,
+    };
+    Ok(TypeInfo {
+        spelling: s.to_string(),
+        pointer: s.contains('*'),
+        layout,
+        class,
+        pointee,
+    })
+}
+
+/// The class of an incomplete type: the keyword of the type it names, through typedefs.
+fn incomplete_class(s: &str, typedefs: &BTreeMap<String, String>) -> Result<Class, String> {
+    let mut spelling = s.to_string();
+    for _ in 0..16 {
+        let words: Vec<&str> = spelling
+            .split_whitespace()
+            .filter(|w| !QUALIFIERS.contains(w))
+            .collect();
+        match words[..] {
+            ["struct" | "union", _] => return Ok(Class::Record),
+            ["enum", _] => return Ok(Class::Enum),
+            [name] if typedefs.contains_key(name) => spelling = typedefs[name].clone(),
+            _ => break,
+        }
+    }
+    Err(format!(
+        "`{s}` is incomplete but not a struct, union or enum"
+    ))
+}
+
+const QUALIFIERS: &[&str] = &["const", "volatile", "restrict", "__restrict"];
+
+/// What `s` points to, read off its spelling (`const char **` -> `const char *`,
+/// `const void * const` -> `const void`) or its typedef (`CUcontext` -> `struct CUctx_st`).
+/// `None` for a function pointer spelling and for a name that is no pointer typedef.
+pub(crate) fn pointee_spelling(s: &str, typedefs: &BTreeMap<String, String>) -> Option<String> {
+    let mut spelling = s.to_string();
+    for _ in 0..16 {
+        if spelling.contains('(') {
+            return None;
+        }
+        let mut words: Vec<&str> = spelling.split_whitespace().collect();
+        while words.last().is_some_and(|w| QUALIFIERS.contains(w)) {
+            words.pop();
+        }
+        let last = words.pop()?;
+        if let Some(rest) = last.strip_suffix('*') {
+            if !rest.is_empty() {
+                words.push(rest);
+            }
+            return (!words.is_empty()).then(|| words.join(" "));
+        }
+        words.push(last);
+        let names: Vec<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| !QUALIFIERS.contains(w))
+            .collect();
+        match names[..] {
+            [name] => spelling = typedefs.get(name)?.clone(),
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointees_from_spellings_and_typedefs() {
+        let typedefs: BTreeMap<String, String> = [
+            ("CUcontext", "struct CUctx_st *"),
+            ("CUdeviceptr", "CUdeviceptr_v2"),
+            ("CUdeviceptr_v2", "unsigned long long"),
+            ("EGLImageKHR", "void *"),
+            ("CUstream_alias", "CUstream"),
+            ("CUstream", "struct CUstream_st *"),
+        ]
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let p = |s: &str| pointee_spelling(s, &typedefs);
+        assert_eq!(p("const void *").as_deref(), Some("const void"));
+        assert_eq!(p("const void * const").as_deref(), Some("const void"));
+        assert_eq!(p("const char **").as_deref(), Some("const char *"));
+        assert_eq!(p("CUcontext *").as_deref(), Some("CUcontext"));
+        assert_eq!(p("CUcontext").as_deref(), Some("struct CUctx_st"));
+        assert_eq!(
+            p("const CUstream_alias").as_deref(),
+            Some("struct CUstream_st")
+        );
+        assert_eq!(p("EGLImageKHR").as_deref(), Some("void"));
+        assert_eq!(p("CUdeviceptr"), None);
+        assert_eq!(p("unsigned int"), None);
+        assert_eq!(p("void (*)(void *)"), None);
+        assert_eq!(p("*"), None);
+    }
+
+    #[test]
+    fn incomplete_types_take_their_keyword() {
+        let typedefs: BTreeMap<String, String> =
+            [("X_t".to_string(), "struct X".to_string())].into();
+        assert_eq!(
+            incomplete_class("struct CUctx_st", &typedefs),
+            Ok(Class::Record)
+        );
+        assert_eq!(
+            incomplete_class("const union U", &typedefs),
+            Ok(Class::Record)
+        );
+        assert_eq!(incomplete_class("enum E", &typedefs), Ok(Class::Enum));
+        assert_eq!(incomplete_class("X_t", &typedefs), Ok(Class::Record));
+        assert!(incomplete_class("Unknown", &typedefs).is_err());
+    }
+}
