@@ -128,12 +128,21 @@ impl Compiler<'_> {
                         answers.last_errors = errors;
                         break;
                     }
+                    // Without its key line an item has no answers in this stage: drop all its
+                    // lines (GCC names an undeclared type once per function, so its other
+                    // lines would fail one compile at a time).
                     Err((bad, errors)) => {
                         answers.last_errors = errors;
+                        let unknown: BTreeSet<usize> = bad
+                            .iter()
+                            .map(|&i| pending[i])
+                            .filter(|&l| key[lines[l].item] == l)
+                            .map(|l| lines[l].item)
+                            .collect();
                         pending = pending
                             .into_iter()
                             .enumerate()
-                            .filter(|(i, _)| !bad.contains(i))
+                            .filter(|&(i, l)| !bad.contains(&i) && !unknown.contains(&lines[l].item))
                             .map(|(_, l)| l)
                             .collect();
                     }

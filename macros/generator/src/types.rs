@@ -111,20 +111,22 @@ pub(crate) fn measure(
             });
             lines.len() - 1
         };
+        // Compiles wherever `T` exists: void? an enum?
         key.push(ask(
-            "%d",
-            "__builtin_types_compatible_p(t, void)".into(),
-            &setup,
-        ));
-        ask("%zu %zu", "sizeof(t), _Alignof(t)".into(), &setup);
-        ask("%d", "__builtin_classify_type(*(t *)0)".into(), &setup);
-        ask(
-            "%d %d %d %d",
-            "__builtin_types_compatible_p(t, unsigned int), __builtin_types_compatible_p(t, enum probe_u), \
+            "%d %d %d %d %d",
+            "__builtin_types_compatible_p(t, void), \
+             __builtin_types_compatible_p(t, unsigned int), __builtin_types_compatible_p(t, enum probe_u), \
              __builtin_types_compatible_p(t, int), __builtin_types_compatible_p(t, enum probe_s)"
                 .into(),
             &format!("{setup} enum probe_u {{ probe_u0 = 0 }}; enum probe_s {{ probe_s0 = -1 }};"),
+        ));
+        // Compiles for a complete type other than void.
+        ask(
+            "%zu %zu %d",
+            "sizeof(t), _Alignof(t), __builtin_classify_type(*(t *)0)".into(),
+            &setup,
         );
+        // Compiles for a pointer.
         ask(
             "%d",
             "_Generic(*(*(t *)0), t: 1, default: 0)".into(),
@@ -154,29 +156,33 @@ pub(crate) fn measure(
         };
         stage_of.insert(s.clone(), stage);
         let a = &per_item[item];
-        let one = |i: usize| a.get(i).copied().flatten().and_then(|v| v.first().copied());
-        let e = a.get(3).copied().flatten();
-        let verified = one(5);
+        let answer = |i: usize| a.get(i).copied().flatten().map(Vec::as_slice);
+        let verified = answer(3).and_then(|v| v.first().copied());
         if pointee_of.contains_key(s) && verified != Some(1) {
             return Err(format!(
                 "the compiler does not confirm `{}` as the type `{s}` points to (answer {verified:?})",
                 pointee_of[s]
             ));
         }
+        let complete = match answer(1) {
+            Some(&[size, align, class]) => Some((
+                Layout {
+                    size: u32::try_from(size).map_err(|_| format!("`{s}`: size {size}"))?,
+                    align: u32::try_from(align).map_err(|_| format!("`{s}`: align {align}"))?,
+                },
+                class,
+            )),
+            _ => None,
+        };
+        let traits = answer(0).unwrap_or_default();
         facts.insert(
             s,
             Facts {
-                void: one(0) == Some(1),
-                layout: a.get(1).copied().flatten().and_then(|v| match v[..] {
-                    [size, align] => Some(Layout {
-                        size: u32::try_from(size).ok()?,
-                        align: u32::try_from(align).ok()?,
-                    }),
-                    _ => None,
-                }),
-                classified: one(2),
-                enumeration: e.is_some_and(|e| matches!(e[..], [1, 0, _, _] | [_, _, 1, 0])),
-                function_pointer: one(4) == Some(1),
+                void: traits.first() == Some(&1),
+                layout: complete.map(|(l, _)| l),
+                classified: complete.map(|(_, c)| c),
+                enumeration: matches!(traits, [_, 1, 0, _, _] | [_, _, _, 1, 0]),
+                function_pointer: answer(2) == Some(&[1]),
                 pointee: pointee_of.get(s).cloned(),
             },
         );
@@ -229,7 +235,9 @@ fn assemble(
     let class = match (f.void, f.layout, f.classified) {
         (true, _, _) => Class::Void,
         (false, None, _) => incomplete_class(s, typedefs)?,
+        // GCC classifies an enum in C as an integer (1); clang as an enumeral (3).
         (false, Some(_), Some(1)) if f.enumeration => Class::Enum,
+        (false, Some(_), Some(3)) => Class::Enum,
         (false, Some(_), Some(1 | 2 | 4)) => Class::Integer,
         (false, Some(_), Some(5)) if f.function_pointer => Class::FunctionPointer,
         (false, Some(_), Some(5)) => Class::Pointer,
