@@ -391,4 +391,71 @@ mod tests {
         ];
         assert_eq!(got, want);
     }
+
+    #[test]
+    fn the_compiler_matches_prototypes_to_typedefs() {
+        let cuda_h = "typedef enum cudaError_enum { CUDA_SUCCESS = 0 } CUresult;\n\
+            typedef unsigned int CUdeviceptr_v1;\ntypedef unsigned long long CUdeviceptr;\n\
+            typedef int CUdevice_v1;\ntypedef CUdevice_v1 CUdevice;\n\
+            typedef struct CUstream_st *CUstream;\n\
+            CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize);\n\
+            CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize);\n\
+            CUresult cuDeviceGet(CUdevice *device, int ordinal);\n\
+            CUresult cuStreamSynchronize(CUstream hStream);\n\
+            CUresult cuStreamSynchronize_ptsz(CUstream hStream);\n\
+            CUresult cuMemGetAttribute(int *value);\n\
+            typedef CUresult (*PFN_cuMemAlloc_v2000)(CUdeviceptr_v1 *dptr, unsigned int bytesize);\n\
+            typedef CUresult (*PFN_cuMemAlloc_v3020)(CUdeviceptr *dptr, size_t bytesize);\n\
+            typedef CUresult (*PFN_cuDeviceGet_v2000)(CUdevice_v1 *device, int ordinal);\n\
+            typedef CUresult (*PFN_cuStreamSynchronize_v2000)(CUstream hStream);\n\
+            typedef CUresult (*PFN_cuStreamSynchronize_v7000_ptsz)(CUstream hStream);\n";
+        let dir = crate::probe::testing::fake_toolkit("exports", cuda_h);
+        let includes = [dir.clone()];
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let compiler = Compiler {
+            cc: &cc,
+            includes: &includes,
+            work: &dir,
+        };
+        let parsed = crate::parse::parse_header("cuda.h", cuda_h).unwrap_or_else(|e| panic!("{e}"));
+        let typedefs: Vec<&ParsedTypedef> = parsed.iter().collect();
+        let declared = crate::cpp::declarations("cuda.h", cuda_h).unwrap_or_else(|e| panic!("{e}"));
+        let mut unexplained = BTreeSet::new();
+        let seen = super::seen(
+            &compiler,
+            &declared,
+            &Declared::default(),
+            &typedefs,
+            &mut unexplained,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(
+            unexplained,
+            BTreeSet::from(["cuMemGetAttribute".to_string()])
+        );
+        let compatible: Vec<(&str, &[u32])> = seen
+            .iter()
+            .map(|(n, s)| (n.as_str(), s.compatible.as_slice()))
+            .collect();
+        assert_eq!(
+            compatible,
+            [
+                ("cuDeviceGet", &[2000][..]),
+                ("cuMemAlloc", &[2000]),
+                ("cuMemAlloc_v2", &[3020]),
+                ("cuStreamSynchronize", &[2000]),
+                ("cuStreamSynchronize_ptsz", &[7000]),
+            ]
+        );
+        let (exports, notes) = resolve(&seen, &BTreeMap::new());
+        assert!(notes.is_empty(), "{notes:?}");
+        let ptsz = exports
+            .iter()
+            .find(|e| e.name == "cuStreamSynchronize_ptsz");
+        assert_eq!(
+            ptsz.map(|e| (e.symbol.as_str(), e.version, e.flavour)),
+            Some(("cuStreamSynchronize", 7000, Flavour::Ptsz))
+        );
+    }
 }

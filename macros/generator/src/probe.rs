@@ -142,7 +142,9 @@ impl Compiler<'_> {
                         pending = pending
                             .into_iter()
                             .enumerate()
-                            .filter(|&(i, l)| !bad.contains(&i) && !unknown.contains(&lines[l].item))
+                            .filter(|&(i, l)| {
+                                !bad.contains(&i) && !unknown.contains(&lines[l].item)
+                            })
                             .map(|(_, l)| l)
                             .collect();
                     }
@@ -269,3 +271,26 @@ type CompileErrors = (BTreeSet<usize>, String);
 
 /// What one compile and run gives: per line its answer, or the lines that did not compile.
 type Outcome = Result<Vec<Option<Vec<i64>>>, CompileErrors>;
+
+/// A fake toolkit for tests that run the compiler.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::path::PathBuf;
+
+    use super::PROBE_INCLUDES;
+
+    /// A fresh folder with `cuda_h` as cuda.h and every other probe header empty.
+    pub(crate) fn fake_toolkit(name: &str, cuda_h: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "cuda-entry-generator-test-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("GL")).expect("temp dir");
+        for h in PROBE_INCLUDES.iter().filter(|h| **h != "stdio.h") {
+            std::fs::write(dir.join(h), "").expect("header");
+        }
+        std::fs::write(dir.join("cuda.h"), cuda_h).expect("cuda.h");
+        dir
+    }
+}

@@ -380,3 +380,129 @@ mod tests {
         assert!(incomplete_class("Unknown", &typedefs).is_err());
     }
 }
+
+/// The probes against a small fake toolkit, compiled with `cc` (`$CC`) as the generator does.
+#[cfg(test)]
+mod compiler_tests {
+    use super::*;
+    use crate::probe::Compiler;
+    use crate::probe::testing::fake_toolkit;
+
+    const CUDA_H: &str = "typedef enum cudaError_enum { CUDA_SUCCESS = 0, CUDA_ERROR_X = 7 } CUresult;\n\
+        typedef enum { NEG = -1 } Signed;\n\
+        typedef struct CUctx_st *CUcontext;\n\
+        typedef unsigned long long CUdeviceptr;\n\
+        typedef void (*CUhostFn)(void *userData);\n\
+        typedef struct CUuuid_st { char bytes[16]; } CUuuid;\n\
+        typedef union CUu_un { int a; double b; } CUu;\n\
+        typedef int VdpFn(int);\n\
+        #ifdef __CUDA_API_VERSION_INTERNAL\ntypedef unsigned int CUdeviceptr_v1;\n#endif\n";
+
+    #[test]
+    fn classes_layouts_and_pointees_come_from_the_compiler() {
+        let dir = fake_toolkit("types", CUDA_H);
+        let includes = [dir.clone()];
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let compiler = Compiler {
+            cc: &cc,
+            includes: &includes,
+            work: &dir,
+        };
+        let spellings = [
+            "CUcontext *",
+            "const char **",
+            "CUresult",
+            "Signed",
+            "CUhostFn",
+            "void *",
+            "CUuuid *",
+            "double",
+            "CUu",
+            "VdpFn *",
+            "CUdeviceptr_v1 *",
+            "unsigned int",
+            "void",
+        ];
+        let types: BTreeSet<String> = spellings.iter().map(|s| s.to_string()).collect();
+        let declared = crate::cpp::declarations("cuda.h", CUDA_H).expect("declarations");
+        let m = measure(&compiler, &types, &declared.typedefs).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let show = |s: &str| {
+            let mut out = Vec::new();
+            let mut t = Some(&m.types[s]);
+            while let Some(x) = t {
+                out.push((x.spelling.clone(), x.class, x.layout.size, x.layout.align));
+                t = x.pointee.as_deref();
+            }
+            out
+        };
+        let row = |s: &str, c: Class, size: u32, align: u32| (s.to_string(), c, size, align);
+        assert_eq!(
+            show("CUcontext *"),
+            [
+                row("CUcontext *", Class::Pointer, 8, 8),
+                row("CUcontext", Class::Pointer, 8, 8),
+                row("struct CUctx_st", Class::Record, 0, 0),
+            ]
+        );
+        assert_eq!(
+            show("const char **"),
+            [
+                row("const char **", Class::Pointer, 8, 8),
+                row("const char *", Class::Pointer, 8, 8),
+                row("const char", Class::Integer, 1, 1),
+            ]
+        );
+        assert_eq!(show("CUresult"), [row("CUresult", Class::Enum, 4, 4)]);
+        assert_eq!(show("Signed"), [row("Signed", Class::Enum, 4, 4)]);
+        assert_eq!(
+            show("unsigned int"),
+            [row("unsigned int", Class::Integer, 4, 4)]
+        );
+        assert_eq!(
+            show("CUhostFn"),
+            [row("CUhostFn", Class::FunctionPointer, 8, 8)]
+        );
+        assert_eq!(
+            show("VdpFn *"),
+            [row("VdpFn *", Class::FunctionPointer, 8, 8)]
+        );
+        assert_eq!(
+            show("void *"),
+            [
+                row("void *", Class::Pointer, 8, 8),
+                row("void", Class::Void, 0, 0)
+            ]
+        );
+        assert_eq!(show("CUuuid *")[1], row("CUuuid", Class::Record, 16, 1));
+        assert_eq!(show("double"), [row("double", Class::Floating, 8, 8)]);
+        assert_eq!(show("CUu"), [row("CUu", Class::Record, 8, 8)]);
+        assert_eq!(show("void"), [row("void", Class::Void, 0, 0)]);
+        // Known only with __CUDA_API_VERSION_INTERNAL: measured in that stage.
+        assert_eq!(
+            show("CUdeviceptr_v1 *")[1],
+            row("CUdeviceptr_v1", Class::Integer, 4, 4)
+        );
+        assert_eq!(
+            m.stage_of.get("CUdeviceptr_v1 *").copied(),
+            Some("__CUDA_API_VERSION_INTERNAL")
+        );
+        assert_eq!(m.stage_of.get("CUresult").copied(), Some("plain"));
+    }
+
+    #[test]
+    fn an_unknown_type_is_an_error() {
+        let dir = fake_toolkit("unknown", CUDA_H);
+        let includes = [dir.clone()];
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let compiler = Compiler {
+            cc: &cc,
+            includes: &includes,
+            work: &dir,
+        };
+        let types: BTreeSet<String> = ["CUnothing *".to_string(), "int".to_string()].into();
+        let e = measure(&compiler, &types, &BTreeMap::new()).expect_err("unknown type");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(e.contains("CUnothing *"), "{e}");
+    }
+}
