@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the table crate's generated sources (macros/table/src/generated.rs,
-# exports/generated.rs, status/generated.rs) and docs/table.md from the headers of pinned CUDA
-# toolkit releases (PyPI wheels). See macros/generator/README.md.
+# Regenerates macros/table/src/{generated.rs,exports/generated.rs,status/generated.rs} and docs/table.md
+# from the headers of pinned CUDA toolkit releases (PyPI wheels). See macros/generator/README.md.
 #
 #   macros/generator/regenerate.sh            # download (cached), generate, rustfmt, write
 #   macros/generator/regenerate.sh --check    # regenerate into a temp dir, diff with the committed files

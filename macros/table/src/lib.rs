@@ -6,11 +6,13 @@
 //! pinned toolkit releases; never edit it by hand (see `macros/generator/README.md`).
 #![deny(missing_docs)]
 
+// What else the headers tell: the C types' classes, the export names, the CUresult codes.
 mod ctype;
 mod exports;
+mod status;
+
 mod generated;
 pub mod manifest;
-mod status;
 mod version;
 
 pub use ctype::Class;
