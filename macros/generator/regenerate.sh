@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates macros/table/src/generated.rs and docs/table.md from the headers of pinned CUDA
-# toolkit releases (PyPI wheels). See macros/generator/README.md.
+# Regenerates macros/table/src/{generated.rs,exports/generated.rs,status/generated.rs} and docs/table.md
+# from the headers of pinned CUDA toolkit releases (PyPI wheels). See macros/generator/README.md.
 #
 #   macros/generator/regenerate.sh            # download (cached), generate, rustfmt, write
 #   macros/generator/regenerate.sh --check    # regenerate into a temp dir, diff with the committed files
@@ -114,27 +114,44 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 start=$(date +%s)
 cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" -p cuda-entry-generator -- \
-    --rs "$OUT/generated.rs" --md "$OUT/table.md" "${DIRS[@]}"
+    --rs "$OUT/generated.rs" --exports "$OUT/exports.rs" --statuses "$OUT/status.rs" \
+    --md "$OUT/table.md" "${DIRS[@]}"
 FMT_CONFIG=()
 for cfg in rustfmt.toml .rustfmt.toml; do
     if [ -f "$ROOT/$cfg" ]; then FMT_CONFIG=(--config-path "$ROOT/$cfg"); fi
 done
-rustfmt --edition 2024 "${FMT_CONFIG[@]}" "$OUT/generated.rs"
+rustfmt --edition 2024 "${FMT_CONFIG[@]}" "$OUT/generated.rs" "$OUT/exports.rs" "$OUT/status.rs"
 echo "regenerate.sh: generated in $(($(date +%s) - start)) s" >&2
 
-RS="$ROOT/macros/table/src/generated.rs"
-MD="$ROOT/docs/table.md"
+# Each output and where it is committed.
+TABLE="$ROOT/macros/table/src"
+FILES=(
+    "generated.rs:$TABLE/generated.rs"
+    "exports.rs:$TABLE/exports/generated.rs"
+    "status.rs:$TABLE/status/generated.rs"
+    "table.md:$ROOT/docs/table.md"
+)
 if [ "$CHECK" = 1 ]; then
     status=0
-    diff -u "$RS" "$OUT/generated.rs" || status=1
-    diff -u "$MD" "$OUT/table.md" || status=1
+    for f in "${FILES[@]}"; do
+        committed=${f#*:}
+        if [ -f "$committed" ]; then
+            diff -u "$committed" "$OUT/${f%%:*}" || status=1
+        else
+            echo "regenerate.sh --check: $committed is missing" >&2
+            status=1
+        fi
+    done
     if [ "$status" != 0 ]; then
         echo "regenerate.sh --check: the committed table differs from the headers; run macros/generator/regenerate.sh" >&2
         exit 1
     fi
     echo "regenerate.sh --check: the committed table is up to date" >&2
 else
-    cp "$OUT/generated.rs" "$RS"
-    cp "$OUT/table.md" "$MD"
-    echo "regenerate.sh: wrote $RS and $MD" >&2
+    for f in "${FILES[@]}"; do
+        committed=${f#*:}
+        mkdir -p "$(dirname "$committed")"
+        cp "$OUT/${f%%:*}" "$committed"
+        echo "regenerate.sh: wrote $committed" >&2
+    done
 fi

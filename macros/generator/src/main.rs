@@ -1,20 +1,27 @@
 //! `cuda-entry-generator`: reads the `PFN_` typedefs of CUDA toolkit headers and writes the
 //! typedef table of `cuda-entry-table` (`generated.rs`) and `docs/table.md`.
 //!
-//! Usage: `cuda-entry-generator [--rs OUT.rs] [--md OUT.md] [--cc CC] TOOLKIT_DIR...` where each
-//! `TOOLKIT_DIR` is an include folder with `cuda.h`, or a folder holding unpacked wheels
-//! (`nvidia/*/include`). See `macros/generator/README.md`; normally run by `regenerate.sh`.
+//! Usage: `cuda-entry-generator [--rs OUT.rs] [--exports OUT.rs] [--statuses OUT.rs] [--md OUT.md]
+//! [--cc CC] TOOLKIT_DIR...` where each `TOOLKIT_DIR` is an include folder with `cuda.h`, or a
+//! folder holding unpacked wheels (`nvidia/*/include`). See `macros/generator/README.md`;
+//! normally run by `regenerate.sh`.
 
+mod cpp;
 mod emit;
+mod exports;
+mod markdown;
 mod parse;
 mod probe;
+mod read;
+mod status;
+mod types;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use parse::{Flavour, ParsedTypedef};
-use probe::Layout;
+use types::TypeInfo;
 
 /// The typedef headers read from each toolkit.
 const HEADERS: &[&str] = &[
@@ -42,8 +49,8 @@ struct Entry {
     /// As read from the newest toolkit that has it.
     td: ParsedTypedef,
     header: &'static str,
-    /// Layouts of the return type then each parameter, from that newest toolkit.
-    layouts: Vec<Layout>,
+    /// The return type then each parameter type, measured in that newest toolkit.
+    types: Vec<TypeInfo>,
     /// The toolkits whose headers have it, ascending.
     seen: Vec<u32>,
 }
@@ -55,6 +62,10 @@ type Key = (String, Flavour, u32);
 struct Table {
     toolkits: Vec<u32>,
     entries: BTreeMap<Key, Entry>,
+    /// Every export the headers declare whose typedef was pinned, sorted by name.
+    exports: Vec<exports::Export>,
+    /// The `CUresult` codes, sorted by code.
+    statuses: Vec<status::Status>,
     notes: Vec<String>,
 }
 
@@ -70,6 +81,8 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let mut rs = None;
+    let mut exports_rs = None;
+    let mut statuses_rs = None;
     let mut md = None;
     let mut cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let mut dirs = Vec::new();
@@ -77,11 +90,18 @@ fn run() -> Result<(), String> {
     while let Some(a) = args.next() {
         match a.as_str() {
             "--rs" => rs = Some(PathBuf::from(args.next().ok_or("--rs needs a path")?)),
+            "--exports" => {
+                exports_rs = Some(PathBuf::from(args.next().ok_or("--exports needs a path")?));
+            }
+            "--statuses" => {
+                statuses_rs = Some(PathBuf::from(args.next().ok_or("--statuses needs a path")?));
+            }
             "--md" => md = Some(PathBuf::from(args.next().ok_or("--md needs a path")?)),
             "--cc" => cc = args.next().ok_or("--cc needs a compiler")?,
             "-h" | "--help" => {
                 println!(
-                    "usage: cuda-entry-generator [--rs OUT.rs] [--md OUT.md] [--cc CC] TOOLKIT_DIR..."
+                    "usage: cuda-entry-generator [--rs OUT.rs] [--exports OUT.rs] [--statuses OUT.rs] \
+                     [--md OUT.md] [--cc CC] TOOLKIT_DIR..."
                 );
                 return Ok(());
             }
@@ -129,14 +149,26 @@ fn run() -> Result<(), String> {
         from_newest,
         emit::toolkit_name(*table.toolkits.last().unwrap_or(&0)),
     );
+    eprintln!(
+        "cuda-entry-generator: {} exports mapped to their typedef, {} CUresult codes",
+        table.exports.len(),
+        table.statuses.len()
+    );
     for n in &table.notes {
         eprintln!("note: {n}");
     }
     if let Some(p) = rs {
         std::fs::write(&p, emit::rust(&table)).map_err(|e| format!("{}: {e}", p.display()))?;
     }
+    if let Some(p) = exports_rs {
+        std::fs::write(&p, emit::exports(&table)).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    if let Some(p) = statuses_rs {
+        std::fs::write(&p, emit::statuses(&table)).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
     if let Some(p) = md {
-        std::fs::write(&p, emit::markdown(&table)).map_err(|e| format!("{}: {e}", p.display()))?;
+        std::fs::write(&p, markdown::markdown(&table))
+            .map_err(|e| format!("{}: {e}", p.display()))?;
     }
     Ok(())
 }
@@ -188,147 +220,64 @@ fn find_toolkit(dir: &Path) -> Result<Toolkit, String> {
 
 /// Reads, measures and merges every toolkit (ascending).
 fn build(toolkits: &[Toolkit], cc: &str, work: &Path) -> Result<Table, String> {
+    let reads = read::all(toolkits, cc, work)?;
     let mut table = Table::default();
     let mut aliases: BTreeMap<(&str, String, String), Vec<u32>> = BTreeMap::new();
-    for tk in toolkits {
-        let name = emit::toolkit_name(tk.version);
-        let mut read: Vec<(&'static str, ParsedTypedef)> = Vec::new();
-        let mut keys: BTreeMap<Key, usize> = BTreeMap::new();
-        for &header in HEADERS {
-            let path = tk.header_dir.join(header);
-            let text = match std::fs::read_to_string(&path) {
-                Ok(t) => t,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    table.notes.push(format!("CUDA {name} has no {header}"));
-                    continue;
-                }
-                Err(e) => return Err(format!("{}: {e}", path.display())),
-            };
-            let file = path.display().to_string();
-            let tds = parse::parse_header(&file, &text).map_err(|e| e.to_string())?;
-            for (alias, target) in
-                parse::cross_symbol_aliases(&file, &text).map_err(|e| e.to_string())?
-            {
-                aliases
-                    .entry((header, alias, target))
-                    .or_default()
-                    .push(tk.version);
-            }
-            for td in tds {
-                let key = (td.symbol.clone(), td.flavour, td.version);
-                if let Some(&prev) = keys.get(&key) {
-                    let (ph, p) = &read[prev];
-                    let same = signature(p) == signature(&td);
-                    table.notes.push(format!(
-                        "CUDA {name}: {} declared twice ({ph}:{} and {header}:{}), {}; kept the first",
-                        td.name(),
-                        p.line,
-                        td.line,
-                        if same { "same signature" } else { "DIFFERENT signatures" }
-                    ));
-                    continue;
-                }
-                if td.unversioned {
-                    table.notes.push(format!(
-                        "CUDA {name}: {header}:{}: typedef `PFN_{}` has no version suffix; took {} from its #define",
-                        td.line,
-                        td.symbol,
-                        td.name()
-                    ));
-                }
-                if td.version % 10 != 0 {
-                    table.notes.push(format!(
-                        "CUDA {name}: {header}:{}: {} has an odd version",
-                        td.line,
-                        td.name()
-                    ));
-                }
-                keys.insert(key, read.len());
-                read.push((header, td));
-            }
+    let mut seen_exports: BTreeMap<String, (exports::Seen, u32)> = BTreeMap::new();
+    let mut evidence = BTreeMap::new();
+    let mut unexplained = BTreeSet::new();
+    let mut statuses: BTreeMap<String, (status::Status, u32)> = BTreeMap::new();
+    for r in reads {
+        let name = emit::toolkit_name(r.version);
+        table.notes.extend(r.notes);
+        for (header, alias, target) in r.aliases {
+            aliases
+                .entry((header, alias, target))
+                .or_default()
+                .push(r.version);
         }
-        let types: BTreeSet<String> = read
-            .iter()
-            .flat_map(|(_, td)| std::iter::once(&td.ret).chain(td.params.iter().map(|p| &p.ty)))
-            .map(|t| t.spelling.clone())
-            .collect();
-        let measured = probe::measure(cc, &tk.includes, &types, work)
-            .map_err(|e| format!("CUDA {name}: {e}"))?;
-        let mut by_stage: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for (ty, stage) in &measured.stage_of {
-            if *stage != "plain" && *stage != "none" {
-                by_stage.entry(stage).or_default().push(ty);
-            }
-        }
-        for (stage, tys) in by_stage {
-            table.notes.push(format!(
-                "CUDA {name}: measured with {stage}: {}",
-                tys.join(", ")
-            ));
-        }
-        for (header, td) in read {
-            let layouts = std::iter::once(&td.ret)
+        for (header, td) in r.typedefs {
+            let types = std::iter::once(&td.ret)
                 .chain(td.params.iter().map(|p| &p.ty))
                 .map(|t| {
-                    measured
-                        .layouts
+                    r.measured
+                        .types
                         .get(&t.spelling)
-                        .copied()
+                        .cloned()
                         .ok_or_else(|| format!("`{}` not measured", t.spelling))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let key = (td.symbol.clone(), td.flavour, td.version);
-            match table.entries.get_mut(&key) {
-                Some(e) => {
-                    let old = emit::toolkit_name(*e.seen.last().unwrap_or(&0));
-                    if signature(&e.td) != signature(&td) {
-                        table.notes.push(format!(
-                            "{} changed signature: CUDA {old} ({}) -> CUDA {name} ({}); kept the newest",
-                            td.name(),
-                            show(&e.td),
-                            show(&td)
-                        ));
-                    } else if e.layouts != layouts {
-                        table.notes.push(format!(
-                            "{}: type sizes changed from CUDA {old} to {name} ({:?} -> {:?}); kept the newest",
-                            td.name(),
-                            e.layouts,
-                            layouts
-                        ));
-                    } else if names(&e.td) != names(&td) {
-                        table.notes.push(format!(
-                            "{}: parameter names changed from CUDA {old} to {name} ({} -> {})",
-                            td.name(),
-                            names(&e.td).join(", "),
-                            names(&td).join(", ")
-                        ));
-                    }
-                    if e.header != header {
-                        table.notes.push(format!(
-                            "{} moved from {} to {header} in CUDA {name}",
-                            td.name(),
-                            e.header
-                        ));
-                    }
-                    e.td = td;
-                    e.header = header;
-                    e.layouts = layouts;
-                    e.seen.push(tk.version);
-                }
-                None => {
-                    table.entries.insert(
-                        key,
-                        Entry {
-                            td,
-                            header,
-                            layouts,
-                            seen: vec![tk.version],
-                        },
-                    );
-                }
-            }
+            merge_typedef(&mut table, &name, r.version, header, td, types);
         }
-        table.toolkits.push(tk.version);
+        for (export, s) in r.exports {
+            if let Some((old, last)) = seen_exports.get(&export)
+                && (old.base != s.base || old.compatible.iter().any(|v| !s.compatible.contains(v)))
+            {
+                table.notes.push(format!(
+                    "export {export}: compatible with {} {:?} in CUDA {}, with {} {:?} in CUDA {name}",
+                    old.base,
+                    old.compatible,
+                    emit::toolkit_name(*last),
+                    s.base,
+                    s.compatible
+                ));
+            }
+            seen_exports.insert(export, (s, r.version));
+        }
+        evidence.extend(r.evidence);
+        unexplained.extend(r.unexplained);
+        for s in r.statuses {
+            if let Some((old, _)) = statuses.get(&s.name)
+                && old.code != s.code
+            {
+                table.notes.push(format!(
+                    "{} changed from {} to {} in CUDA {name}; kept the newest",
+                    s.name, old.code, s.code
+                ));
+            }
+            statuses.insert(s.name.clone(), (s, r.version));
+        }
+        table.toolkits.push(r.version);
     }
     for ((header, alias, target), tks) in aliases {
         let (f, l) = (
@@ -358,7 +307,115 @@ fn build(toolkits: &[Toolkit], cc: &str, work: &Path) -> Result<Table, String> {
             ));
         }
     }
+    let newest: BTreeMap<String, exports::Seen> = seen_exports
+        .iter()
+        .map(|(name, (s, _))| (name.clone(), s.clone()))
+        .collect();
+    let (resolved, notes) = exports::resolve(&newest, &evidence);
+    table.exports = resolved;
+    table.notes.extend(notes);
+    for name in &unexplained {
+        if !seen_exports.contains_key(name) {
+            table.notes.push(format!(
+                "export {name}: declared, but no typedef has its base symbol"
+            ));
+        }
+    }
+    table.statuses = by_code(statuses, &mut table.notes);
     Ok(table)
+}
+
+/// Adds one toolkit's typedef to the table: the newest toolkit's signature and types win.
+fn merge_typedef(
+    table: &mut Table,
+    name: &str,
+    version: u32,
+    header: &'static str,
+    td: ParsedTypedef,
+    types: Vec<TypeInfo>,
+) {
+    let key = (td.symbol.clone(), td.flavour, td.version);
+    match table.entries.get_mut(&key) {
+        Some(e) => {
+            let old = emit::toolkit_name(*e.seen.last().unwrap_or(&0));
+            if signature(&e.td) != signature(&td) {
+                table.notes.push(format!(
+                    "{} changed signature: CUDA {old} ({}) -> CUDA {name} ({}); kept the newest",
+                    td.name(),
+                    show(&e.td),
+                    show(&td)
+                ));
+            } else if e.types != types {
+                let changed: Vec<String> = e
+                    .types
+                    .iter()
+                    .zip(&types)
+                    .filter(|(a, b)| a != b)
+                    .map(|(a, b)| format!("{} -> {}", types::brief(a), types::brief(b)))
+                    .collect();
+                table.notes.push(format!(
+                    "{}: types changed from CUDA {old} to {name} ({}); kept the newest",
+                    td.name(),
+                    changed.join("; ")
+                ));
+            } else if names(&e.td) != names(&td) {
+                table.notes.push(format!(
+                    "{}: parameter names changed from CUDA {old} to {name} ({} -> {})",
+                    td.name(),
+                    names(&e.td).join(", "),
+                    names(&td).join(", ")
+                ));
+            }
+            if e.header != header {
+                table.notes.push(format!(
+                    "{} moved from {} to {header} in CUDA {name}",
+                    td.name(),
+                    e.header
+                ));
+            }
+            e.td = td;
+            e.header = header;
+            e.types = types;
+            e.seen.push(version);
+        }
+        None => {
+            table.entries.insert(
+                key,
+                Entry {
+                    td,
+                    header,
+                    types,
+                    seen: vec![version],
+                },
+            );
+        }
+    }
+}
+
+/// The newest enumerator of each name, sorted by code; of two names with one code, the one the
+/// newer toolkit has (noted).
+fn by_code(
+    statuses: BTreeMap<String, (status::Status, u32)>,
+    notes: &mut Vec<String>,
+) -> Vec<status::Status> {
+    let mut codes: BTreeMap<i32, (status::Status, u32)> = BTreeMap::new();
+    for (s, last) in statuses.into_values() {
+        match codes.get(&s.code) {
+            Some((kept, kept_last)) if *kept_last >= last => notes.push(format!(
+                "CUresult {}: {} (last in CUDA {}) and {} (last in CUDA {}); kept {}",
+                s.code,
+                kept.name,
+                emit::toolkit_name(*kept_last),
+                s.name,
+                emit::toolkit_name(last),
+                kept.name
+            )),
+            _ => {
+                codes.insert(s.code, (s, last));
+            }
+        }
+    }
+    codes.into_values().map(|(s, _)| s).collect()
 }
 
 /// The ABI-relevant part of a signature: return and parameter type spellings.

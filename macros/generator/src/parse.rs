@@ -91,7 +91,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Tok {
+pub(crate) enum Tok {
     Ident(String),
     /// A number, string or character literal (kept only so it is not mistaken for anything).
     Literal(String),
@@ -99,26 +99,26 @@ enum Tok {
 }
 
 #[derive(Clone, Debug)]
-struct Token {
-    tok: Tok,
+pub(crate) struct Token {
+    pub(crate) tok: Tok,
     line: usize,
     /// The condition stack in force (index into the condition snapshots).
     cond: usize,
 }
 
 impl Token {
-    fn is_punct(&self, c: char) -> bool {
+    pub(crate) fn is_punct(&self, c: char) -> bool {
         self.tok == Tok::Punct(c)
     }
 
-    fn ident(&self) -> Option<&str> {
+    pub(crate) fn ident(&self) -> Option<&str> {
         match &self.tok {
             Tok::Ident(s) => Some(s),
             _ => None,
         }
     }
 
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match &self.tok {
             Tok::Ident(s) | Tok::Literal(s) => s.clone(),
             Tok::Punct(c) => c.to_string(),
@@ -160,8 +160,8 @@ const INCOMPLETE: &[&str] = &[
     "union",
 ];
 
-struct Lexed {
-    tokens: Vec<Token>,
+pub(crate) struct Lexed {
+    pub(crate) tokens: Vec<Token>,
     /// `#define PFN_a PFN_b` aliases.
     aliases: Vec<(String, String)>,
     /// Condition stack snapshots; `Token::cond` indexes this.
@@ -339,7 +339,7 @@ pub(crate) fn split_name(name: &str) -> Result<(String, u32, Flavour), String> {
     Ok((symbol.to_string(), version, flavour))
 }
 
-fn matching(toks: &[Token], open: usize) -> Option<usize> {
+pub(crate) fn matching(toks: &[Token], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (j, t) in toks.iter().enumerate().skip(open) {
         match t.tok {
@@ -488,7 +488,7 @@ fn split_name_off(toks: &[Token]) -> (&[Token], Option<String>) {
 }
 
 /// A type made of identifiers, keywords and `*`s: normalised spelling.
-fn simple_type(toks: &[Token]) -> Result<CTy, String> {
+pub(crate) fn simple_type(toks: &[Token]) -> Result<CTy, String> {
     let mut spelling = String::new();
     let mut pointer = false;
     let mut prev_star = false;
@@ -514,7 +514,7 @@ fn simple_type(toks: &[Token]) -> Result<CTy, String> {
 }
 
 /// Tokenises `text`: drops comments, reads preprocessor lines into the condition stack.
-fn lex(file: &str, text: &str) -> Result<Lexed, ParseError> {
+pub(crate) fn lex(file: &str, text: &str) -> Result<Lexed, ParseError> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
     let mut stack: Vec<Option<String>> = Vec::new();

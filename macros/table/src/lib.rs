@@ -6,13 +6,21 @@
 //! pinned toolkit releases; never edit it by hand (see `macros/generator/README.md`).
 #![deny(missing_docs)]
 
+// What else the headers tell: the C types' classes, the export names, the CUresult codes.
+mod ctype;
+mod exports;
+mod status;
+
 mod generated;
 pub mod manifest;
 #[cfg(feature = "rules")]
 pub mod rules;
 mod version;
 
+pub use ctype::Class;
+pub use exports::{EXPORTS, Export, export};
 pub use generated::{TOOLKITS, TYPEDEFS};
+pub use status::{STATUSES, Status, status};
 pub use version::{Cuda, Version, VersionError};
 
 /// Which default-stream semantics a typedef belongs to.
@@ -52,10 +60,15 @@ pub struct CType {
     pub spelling: &'static str,
     /// Whether the spelling has an explicit `*` (the Rust side must be a pointer too).
     pub pointer: bool,
-    /// `sizeof` in bytes (0 for `void`).
+    /// `sizeof` in bytes (0 for `void` and incomplete types).
     pub size: u32,
-    /// `_Alignof` in bytes (0 for `void`).
+    /// `_Alignof` in bytes (0 for `void` and incomplete types).
     pub align: u32,
+    /// What kind of type the C compiler says it is.
+    pub class: Class,
+    /// For a pointer to data ([`Class::Pointer`]), the type it points to: `CUcontext *` ->
+    /// `CUcontext` -> `struct CUctx_st` (incomplete: size 0). `None` for any other class.
+    pub pointee: Option<&'static CType>,
 }
 
 /// One parameter of a typedef.
