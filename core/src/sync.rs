@@ -12,8 +12,6 @@ pub(crate) use std::sync::{Mutex, MutexGuard};
 
 #[cfg(loom)]
 use loom::sync::atomic::AtomicU64;
-#[cfg(loom)]
-use loom::thread::yield_now;
 #[cfg(not(loom))]
 use std::sync::atomic::AtomicU64;
 
@@ -187,20 +185,35 @@ mod parking {
     }
 }
 
+/// Under loom: the same protocol without timeouts (the model has no clock), so that waiting is
+/// a block the model can reason about rather than a spin it must unroll.
+#[cfg(loom)]
+mod parking {
+    loom::lazy_static! {
+        static ref LOCK: loom::sync::Mutex<()> = loom::sync::Mutex::new(());
+        static ref WOKEN: loom::sync::Condvar = loom::sync::Condvar::new();
+    }
+
+    pub(super) fn wait(done: &dyn Fn() -> bool) {
+        let guard = super::lock(&LOCK);
+        if !done() {
+            drop(WOKEN.wait(guard));
+        }
+    }
+
+    pub(super) fn wake_all() {
+        drop(super::lock(&LOCK));
+        WOKEN.notify_all();
+    }
+}
+
 /// Blocks until `done` may have become true (woken, or one slice passed); the caller looks again.
 pub(crate) fn wait(done: &dyn Fn() -> bool) {
-    #[cfg(not(loom))]
     parking::wait(done);
-    #[cfg(loom)]
-    {
-        let _ = done;
-        yield_now();
-    }
 }
 
 /// Wakes every waiter.
 fn wake_all() {
-    #[cfg(not(loom))]
     parking::wake_all();
 }
 
@@ -320,12 +333,7 @@ mod loom_tests {
 
     #[test]
     fn racing_callers_initialise_once_and_agree() {
-        // Waiting is a yield loop under loom: bound the preemptions so that three threads stay
-        // within the model's branch limit (every interleaving with up to 3 preemptions).
-        let mut model = loom::model::Builder::new();
-        model.preemption_bound = Some(3);
-        model.max_branches = 100_000;
-        model.check(|| {
+        loom::model(|| {
             let once = Arc::new(Leaked::<usize>::new());
             let calls = Arc::new(AtomicUsize::new(0));
             let threads: Vec<_> = (0..2)

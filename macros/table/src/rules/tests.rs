@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::validate::twin_among;
 use super::*;
-use crate::{CType, Param, Stream, Typedef, find};
+use crate::{CType, Class, Param, Stream, Typedef, find};
 
 /// The kinds of the mistakes of `#[cuda_entry(args)] item`, in the order reported.
 fn kinds(args: TokenStream, item: TokenStream) -> Vec<&'static str> {
@@ -93,6 +93,8 @@ const fn c(spelling: &'static str, size: u32) -> CType {
         pointer: false,
         size,
         align: size,
+        class: Class::Integer,
+        pointee: None,
     }
 }
 
