@@ -141,8 +141,12 @@ impl<M: Modes> Settings<M> {
     /// A malformed value, given or read, with the variable it stands for.
     pub fn configure(version: Option<&str>, mode: Option<&str>) -> Result<Self, String> {
         let from_env = |variable| std::env::var(variable).ok();
-        let version = version.map(str::to_owned).or_else(|| from_env(M::VERSION_VARIABLE));
-        let mode = mode.map(str::to_owned).or_else(|| from_env(M::MODE_VARIABLE));
+        let version = version
+            .map(str::to_owned)
+            .or_else(|| from_env(M::VERSION_VARIABLE));
+        let mode = mode
+            .map(str::to_owned)
+            .or_else(|| from_env(M::MODE_VARIABLE));
         let config = Self::from_values(version.as_deref(), mode.as_deref())?;
         config.install();
         Ok(config)
@@ -160,7 +164,11 @@ impl<M: Modes> Settings<M> {
             None
         } else {
             // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
-            Some(unsafe { CStr::from_ptr(mode) }.to_string_lossy().into_owned())
+            Some(
+                unsafe { CStr::from_ptr(mode) }
+                    .to_string_lossy()
+                    .into_owned(),
+            )
         };
         match Self::configure(version.as_deref(), mode.as_deref()) {
             Ok(_) => std::ptr::null(),

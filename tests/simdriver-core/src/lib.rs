@@ -171,7 +171,11 @@ pub fn implemented_symbols() -> Vec<&'static str> {
 pub fn resolvable_symbols() -> Vec<&'static str> {
     table::SYMBOLS
         .iter()
-        .filter(|s| s.variants.iter().any(|v| export_address(v.export).is_some()))
+        .filter(|s| {
+            s.variants
+                .iter()
+                .any(|v| export_address(v.export).is_some())
+        })
         .map(|s| s.name)
         .collect()
 }

@@ -107,7 +107,10 @@ pub type CallVisitor = unsafe extern "C" fn(*mut c_void, *const c_char, u64);
 /// # Safety
 /// `visit` must be NULL or a function safe to call with `context` and each name.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuda_entry_sim_each_call(visit: Option<CallVisitor>, context: *mut c_void) {
+pub unsafe extern "C" fn cuda_entry_sim_each_call(
+    visit: Option<CallVisitor>,
+    context: *mut c_void,
+) {
     let Some(visit) = visit else { return };
     // Copied first: the visitor may call into the simulator, which records under the same lock.
     let calls: Vec<(&'static str, u64)> = COUNTS

@@ -179,7 +179,10 @@ fn the_committed_table_is_what_the_typedefs_and_the_driver_exports_give() {
 
 #[test]
 fn the_naming_rule_reads_the_measured_variants() {
-    let typedefs: Vec<&Typedef> = TYPEDEFS.iter().filter(|t| t.symbol == "cuCtxCreate").collect();
+    let typedefs: Vec<&Typedef> = TYPEDEFS
+        .iter()
+        .filter(|t| t.symbol == "cuCtxCreate")
+        .collect();
     let names: Vec<String> = variants("cuCtxCreate", &typedefs)
         .into_iter()
         .map(|(_, version, export)| format!("{version} {export}"))

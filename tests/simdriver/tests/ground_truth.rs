@@ -98,7 +98,10 @@ const UNKNOWN: &[&str] = &["cuFoo", "CUmemAlloc"];
 /// Every row: the simulator resolves every symbol the driver did, implemented or a stub.
 fn compared_symbol(symbol: &str) -> bool {
     static RESOLVABLE: std::sync::OnceLock<Vec<&str>> = std::sync::OnceLock::new();
-    UNKNOWN.contains(&symbol) || RESOLVABLE.get_or_init(sim::resolvable_symbols).contains(&symbol)
+    UNKNOWN.contains(&symbol)
+        || RESOLVABLE
+            .get_or_init(sim::resolvable_symbols)
+            .contains(&symbol)
 }
 
 #[test]

@@ -20,7 +20,8 @@ fn resolve(symbol: &str, version: c_int) -> (c_int, *mut c_void) {
     let symbol = CString::new(symbol).expect("no NUL");
     let (mut pfn, mut status) = (std::ptr::null_mut(), -1);
     // SAFETY: NUL-terminated symbol, writable pfn and status.
-    let rc = unsafe { sim::cuGetProcAddress_v2(symbol.as_ptr(), &mut pfn, version, 0, &mut status) };
+    let rc =
+        unsafe { sim::cuGetProcAddress_v2(symbol.as_ptr(), &mut pfn, version, 0, &mut status) };
     assert_eq!(rc, 0, "cuGetProcAddress_v2({symbol:?}, {version})");
     (status, pfn)
 }
@@ -95,7 +96,10 @@ fn every_symbol_the_driver_resolves_reaches_an_export_of_this_library() {
     assert!(stubs.len() > 600, "{}", stubs.len());
     assert!(stubs.windows(2).all(|w| w[0] < w[1]), "sorted");
     for name in stubs {
-        assert!(!sim::is_implemented(name), "{name} is implemented and a stub");
+        assert!(
+            !sim::is_implemented(name),
+            "{name} is implemented and a stub"
+        );
     }
 }
 
@@ -107,7 +111,8 @@ fn implements_tells_implemented_stubbed_and_unknown_apart() {
     assert_eq!(implements("cuFoo"), -1);
     assert_eq!(implements("cuda_entry_sim_calls"), -1);
     // SAFETY: NULL is allowed.
-    assert_eq!(unsafe { sim::cuda_entry_sim_implements(std::ptr::null()) }, -1);
+    let null = unsafe { sim::cuda_entry_sim_implements(std::ptr::null()) };
+    assert_eq!(null, -1);
 }
 
 /// Calls `cuda_entry_sim_configure` and returns its message, if any.
@@ -116,8 +121,15 @@ fn configure(version: c_int, mode: Option<&str>) -> Option<String> {
     let mode_ptr = mode.as_ref().map_or(std::ptr::null(), |m| m.as_ptr());
     // SAFETY: NULL or a NUL-terminated mode.
     let message = unsafe { sim::cuda_entry_sim_configure(version, mode_ptr) };
-    // SAFETY: NULL or a static NUL-terminated message.
-    (!message.is_null()).then(|| unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned())
+    if message.is_null() {
+        return None;
+    }
+    // SAFETY: a static NUL-terminated message.
+    Some(
+        unsafe { CStr::from_ptr(message) }
+            .to_string_lossy()
+            .into_owned(),
+    )
 }
 
 #[test]
@@ -161,7 +173,9 @@ unsafe extern "C" fn collect(context: *mut c_void, name: *const c_char, calls: u
     // SAFETY: `context` is the Vec passed below; `name` a NUL-terminated string.
     let seen = unsafe { &mut *context.cast::<Vec<(String, u64)>>() };
     // SAFETY: as above.
-    let name = unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned();
+    let name = unsafe { CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned();
     seen.push((name, calls));
 }
 
