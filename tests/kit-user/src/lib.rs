@@ -43,7 +43,12 @@ unsafe extern "C" {
 
     /// `PFN_cuCtxCreate_v12050`: only drivers of CUDA 12.5 and newer have it.
     #[cuda_entry(symbol = "cuCtxCreate", version = 12050)]
-    fn ctx_create_v4(pctx: *mut CUcontext, params: *mut c_void, flags: u32, dev: CUdevice) -> CUresult;
+    fn ctx_create_v4(
+        pctx: *mut CUcontext,
+        params: *mut c_void,
+        flags: u32,
+        dev: CUdevice,
+    ) -> CUresult;
 
     /// `PFN_cuMemAlloc_v3020` through the CUDA runtime's `cudaGetDriverEntryPointByVersion`.
     #[cuda_entry(symbol = "cuMemAlloc", version = 3020, resolver = "runtime")]

@@ -34,15 +34,16 @@ fn context_parameters_need_a_12_5_driver() {
 
 #[test]
 fn the_stub_library_is_reported_not_called() {
-    in_child(&Config::new().mode(Mode::Stub), || {
-        match kit_user::device_count() {
+    in_child(
+        &Config::new().mode(Mode::Stub),
+        || match kit_user::device_count() {
             Err(Failure::Entry(error)) => assert!(
                 matches!(error.kind(), ErrorKind::StubLibrary { .. }),
                 "{error}"
             ),
             other => panic!("{other:?}"),
-        }
-    });
+        },
+    );
 }
 
 #[test]
