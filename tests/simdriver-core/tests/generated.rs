@@ -138,7 +138,10 @@ fn generate() -> (String, String) {
         writeln!(stubs, "    {name}").expect("write to a String");
     }
     let code = |names: &mut dyn Iterator<Item = &str>| {
-        names.map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        names
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let markdown = format!(
         "# Exports
