@@ -3,6 +3,7 @@
 
 use std::ffi::OsStr;
 use std::fmt;
+use std::path::PathBuf;
 use std::process::Command;
 use std::str::FromStr;
 
@@ -33,6 +34,27 @@ pub enum Driver {
     /// A driver before CUDA 11.3: no `cuGetProcAddress` at all, reporting 11020. Needs the
     /// feature `simdriver-old`.
     BeforeCuda113,
+}
+
+impl Driver {
+    /// Where Cargo built this driver's shared object, beside the running test binary (for a tool
+    /// of your own that takes a library path).
+    ///
+    /// # Errors
+    /// [`Error::NotBuilt`], naming the feature to turn on.
+    pub fn path(self) -> Result<PathBuf, Error> {
+        library::path(Library::Driver(self))
+    }
+}
+
+impl Runtime {
+    /// Where Cargo built this runtime's shared object, as [`Driver::path`].
+    ///
+    /// # Errors
+    /// [`Error::NotBuilt`], naming the feature to turn on.
+    pub fn path(self) -> Result<PathBuf, Error> {
+        library::path(Library::Runtime(self))
+    }
 }
 
 /// Which simulated runtime (`libcudart` look-alike), for entries declared with
@@ -239,10 +261,7 @@ impl Config {
     /// # Errors
     /// [`Error::NotBuilt`] when a simulated library this configuration names is not built.
     pub fn apply_to<'c>(&self, command: &'c mut Command) -> Result<&'c mut Command, Error> {
-        command.env(
-            cuda_entry::PATH_VARIABLE,
-            library::path(Library::Driver(self.driver))?,
-        );
+        command.env(cuda_entry::PATH_VARIABLE, self.driver.path()?);
         set(
             command,
             VERSION_VARIABLE,
@@ -251,10 +270,7 @@ impl Config {
         set(command, MODE_VARIABLE, self.mode.map(|m| m.to_string()));
         match self.runtime {
             Some(runtime) => {
-                command.env(
-                    cuda_entry::RUNTIME_PATH_VARIABLE,
-                    library::path(Library::Runtime(runtime))?,
-                );
+                command.env(cuda_entry::RUNTIME_PATH_VARIABLE, runtime.path()?);
                 let version = self.runtime_version.map(|v| v.to_string());
                 set(command, RUNTIME_VERSION_VARIABLE, version);
                 let mode = self.runtime_mode.map(|m| m.to_string());

@@ -126,11 +126,11 @@ pub fn install_with(config: &Config) -> Result<PathBuf, Error> {
         let variable = cuda_entry::RUNTIME_PATH_VARIABLE;
         return Err(Error::TooLate { variable });
     }
-    let driver = Simulator::open(driver_path, false)?;
+    let driver = Simulator::open(driver_path)?;
     driver.configure(config.driver_settings())?;
     let runtime = match runtime_path {
         Some(path) => {
-            let runtime = Simulator::open(path, true)?;
+            let runtime = Simulator::open(path)?;
             // Its embedded driver is configured as the driver.
             runtime.configure(config.driver_settings())?;
             runtime.configure_runtime(config.runtime_settings())?;

@@ -107,13 +107,21 @@ pub struct Simulator {
     configure: Configure,
     /// For the runtimes: their own configuration (the embedded driver's is `configure`).
     configure_runtime: Option<Configure>,
-    /// Kept open for the life of the process: the function pointers above live in it.
-    _library: libloading::Library,
+    /// Kept open as long as the handle: the function pointers above live in it.
+    library: libloading::Library,
 }
 
 impl Simulator {
-    /// Opens the simulated library at `path` (`runtime`: a simulated runtime).
-    pub(crate) fn open(path: PathBuf, runtime: bool) -> Result<Simulator, Error> {
+    /// Opens the simulated library at `path`, driver or runtime (for a harness of your own: a
+    /// child process started with [`Config::apply_to`](crate::Config::apply_to) opens the path in
+    /// `CUDA_ENTRY_DRIVER_PATH`). Opening the library cuda-entry loaded gives the same library,
+    /// with the same records. [`install`](crate::install) opens the ones it installs itself.
+    ///
+    /// # Errors
+    /// [`Error::Open`] when it does not open, [`Error::NotASimulator`] when it lacks the
+    /// instrumentation exports.
+    pub fn open(path: impl Into<PathBuf>) -> Result<Simulator, Error> {
+        let path = path.into();
         // SAFETY: the simulators' initialisers only register their build in a static.
         let library = unsafe { libloading::Library::new(&path) }.map_err(|e| Error::Open {
             path: path.clone(),
@@ -148,13 +156,10 @@ impl Simulator {
                 each_call: get(&library, &path, c"cuda_entry_sim_each_call")?,
                 implements: get(&library, &path, c"cuda_entry_sim_implements")?,
                 configure: get(&library, &path, c"cuda_entry_sim_configure")?,
-                configure_runtime: if runtime {
-                    Some(get(&library, &path, c"cuda_entry_simrt_configure")?)
-                } else {
-                    None
-                },
+                // Only the runtimes have it.
+                configure_runtime: get(&library, &path, c"cuda_entry_simrt_configure").ok(),
                 path,
-                _library: library,
+                library,
             })
         }
     }
@@ -162,6 +167,16 @@ impl Simulator {
     /// The shared object's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The address of the export `name`, to compare a pointer cuda-entry resolved with
+    /// (`None`: no such export).
+    pub fn address(&self, name: &str) -> Option<*mut c_void> {
+        let name = CString::new(name).ok()?;
+        // SAFETY: only the symbol's address is read; nothing is called through this type.
+        unsafe { self.library.get::<*mut c_void>(name.as_bytes_with_nul()) }
+            .ok()
+            .map(|symbol| *symbol)
     }
 
     /// The name of the export called most recently (`"cuCtxCreate_v4"`), `""` before any.

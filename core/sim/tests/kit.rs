@@ -309,3 +309,21 @@ fn apply_to_sets_the_library_and_the_values_given() {
     // No runtime named: the runtime variable is removed, not inherited.
     assert_eq!(value("CUDA_ENTRY_RUNTIME_PATH"), Some(None));
 }
+
+#[test]
+fn a_harness_of_its_own_opens_the_same_library_and_compares_addresses() {
+    in_child(&Config::new(), || {
+        let path = cuda_entry_sim::Driver::Current.path().expect("built");
+        let opened = cuda_entry_sim::Simulator::open(&path).expect("a simulator");
+        let resolved = mem_alloc::ENTRY.resolve().expect("resolved");
+        assert_eq!(opened.address("cuMemAlloc_v2"), Some(resolved.as_ptr()));
+        assert_ne!(opened.address("cuMemAlloc"), Some(resolved.as_ptr()));
+        assert_eq!(opened.address("cuFoo"), None);
+        // The same library as the installed one: one set of records.
+        assert_eq!(opened.calls("cuGetProcAddress_v2"), 1);
+        assert_eq!(cuda_entry_sim::calls("cuGetProcAddress_v2"), 1);
+        let error = cuda_entry_sim::Simulator::open(path.with_file_name("no-such-library.so"))
+            .expect_err("missing");
+        assert!(matches!(error, Error::Open { .. }), "{error:?}");
+    });
+}
