@@ -99,9 +99,10 @@ pub fn install() -> Result<PathBuf, Error> {
 /// # Thread-safety
 /// The first installation sets `CUDA_ENTRY_DRIVER_PATH` (and `CUDA_ENTRY_RUNTIME_PATH`) in the
 /// process's environment, unless it already names the library (as in [`in_child`]'s children).
-/// Like [`std::env::set_var`], that must not race with C code reading the environment on another
-/// thread; the test harness's threads, cuda-entry and the simulators read it only through Rust's
-/// standard library, which orders those reads with the write. Concurrent calls are serialised.
+/// Like [`std::env::set_var`], that must not race with code reading the environment outside Rust's
+/// standard library on another thread: the test harness and cuda-entry read it through `std`,
+/// which orders their reads with this write, and the simulators have read theirs before it, on
+/// the calling thread. Concurrent calls are serialised.
 pub fn install_with(config: &Config) -> Result<PathBuf, Error> {
     let mut installed = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(installed) = *installed {
@@ -154,10 +155,10 @@ pub fn install_with(config: &Config) -> Result<PathBuf, Error> {
 /// Sets cuda-entry's library `variable` to `path`, unless it already says so.
 fn point(variable: &str, path: &std::path::Path) {
     if std::env::var_os(variable).as_deref() != Some(path.as_os_str()) {
-        // SAFETY: see install_with's `# Thread-safety`: the other readers of the environment in a
-        // test process (the harness, cuda-entry, the simulators) read it through std, which
-        // orders them with this write; it happens once, under INSTALLED's lock, before
-        // cuda-entry has loaded a library.
+        // SAFETY: see install_with's `# Thread-safety`: the harness and cuda-entry read the
+        // environment through std, which orders their reads with this write; the simulators
+        // read theirs earlier in install_with, on this thread. It happens once per process,
+        // under INSTALLED's lock, before cuda-entry has loaded a library.
         unsafe { std::env::set_var(variable, path) };
     }
 }
