@@ -327,3 +327,22 @@ fn a_harness_of_its_own_opens_the_same_library_and_compares_addresses() {
         assert!(matches!(error, Error::Open { .. }), "{error:?}");
     });
 }
+
+/// The kit spells each mode; the simulator parses it (one parser, the simulator's): every mode the
+/// kit can name is one the simulator accepts, or the child's `install_with` fails.
+#[test]
+fn every_mode_the_kit_names_is_one_the_simulator_accepts() {
+    for mode in [
+        Mode::Normal,
+        Mode::Stub,
+        Mode::StatusUnwritten,
+        Mode::NullSuccess,
+        Mode::Rc(999),
+        Mode::VersionFails,
+        Mode::NoV2,
+    ] {
+        in_child(&Config::new().mode(mode), || {
+            assert!(cuda_entry_sim::driver().is_some());
+        });
+    }
+}

@@ -2,7 +2,7 @@
 //! child process of its own (`in_child`): a process loads one driver.
 
 use cuda_entry::{Bootstrap, ErrorKind};
-use cuda_entry_sim::{Config, Driver, Mode, Runtime, in_child};
+use cuda_entry_sim::{Config, Driver, Mode, Runtime, RuntimeMode, in_child};
 use kit_user::Failure;
 
 #[test]
@@ -79,4 +79,19 @@ fn the_runtime_resolves_through_cuda_get_driver_entry_point_by_version() {
         assert_eq!(runtime.calls("cudaGetDriverEntryPointByVersion"), 1);
         assert_eq!(cuda_entry_sim::calls("cuGetProcAddress_v2"), 0);
     });
+}
+
+#[test]
+fn every_runtime_mode_the_kit_names_is_one_the_runtime_accepts() {
+    for mode in [
+        RuntimeMode::Normal,
+        RuntimeMode::UnwrittenStatus,
+        RuntimeMode::NullSuccess,
+        RuntimeMode::Rc(999),
+    ] {
+        let config = Config::new().runtime(Runtime::Current).runtime_mode(mode);
+        in_child(&config, || {
+            assert!(cuda_entry_sim::runtime().is_some());
+        });
+    }
 }
