@@ -159,118 +159,96 @@ fn a_failing_body_fails_the_calling_test_with_its_output() {
     assert!(message.contains("failed (exit status"), "{message}");
 }
 
-/// Run by the next test in a child of its own: the configuration left to the environment.
-#[test]
-fn child_configured_by_the_environment() {
-    if std::env::var_os("CUDA_ENTRY_SIM_KIT_TEST_CHILD").is_none() {
-        return;
+/// The variable that gives a test below its child role (the parent role is the plain run).
+const CHILD: &str = "CUDA_ENTRY_SIM_KIT_TEST_CHILD";
+
+/// Runs `test` of this binary again as a child with `env` (and no driver variable), and checks
+/// that it passed and printed each of `expected`: the child really ran its part.
+fn run_child(test: &str, env: &[(&str, &str)], expected: &[&str]) {
+    let out = Command::new(std::env::current_exe().expect("the test binary"))
+        .args([test, "--exact", "--nocapture"])
+        .env(CHILD, "1")
+        .envs(env.iter().copied())
+        .env_remove(cuda_entry::PATH_VARIABLE)
+        .output()
+        .expect("run the child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    for line in expected {
+        assert!(
+            stdout.contains(line),
+            "expected {line:?} in:\n{stdout}{stderr}"
+        );
     }
-    cuda_entry_sim::install().expect("installed");
-    assert_eq!(cuda_entry::driver_version().expect("loads"), 11080);
-    println!("configured by the environment: ok");
+}
+
+fn in_hand_made_child() -> bool {
+    std::env::var_os(CHILD).is_some()
 }
 
 #[test]
 fn the_environment_configures_what_the_code_leaves_unset() {
-    let out = Command::new(std::env::current_exe().expect("the test binary"))
-        .args([
-            "child_configured_by_the_environment",
-            "--exact",
-            "--nocapture",
-        ])
-        .env("CUDA_ENTRY_SIM_KIT_TEST_CHILD", "1")
-        .env("CUDA_ENTRY_SIM_VERSION", "11080")
-        .env_remove(cuda_entry::PATH_VARIABLE)
-        .output()
-        .expect("run the child");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains("configured by the environment: ok"),
-        "{stdout}"
-    );
-}
-
-/// Run by the next test in a child of its own: a resolution before `install`.
-#[test]
-fn child_resolves_before_installing() {
-    if std::env::var_os("CUDA_ENTRY_SIM_KIT_TEST_CHILD").is_none() {
+    if in_hand_made_child() {
+        cuda_entry_sim::install().expect("installed");
+        assert_eq!(cuda_entry::driver_version().expect("loads"), 11080);
+        println!("configured by the environment: ok");
         return;
     }
-    // Whatever this machine's driver is (none on CI), cuda-entry has now tried to load it.
-    let _ = mem_alloc::pointer();
-    let error = cuda_entry_sim::install().expect_err("too late");
-    assert!(
-        matches!(
-            error,
-            Error::TooLate {
-                variable: "CUDA_ENTRY_DRIVER_PATH"
-            }
-        ),
-        "{error:?}"
+    run_child(
+        "the_environment_configures_what_the_code_leaves_unset",
+        &[("CUDA_ENTRY_SIM_VERSION", "11080")],
+        &["configured by the environment: ok"],
     );
-    println!("{error}");
 }
 
 #[test]
 fn installing_after_a_resolution_says_it_is_too_late() {
-    let out = Command::new(std::env::current_exe().expect("the test binary"))
-        .args(["child_resolves_before_installing", "--exact", "--nocapture"])
-        .env("CUDA_ENTRY_SIM_KIT_TEST_CHILD", "1")
-        .env_remove(cuda_entry::PATH_VARIABLE)
-        .output()
-        .expect("run the child");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains(
-            "cuda-entry has already loaded its library in this process, so setting \
-             CUDA_ENTRY_DRIVER_PATH now has no effect: call cuda_entry_sim::install() before the \
-             first resolution, or run the test in a child process (cuda_entry_sim::in_child)"
-        ),
-        "{stdout}"
-    );
-}
-
-/// Run by the next test: a malformed variable the code does not override.
-#[test]
-fn child_with_a_malformed_mode() {
-    if std::env::var_os("CUDA_ENTRY_SIM_KIT_TEST_CHILD").is_none() {
+    if in_hand_made_child() {
+        // Whatever this machine's driver is (none on CI), cuda-entry has now tried to load it.
+        let _ = mem_alloc::pointer();
+        let error = cuda_entry_sim::install().expect_err("too late");
+        assert!(
+            matches!(
+                error,
+                Error::TooLate {
+                    variable: "CUDA_ENTRY_DRIVER_PATH"
+                }
+            ),
+            "{error:?}"
+        );
+        println!("{error}");
         return;
     }
-    let error = cuda_entry_sim::install().expect_err("malformed");
-    assert!(matches!(error, Error::Configuration { .. }), "{error:?}");
-    println!("{error}");
-    // The code's own value wins over the variable.
-    assert!(cuda_entry_sim::install_with(&Config::new().mode(Mode::Normal)).is_ok());
+    run_child(
+        "installing_after_a_resolution_says_it_is_too_late",
+        &[],
+        &[
+            "cuda-entry has already loaded its library in this process, so setting \
+           CUDA_ENTRY_DRIVER_PATH now has no effect: call cuda_entry_sim::install() before the \
+           first resolution, or run the test in a child process (cuda_entry_sim::in_child)",
+        ],
+    );
 }
 
 #[test]
 fn a_malformed_variable_is_an_error_unless_the_code_sets_the_value() {
-    let out = Command::new(std::env::current_exe().expect("the test binary"))
-        .args(["child_with_a_malformed_mode", "--exact", "--nocapture"])
-        .env("CUDA_ENTRY_SIM_KIT_TEST_CHILD", "1")
-        .env("CUDA_ENTRY_SIM_MODE", "stubb")
-        .env_remove(cuda_entry::PATH_VARIABLE)
-        .output()
-        .expect("run the child");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains("refused its configuration: CUDA_ENTRY_SIM_MODE=\"stubb\" is not one of"),
-        "{stdout}"
+    if in_hand_made_child() {
+        let error = cuda_entry_sim::install().expect_err("malformed");
+        assert!(matches!(error, Error::Configuration { .. }), "{error:?}");
+        println!("{error}");
+        // The code's own value wins over the variable.
+        assert!(cuda_entry_sim::install_with(&Config::new().mode(Mode::Normal)).is_ok());
+        println!("the code's value: ok");
+        return;
+    }
+    run_child(
+        "a_malformed_variable_is_an_error_unless_the_code_sets_the_value",
+        &[("CUDA_ENTRY_SIM_MODE", "stubb")],
+        &[
+            "refused its configuration: CUDA_ENTRY_SIM_MODE=\"stubb\" is not one of",
+            "the code's value: ok",
+        ],
     );
 }
 
