@@ -15,7 +15,8 @@
 //! cuda-entry first (`cuda_entry::driver_info()`), says so, and re-runs itself against the
 //! simulated driver (tests/simdriver). cudarc cannot be pointed at the simulator: it has no
 //! variable naming a library file, and behind a `libcuda.so.1` link on `LD_LIBRARY_PATH` it
-//! panics in `CudaContext::new` on `cuDeviceGetAttribute`, which the simulator does not export.
+//! fails in `CudaContext::new` on `cuDeviceGetAttribute`, which the simulator does not implement
+//! (it answers 801, `CUDA_ERROR_NOT_SUPPORTED`).
 //! So that run shows the cuda-entry part on a context of its own and says the cudarc part needs a
 //! real driver. On a real driver, cudarc runs only once it is known to have opened the same
 //! library as cuda-entry (`cudarc_can_share_the_driver`).
@@ -144,9 +145,9 @@ fn main() -> ExitCode {
             "\ncudarc: not run. cudarc 0.19 cannot use the simulated driver: its loader opens only \
              the standard names (libcuda.so, libcuda.so.1, ...) through the system's library \
              search, with no variable naming a file, and even when a `libcuda.so.1` link on \
-             LD_LIBRARY_PATH leads it there, it panics at the first function the simulator does \
-             not export (CudaContext::new calls cuDeviceGetAttribute: `Missing symbol \
-             cuDeviceGetAttribute`). The cudarc part needs a real driver."
+             LD_LIBRARY_PATH leads it there, it fails at the first function the simulator does \
+             not implement (CudaContext::new calls cuDeviceGetAttribute, which answers 801, \
+             CUDA_ERROR_NOT_SUPPORTED). The cudarc part needs a real driver."
         );
         cuda_entry_alone(&info, "the SIMULATED driver", "needs a real driver")
     } else {

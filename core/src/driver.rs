@@ -80,6 +80,12 @@ pub(crate) fn driver() -> Result<&'static Driver, Error> {
     }
 }
 
+/// Whether the driver's one-time load has begun: from then on [`PATH_VARIABLE`] is not read again.
+#[cfg(not(loom))]
+pub(crate) fn load_started() -> bool {
+    DRIVER.started()
+}
+
 /// Loads the driver (once per process) and describes it.
 ///
 /// # Errors

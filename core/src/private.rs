@@ -8,6 +8,19 @@ pub use core::result::Result;
 pub use cuda_entry_table::manifest;
 pub use linkme;
 
+/// Whether this process's driver library was loaded, or is being loaded: from then on
+/// `CUDA_ENTRY_DRIVER_PATH` is not read again. For the test kit (`cuda-entry-sim`), which sets it
+/// and must say so when it is too late.
+pub fn driver_load_started() -> bool {
+    crate::driver::load_started()
+}
+
+/// Whether this process's runtime library was loaded, or is being loaded (as
+/// [`driver_load_started`], for `CUDA_ENTRY_RUNTIME_PATH`).
+pub fn runtime_load_started() -> bool {
+    crate::runtime::load_started()
+}
+
 /// The manifest code of an entry's stream flavour.
 pub const fn manifest_stream(stream: Stream) -> manifest::StreamCode {
     match stream {

@@ -52,6 +52,13 @@ pub(crate) fn runtime() -> Result<&'static Runtime, Error> {
     }
 }
 
+/// Whether the runtime's one-time load has begun: from then on `RUNTIME_PATH_VARIABLE` is not
+/// read again.
+#[cfg(not(loom))]
+pub(crate) fn load_started() -> bool {
+    RUNTIME.started()
+}
+
 /// The version the runtime library reports (`cudaRuntimeGetVersion`), loading it on first call.
 ///
 /// # Errors

@@ -278,6 +278,12 @@ impl<T: Send + Sync + 'static> Leaked<T> {
         }
     }
 
+    /// Whether the one-time initialisation has begun (it may still be running on another thread).
+    #[cfg(not(loom))]
+    pub(crate) fn started(&self) -> bool {
+        self.get().is_some() || self.claim.owner.load(Ordering::Acquire) != 0
+    }
+
     fn get(&self) -> Option<&'static T> {
         let value = self.ready.load(Ordering::Acquire);
         // SAFETY: non-NULL only once set from a leaked `&'static T` (Release), seen here with
@@ -299,6 +305,17 @@ mod tests {
         });
         assert_eq!(value.ok(), Some(&2));
         assert_eq!(ONCE.get_or_init(|| 3).ok(), Some(&2));
+    }
+
+    #[test]
+    fn started_is_true_from_the_first_initialisation_on() {
+        static ONCE: Leaked<u32> = Leaked::new();
+        assert!(!ONCE.started());
+        let _ = ONCE.get_or_init(|| {
+            assert!(ONCE.started(), "while initialising");
+            1
+        });
+        assert!(ONCE.started());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! it, and settable in-process for the simulators' own tests. What differs between the two is a
 //! [`Modes`] implementation.
 
+use std::ffi::{CStr, CString, c_char, c_int};
 use std::fmt::Debug;
 use std::sync::Mutex;
 
@@ -131,6 +132,52 @@ impl<M: Modes> Settings<M> {
     pub fn forget() {
         *M::slot().lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
+
+    /// Sets the configuration from the values given, each `None` read from its environment
+    /// variable (unset: the build's default), as the test kit does before the library under test
+    /// first asks. Nothing changes on error.
+    ///
+    /// # Errors
+    /// A malformed value, given or read, with the variable it stands for.
+    pub fn configure(version: Option<&str>, mode: Option<&str>) -> Result<Self, String> {
+        let from_env = |variable| std::env::var(variable).ok();
+        let version = version
+            .map(str::to_owned)
+            .or_else(|| from_env(M::VERSION_VARIABLE));
+        let mode = mode
+            .map(str::to_owned)
+            .or_else(|| from_env(M::MODE_VARIABLE));
+        let config = Self::from_values(version.as_deref(), mode.as_deref())?;
+        config.install();
+        Ok(config)
+    }
+
+    /// What the `*_configure` C exports do: [`configure`](Self::configure) with `version` (0: not
+    /// given) and `mode` (NULL: not given); NULL on success, else the message, NUL-terminated and
+    /// kept for the life of the library (a rare path: each message is leaked).
+    ///
+    /// # Safety
+    /// `mode` must be NULL or a NUL-terminated string.
+    pub unsafe fn configure_from_c(version: c_int, mode: *const c_char) -> *const c_char {
+        let version = (version != 0).then(|| version.to_string());
+        let mode = if mode.is_null() {
+            None
+        } else {
+            // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
+            Some(
+                unsafe { CStr::from_ptr(mode) }
+                    .to_string_lossy()
+                    .into_owned(),
+            )
+        };
+        match Self::configure(version.as_deref(), mode.as_deref()) {
+            Ok(_) => std::ptr::null(),
+            Err(message) => {
+                let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+                message.into_raw().cast_const()
+            }
+        }
+    }
 }
 
 /// How the simulated driver behaves.
@@ -214,4 +261,21 @@ pub fn set_mode(mode: Mode) {
 /// Forgets any in-process driver setting: the next call reads the environment again.
 pub fn reset_config() {
     Config::forget();
+}
+
+/// `const char *cuda_entry_sim_configure(int version, const char *mode)`: sets the driver's
+/// configuration in-process, before or after the first call. `version` 0 and `mode` NULL mean
+/// "as `CUDA_ENTRY_SIM_VERSION` / `CUDA_ENTRY_SIM_MODE` say" (unset: the build's default, normal).
+/// Returns NULL, or a message (static) when a value is malformed, nothing changed. For the test
+/// kit (`cuda-entry-sim`), which sets the configuration from code.
+///
+/// # Safety
+/// `mode` must be NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuda_entry_sim_configure(
+    version: c_int,
+    mode: *const c_char,
+) -> *const c_char {
+    // SAFETY: the caller's promise, forwarded.
+    unsafe { Config::configure_from_c(version, mode) }
 }

@@ -31,6 +31,8 @@ pub mod rc {
     pub const NOT_FOUND: CUresult = 500;
     /// `CUDA_ERROR_ILLEGAL_ADDRESS`.
     pub const ILLEGAL_ADDRESS: CUresult = 700;
+    /// `CUDA_ERROR_NOT_SUPPORTED`: what every export the simulator does not implement returns.
+    pub const NOT_SUPPORTED: CUresult = 801;
     /// `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`.
     pub const STREAM_CAPTURE_UNSUPPORTED: CUresult = 900;
 }
@@ -56,6 +58,9 @@ pub enum SimError {
     NotFound,
     /// `CUDA_ERROR_ILLEGAL_ADDRESS` (700): a kernel touched memory outside an allocation.
     IllegalAddress,
+    /// `CUDA_ERROR_NOT_SUPPORTED` (801): an export of the real driver that the simulator does not
+    /// implement (`unsupported.rs`).
+    NotSupported,
     /// `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED` (900).
     StreamCaptureUnsupported,
     /// Mode `rc=<N>`: the configured code, whatever it is (0 included).
@@ -75,6 +80,7 @@ impl SimError {
             SimError::InvalidHandle => rc::INVALID_HANDLE,
             SimError::NotFound => rc::NOT_FOUND,
             SimError::IllegalAddress => rc::ILLEGAL_ADDRESS,
+            SimError::NotSupported => rc::NOT_SUPPORTED,
             SimError::StreamCaptureUnsupported => rc::STREAM_CAPTURE_UNSUPPORTED,
             SimError::Injected(code) => code,
         }

@@ -9,24 +9,36 @@
 //! adds what makes it that build, with one [`build!`] invocation: the version
 //! `cuDriverGetVersion` reports by default and its `cuGetProcAddress*` exports. See
 //! tests/simdriver/README.md.
+//!
+//! Every other export of the real driver is here too, as a stub that records its call and returns
+//! 801 ([`unsupported`]), so `cuGetProcAddress*` answers every symbol as the real driver did.
 
 pub mod api;
 pub mod build;
 pub mod config;
 pub mod error;
 pub mod exports;
+#[rustfmt::skip]
+mod generated;
 pub mod gpa;
 pub mod record;
 pub mod table;
+pub mod unsupported;
 
+use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::sync::OnceLock;
 
 pub use build::{Build, Export, build};
-pub use config::{Config, Mode, Settings, reset_config, set_config, set_mode, set_version};
+pub use config::{
+    Config, Mode, Settings, cuda_entry_sim_configure, reset_config, set_config, set_mode,
+    set_version,
+};
 pub use error::{SimError, SimResult, rc};
 pub use exports::*;
 pub use record::{
-    calls, cuda_entry_sim_calls, cuda_entry_sim_last_call, cuda_entry_sim_reset, last_call, reset,
+    calls, cuda_entry_sim_calls, cuda_entry_sim_each_call, cuda_entry_sim_implements,
+    cuda_entry_sim_last_call, cuda_entry_sim_reset, last_call, recorded, reset,
 };
 
 /// What the macros of this crate name from the crate that invokes them.
@@ -111,28 +123,52 @@ pub fn say(message: std::fmt::Arguments<'_>) {
 /// The export whose address is `ptr`, if it is one of this driver's exports (what the ground truth
 /// read with `dladdr`).
 pub fn export_name_of(ptr: *const c_void) -> Option<&'static str> {
-    all_exports()
-        .into_iter()
-        .find(|name| export_address(name).is_some_and(|p| p.cast_const() == ptr))
+    static BY_ADDRESS: OnceLock<HashMap<usize, &'static str>> = OnceLock::new();
+    let by_address = BY_ADDRESS.get_or_init(|| {
+        all_exports()
+            .into_iter()
+            .filter_map(|name| Some((export_address(name)? as usize, name)))
+            .collect()
+    });
+    by_address.get(&(ptr as usize)).copied()
 }
 
 /// The address of the export `name` of this driver, or `None` when this build has no such export.
 pub fn export_address(name: &str) -> Option<*mut c_void> {
-    exports::common_export_address(name).or_else(|| build().export_address(name))
+    exports::common_export_address(name)
+        .or_else(|| build().export_address(name))
+        .or_else(|| unsupported::address(name))
 }
 
-/// Every export name of this driver (the simulated CUDA API, without the `cuda_entry_sim_*`
-/// instrumentation exports).
+/// Whether `name` is an export this driver implements (not one of the [`unsupported`] stubs).
+pub fn is_implemented(name: &str) -> bool {
+    exports::common_export_address(name).is_some() || build().export_address(name).is_some()
+}
+
+/// Every export name of this driver: the simulated CUDA API and the unsupported stubs, without the
+/// `cuda_entry_sim_*` instrumentation exports.
 pub fn all_exports() -> Vec<&'static str> {
     exports::COMMON_EXPORTS
         .iter()
         .copied()
         .chain(build().export_names())
+        .chain(unsupported::NAMES.iter().copied())
         .collect()
 }
 
-/// The base symbols (what a caller passes to `cuGetProcAddress*`) this driver resolves.
+/// The base symbols (what a caller passes to `cuGetProcAddress*`) of which this driver implements
+/// at least one variant.
 pub fn implemented_symbols() -> Vec<&'static str> {
+    table::SYMBOLS
+        .iter()
+        .filter(|s| s.variants.iter().any(|v| is_implemented(v.export)))
+        .map(|s| s.name)
+        .collect()
+}
+
+/// The base symbols this driver's `cuGetProcAddress*` resolves: every one driver 580.159.04
+/// resolves (those whose exports this build has), implemented or not.
+pub fn resolvable_symbols() -> Vec<&'static str> {
     table::SYMBOLS
         .iter()
         .filter(|s| {

@@ -4,7 +4,7 @@
 //! must land in `cuCtxCreate_v4`) by asking these exports after the call.
 
 use std::collections::BTreeMap;
-use std::ffi::{CStr, c_char};
+use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
@@ -13,17 +13,18 @@ const NONE: &CStr = c"";
 
 /// The NUL-terminated name of the most recent export called (always a `'static` string).
 static LAST: AtomicPtr<c_char> = AtomicPtr::new(NONE.as_ptr().cast_mut());
-/// Calls per export (names without the NUL).
-static COUNTS: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
+/// Calls per export: its name without the NUL -> (calls, the name with its NUL).
+static COUNTS: Mutex<BTreeMap<&'static str, (u64, &'static str)>> = Mutex::new(BTreeMap::new());
 
 /// Records a call of the export `name_nul` (its name with a trailing NUL, `'static`).
 pub fn enter(name_nul: &'static str) {
     let name = name_nul.strip_suffix('\0').unwrap_or(name_nul);
-    *COUNTS
+    COUNTS
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .entry(name)
-        .or_insert(0) += 1;
+        .or_insert((0, name_nul))
+        .0 += 1;
     // Only a string with its NUL may be published: the C side reads up to it.
     if name_nul.ends_with('\0') {
         LAST.store(
@@ -39,8 +40,17 @@ pub fn calls(name: &str) -> u64 {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get(name)
-        .copied()
-        .unwrap_or(0)
+        .map_or(0, |&(count, _)| count)
+}
+
+/// Every export called since the last reset, with its count, by name (Rust API).
+pub fn recorded() -> Vec<(&'static str, u64)> {
+    COUNTS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|(&name, &(count, _))| (name, count))
+        .collect()
 }
 
 /// The export most recently called, or `""` (Rust API).
@@ -85,4 +95,58 @@ pub unsafe extern "C" fn cuda_entry_sim_calls(name: *const c_char) -> u64 {
 #[unsafe(no_mangle)]
 pub extern "C" fn cuda_entry_sim_reset() {
     reset();
+}
+
+/// The visitor [`cuda_entry_sim_each_call`] calls: `(context, name, calls)`.
+pub type CallVisitor = unsafe extern "C" fn(*mut c_void, *const c_char, u64);
+
+/// `void cuda_entry_sim_each_call(void (*visit)(void *context, const char *name, uint64_t calls),
+/// void *context)`: calls `visit` once per export called since the last reset, in name order, with
+/// its name (NUL-terminated, static) and count. A NULL `visit` does nothing.
+///
+/// # Safety
+/// `visit` must be NULL or a function safe to call with `context` and each name.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuda_entry_sim_each_call(
+    visit: Option<CallVisitor>,
+    context: *mut c_void,
+) {
+    let Some(visit) = visit else { return };
+    // Copied first: the visitor may call into the simulator, which records under the same lock.
+    let calls: Vec<(&'static str, u64)> = COUNTS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .map(|&(count, name_nul)| (name_nul, count))
+        .collect();
+    // Only names with their NUL can be handed to C (every export records one).
+    for (name_nul, count) in calls.into_iter().filter(|(name, _)| name.ends_with('\0')) {
+        // SAFETY: the caller promises `visit` may be called with `context`; the name is a static,
+        // NUL-terminated string.
+        unsafe { visit(context, name_nul.as_ptr().cast(), count) };
+    }
+}
+
+/// `int cuda_entry_sim_implements(const char *name)`: 1 when `name` is an export this library
+/// implements, 0 when it is one of the real driver's exports it only stubs (returning 801,
+/// `CUDA_ERROR_NOT_SUPPORTED`), -1 when it is no export of the driver (or NULL).
+///
+/// # Safety
+/// `name` must be NULL or point to a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuda_entry_sim_implements(name: *const c_char) -> c_int {
+    if name.is_null() {
+        return -1;
+    }
+    // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
+    let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
+        return -1;
+    };
+    if super::is_implemented(name) {
+        1
+    } else if super::unsupported::address(name).is_some() {
+        0
+    } else {
+        -1
+    }
 }

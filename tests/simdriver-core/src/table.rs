@@ -1,10 +1,14 @@
 //! Which export answers which (symbol, version, flags).
 //!
-//! Every row comes from two sources: the typedef versions of CUDA 13.0's cudaTypedefs.h
-//! (`PFN_cuMemAlloc_v2000`, `PFN_cuMemAlloc_v3020`, `PFN_cuLaunchKernel_v7000_ptsz`...) and the
-//! export the real driver returned for them (`exported` column of
-//! tests/ground-truth/driver-13000-getprocaddress.tsv). The ground-truth test checks every row of
-//! that file for these symbols, so an error here fails it.
+//! The table ([`SYMBOLS`], in `generated.rs`) is generated from two sources: the typedefs of the
+//! CUDA headers up to the driver's 13.0 (`PFN_cuMemAlloc_v2000`, `PFN_cuMemAlloc_v3020`,
+//! `PFN_cuLaunchKernel_v7000_ptsz`..., from `cuda-entry-table`), and the real driver's exports
+//! (tests/ground-truth/driver-13000-exports.txt). A symbol's variants are named by the rule every
+//! measured answer follows: the first typedef is the bare export, the k-th `_v<k>`, and a
+//! per-thread typedef the `_ptsz`/`_ptds` twin of the legacy export at its version. A symbol is in
+//! the table when the driver exports every variant's function. The ground-truth test
+//! (tests/simdriver/tests/ground_truth.rs) compares every row of
+//! tests/ground-truth/driver-13000-getprocaddress.tsv, so an error here fails it.
 
 use super::config::Mode;
 
@@ -28,7 +32,8 @@ pub struct Symbol {
     pub variants: &'static [Variant],
 }
 
-const fn l(version: i32, export: &'static str) -> Variant {
+/// A variant of the legacy-stream group (flags 0 and 1).
+pub(crate) const fn l(version: i32, export: &'static str) -> Variant {
     Variant {
         version,
         per_thread: false,
@@ -36,7 +41,8 @@ const fn l(version: i32, export: &'static str) -> Variant {
     }
 }
 
-const fn p(version: i32, export: &'static str) -> Variant {
+/// A `_ptsz`/`_ptds` variant (flags 2).
+pub(crate) const fn p(version: i32, export: &'static str) -> Variant {
     Variant {
         version,
         per_thread: true,
@@ -44,142 +50,9 @@ const fn p(version: i32, export: &'static str) -> Variant {
     }
 }
 
-/// The symbols the simulator resolves.
-pub static SYMBOLS: &[Symbol] = &[
-    Symbol {
-        name: "cuDriverGetVersion",
-        variants: &[l(2020, "cuDriverGetVersion")],
-    },
-    Symbol {
-        name: "cuInit",
-        variants: &[l(2000, "cuInit")],
-    },
-    // The 4-argument export answers from 11.3, the 5-argument one from 12.0 (ground truth rows
-    // "cuGetProcAddress 11990 -> cuGetProcAddress", "12000 -> cuGetProcAddress_v2").
-    Symbol {
-        name: "cuGetProcAddress",
-        variants: &[
-            l(11030, "cuGetProcAddress"),
-            l(12000, "cuGetProcAddress_v2"),
-        ],
-    },
-    Symbol {
-        name: "cuMemAlloc",
-        variants: &[l(2000, "cuMemAlloc"), l(3020, "cuMemAlloc_v2")],
-    },
-    Symbol {
-        name: "cuMemFree",
-        variants: &[l(2000, "cuMemFree"), l(3020, "cuMemFree_v2")],
-    },
-    Symbol {
-        name: "cuCtxCreate",
-        variants: &[
-            l(2000, "cuCtxCreate"),
-            l(3020, "cuCtxCreate_v2"),
-            l(11040, "cuCtxCreate_v3"),
-            l(12050, "cuCtxCreate_v4"),
-        ],
-    },
-    Symbol {
-        name: "cuCtxDestroy",
-        variants: &[l(2000, "cuCtxDestroy"), l(4000, "cuCtxDestroy_v2")],
-    },
-    Symbol {
-        name: "cuCtxGetCurrent",
-        variants: &[l(4000, "cuCtxGetCurrent")],
-    },
-    Symbol {
-        name: "cuCtxSetCurrent",
-        variants: &[l(4000, "cuCtxSetCurrent")],
-    },
-    // CUDA 13.0 added `PFN_cuCtxGetDevice_v13000(CUdevice *, CUcontext)`: version 13000 returns
-    // `cuCtxGetDevice_v2` (ground truth), a different signature from the 2.0 one.
-    Symbol {
-        name: "cuCtxGetDevice",
-        variants: &[l(2000, "cuCtxGetDevice"), l(13000, "cuCtxGetDevice_v2")],
-    },
-    // CUDA 13.0 added `PFN_cuCtxSynchronize_v13000(CUcontext)`: version 13000 returns
-    // `cuCtxSynchronize_v2` (ground truth), a different signature from the 2.0 one.
-    Symbol {
-        name: "cuCtxSynchronize",
-        variants: &[l(2000, "cuCtxSynchronize"), l(13000, "cuCtxSynchronize_v2")],
-    },
-    Symbol {
-        name: "cuDeviceGet",
-        variants: &[l(2000, "cuDeviceGet")],
-    },
-    Symbol {
-        name: "cuDeviceGetCount",
-        variants: &[l(2000, "cuDeviceGetCount")],
-    },
-    Symbol {
-        name: "cuDeviceGetUuid",
-        variants: &[l(9020, "cuDeviceGetUuid"), l(11040, "cuDeviceGetUuid_v2")],
-    },
-    Symbol {
-        name: "cuDevicePrimaryCtxRetain",
-        variants: &[l(7000, "cuDevicePrimaryCtxRetain")],
-    },
-    Symbol {
-        name: "cuDevicePrimaryCtxRelease",
-        variants: &[
-            l(7000, "cuDevicePrimaryCtxRelease"),
-            l(11000, "cuDevicePrimaryCtxRelease_v2"),
-        ],
-    },
-    // Per-thread typedefs at 10000 and 10010 both: flags 2 at 10000 gives `_ptsz`, at 10010
-    // `_v2_ptsz` (ground truth).
-    Symbol {
-        name: "cuStreamBeginCapture",
-        variants: &[
-            l(10000, "cuStreamBeginCapture"),
-            p(10000, "cuStreamBeginCapture_ptsz"),
-            l(10010, "cuStreamBeginCapture_v2"),
-            p(10010, "cuStreamBeginCapture_v2_ptsz"),
-        ],
-    },
-    // Flags 2 at 4000 answers status 2 (ground truth): the per-thread variant's own typedef is
-    // `PFN_cuLaunchKernel_v7000_ptsz`, and flags 2 never falls back to the legacy one.
-    Symbol {
-        name: "cuLaunchKernel",
-        variants: &[l(4000, "cuLaunchKernel"), p(7000, "cuLaunchKernel_ptsz")],
-    },
-    Symbol {
-        name: "cuStreamSynchronize",
-        variants: &[
-            l(2000, "cuStreamSynchronize"),
-            p(7000, "cuStreamSynchronize_ptsz"),
-        ],
-    },
-    Symbol {
-        name: "cuMemcpyHtoD",
-        variants: &[
-            l(2000, "cuMemcpyHtoD"),
-            l(3020, "cuMemcpyHtoD_v2"),
-            p(7000, "cuMemcpyHtoD_v2_ptds"),
-        ],
-    },
-    Symbol {
-        name: "cuMemcpyDtoH",
-        variants: &[
-            l(2000, "cuMemcpyDtoH"),
-            l(3020, "cuMemcpyDtoH_v2"),
-            p(7000, "cuMemcpyDtoH_v2_ptds"),
-        ],
-    },
-    Symbol {
-        name: "cuModuleLoadData",
-        variants: &[l(2000, "cuModuleLoadData")],
-    },
-    Symbol {
-        name: "cuModuleGetFunction",
-        variants: &[l(2000, "cuModuleGetFunction")],
-    },
-    Symbol {
-        name: "cuModuleUnload",
-        variants: &[l(2000, "cuModuleUnload")],
-    },
-];
+/// The symbols the simulator resolves, sorted by name: every symbol driver 580.159.04 resolves
+/// (generated).
+pub use super::generated::SYMBOLS;
 
 /// What a lookup found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,9 +79,10 @@ pub enum Lookup {
 /// Variants whose export this build lacks (the 11.x driver's `cuGetProcAddress_v2`) or that the
 /// `no-v2` mode hides are skipped, as a driver without that export would not know them.
 pub fn lookup(symbol: &[u8], version: i32, per_thread: bool, mode: Mode) -> Lookup {
-    let Some(sym) = SYMBOLS.iter().find(|s| s.name.as_bytes() == symbol) else {
+    let Ok(index) = SYMBOLS.binary_search_by(|s| s.name.as_bytes().cmp(symbol)) else {
         return Lookup::SymbolNotFound;
     };
+    let sym = &SYMBOLS[index];
     let present = |v: &&Variant| {
         super::export_address(v.export).is_some()
             && !(mode == Mode::NoV2 && v.export == "cuGetProcAddress_v2")

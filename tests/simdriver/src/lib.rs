@@ -8,7 +8,10 @@
 //! This crate is the 12.0+ driver: it has both `cuGetProcAddress_v2` and the 4-argument
 //! `cuGetProcAddress`. Everything else is `cuda-entry-simdriver-core`, which
 //! `cuda-entry-simdriver-11x` and `cuda-entry-simdriver-old` link too. See README.md for the
-//! environment variables and modes.
+//! environment variables and modes. Tests of other crates use it through the kit,
+//! `cuda-entry-sim`, which makes Cargo build it and points cuda-entry at it.
+//!
+#![doc = include_str!("../EXPORTS.md")]
 
 pub use cuda_entry_simdriver_core::{self as shared, *};
 

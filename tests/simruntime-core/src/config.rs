@@ -6,6 +6,7 @@
 //! says what the runtime's modes are. The embedded driver keeps its own configuration
 //! (`CUDA_ENTRY_SIM_VERSION`, `CUDA_ENTRY_SIM_MODE`).
 
+use std::ffi::{c_char, c_int};
 use std::sync::Mutex;
 
 use cuda_entry_simdriver_core::config::{Modes, Settings};
@@ -78,4 +79,20 @@ pub fn set_runtime_mode(mode: RuntimeMode) {
 /// Forgets any in-process runtime setting: the next call reads the environment again.
 pub fn reset_runtime_config() {
     RuntimeConfig::forget();
+}
+
+/// `const char *cuda_entry_simrt_configure(int version, const char *mode)`: sets the runtime's own
+/// configuration in-process, as `cuda_entry_sim_configure` does the embedded driver's: `version`
+/// 0 and `mode` NULL mean "as `CUDA_ENTRY_SIMRT_VERSION` / `CUDA_ENTRY_SIMRT_MODE` say". Returns
+/// NULL, or a message (static) when a value is malformed, nothing changed.
+///
+/// # Safety
+/// `mode` must be NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuda_entry_simrt_configure(
+    version: c_int,
+    mode: *const c_char,
+) -> *const c_char {
+    // SAFETY: the caller's promise, forwarded.
+    unsafe { RuntimeConfig::configure_from_c(version, mode) }
 }

@@ -22,8 +22,8 @@ use std::ffi::c_int;
 use linkme::distributed_slice;
 
 pub use config::{
-    RuntimeConfig, RuntimeMode, reset_runtime_config, set_runtime_config, set_runtime_mode,
-    set_runtime_version,
+    RuntimeConfig, RuntimeMode, cuda_entry_simrt_configure, reset_runtime_config,
+    set_runtime_config, set_runtime_mode, set_runtime_version,
 };
 /// The embedded driver, whole: a runtime's crate root re-exports this crate and so both.
 pub use cuda_entry_simdriver_core::{self as shared, *};

@@ -6,7 +6,7 @@ mod support;
 
 use std::ffi::{c_char, c_int, c_void};
 
-use support::{DriverGetVersion, INSTRUMENTATION, Library};
+use support::{DriverGetVersion, INSTRUMENTATION, Library, RUNTIME_INSTRUMENTATION};
 
 /// `cudaGetDriverEntryPoint`'s C type (CUDA 12.x).
 type Unversioned = unsafe extern "C" fn(*const c_char, *mut *mut c_void, u64, *mut c_int) -> c_int;
@@ -20,6 +20,7 @@ fn exports_no_versioned_entry_point() {
         .into_iter()
         .chain(cuda_entry_simruntime_old::all_runtime_exports())
         .chain(INSTRUMENTATION.iter().copied())
+        .chain(RUNTIME_INSTRUMENTATION.iter().copied())
         .map(str::to_owned)
         .collect();
     expected.sort();

@@ -7,7 +7,7 @@ mod support;
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
-use support::{DriverGetVersion, INSTRUMENTATION, Library};
+use support::{DriverGetVersion, INSTRUMENTATION, Library, RUNTIME_INSTRUMENTATION};
 
 /// `cudaGetDriverEntryPointByVersion`'s C type.
 type ByVersion =
@@ -20,6 +20,7 @@ fn expected_exports() -> Vec<String> {
         .into_iter()
         .chain(cuda_entry_simruntime::all_runtime_exports())
         .chain(INSTRUMENTATION.iter().copied())
+        .chain(RUNTIME_INSTRUMENTATION.iter().copied())
         .map(str::to_owned)
         .collect();
     names.sort();

@@ -11,9 +11,15 @@ use std::process::{Command, Output};
 /// The instrumentation exports every simulator build has.
 pub const INSTRUMENTATION: &[&str] = &[
     "cuda_entry_sim_calls",
+    "cuda_entry_sim_configure",
+    "cuda_entry_sim_each_call",
+    "cuda_entry_sim_implements",
     "cuda_entry_sim_last_call",
     "cuda_entry_sim_reset",
 ];
+
+/// The instrumentation exports the simulated runtimes add.
+pub const RUNTIME_INSTRUMENTATION: &[&str] = &["cuda_entry_simrt_configure"];
 
 /// The cdylib `lib<stem>.so` cargo built next to this test binary (in `deps/` or its parent).
 pub fn cdylib_path(stem: &str) -> PathBuf {
