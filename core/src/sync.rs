@@ -350,7 +350,11 @@ mod loom_tests {
 
     #[test]
     fn racing_callers_initialise_once_and_agree() {
-        loom::model(|| {
+        // Three threads with a lock and a condition variable: unbounded exploration does not end
+        // in reasonable time; every interleaving with up to three preemptions does.
+        let mut model = loom::model::Builder::new();
+        model.preemption_bound = Some(3);
+        model.check(|| {
             let once = Arc::new(Leaked::<usize>::new());
             let calls = Arc::new(AtomicUsize::new(0));
             let threads: Vec<_> = (0..2)
