@@ -9,16 +9,22 @@
 //!   built binary (its manifest section), against a driver.
 //! - `cuda-entry completions SHELL`: shell completion scripts.
 //!
-//! Exit status: 0 success, 1 a declaration would fail (or no driver for `probe`), 2 bad input.
-//! The crate's README has examples with their real output.
+//! Exit status: 0 success, 1 a declaration would fail (or no driver for `probe`), 2 bad input,
+//! 3 something `check` could not check, 4 the `--simulated` re-run crashed, 141 standard output
+//! was closed. The crate's README has examples with their real output.
 #![deny(missing_docs, unreachable_pub)]
+// Everything goes through `output::print`, which turns a closed pipe or a full disk into an exit
+// status instead of a panic.
+#![deny(clippy::print_stdout)]
 
 mod check;
 mod common;
 mod decl;
 mod error_text;
 mod json;
+mod output;
 mod probe;
+mod shown;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -239,17 +245,31 @@ struct CompletionsArgs {
 /// Prints to stdout and stderr; on a command-line mistake, exits the process with status 2 (as
 /// clap does), after printing the usage.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let result = match Cli::try_parse() {
+        Ok(cli) => run(cli),
+        Err(e) => usage(&e),
+    };
+    match result {
         Ok(code) => code,
         Err(e) => {
             // One `error:` per line, so that every file named is its own message.
             let mut err = std::io::stderr().lock();
             for line in e.to_string().lines() {
-                let _ = writeln!(err, "error: {line}");
+                let _ = writeln!(err, "error: {}", shown::shown(line));
             }
             e.exit_code()
         }
+    }
+}
+
+/// What clap says instead of running a subcommand: the help or the version on stdout (status 0),
+/// or a command-line mistake on stderr (status 2).
+fn usage(e: &clap::Error) -> Result<ExitCode, CliError> {
+    match e.print() {
+        Ok(()) => Ok(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))),
+        // stderr itself is gone: nothing can be said, the status still tells.
+        Err(_) if e.use_stderr() => Ok(ExitCode::from(2)),
+        Err(io) => Err(output::written(&io)),
     }
 }
 
@@ -287,15 +307,26 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             })
         }
         Command::Completions(args) => {
-            let mut command = Cli::command();
-            clap_complete::generate(
-                args.shell,
-                &mut command,
-                "cuda-entry",
-                &mut std::io::stdout(),
-            );
+            // Written to memory first: clap_complete panics when its writer fails.
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "cuda-entry", &mut script);
+            output::print(&String::from_utf8_lossy(&script))?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The command's readers, for the libFuzzer targets in `core/cli/fuzz/`; not an API.
+#[doc(hidden)]
+pub mod __fuzz {
+    /// Reads `bytes` as a built binary's manifest, as `check BINARY` does.
+    pub fn binary(bytes: &[u8]) {
+        crate::check::fuzz_binary(bytes);
+    }
+
+    /// Scans `source` for declarations, as `check FILE.rs` does.
+    pub fn source(source: &str) {
+        crate::check::fuzz_source(source);
     }
 }
 
