@@ -103,8 +103,7 @@ fn fat<Fat: FatArch, R: Read + Seek>(cache: &ReadCache<R>) -> Result<Vec<Slice>,
                 "the {architecture} slice is itself a universal binary"
             ));
         }
-        let records =
-            records(slice).map_err(|e| format!("the {architecture} slice: {e}"))?;
+        let records = records(slice).map_err(|e| format!("the {architecture} slice: {e}"))?;
         slices.push(Slice {
             architecture: Some(architecture),
             records,
@@ -172,9 +171,7 @@ fn records<'data, R: ReadRef<'data>>(data: R) -> Result<Result<Vec<OwnedRecord>,
 
 /// Walks a Mach-O's load commands and their sections, which the object reader skips silently
 /// when they do not hold together (a bad `sizeofcmds`, a command running past the table).
-fn load_commands<'data, Mach: MachHeader, R: ReadRef<'data>>(
-    data: R,
-) -> Result<(), object::Error> {
+fn load_commands<'data, Mach: MachHeader, R: ReadRef<'data>>(data: R) -> Result<(), object::Error> {
     let header = Mach::parse(data, 0)?;
     let endian = header.endian()?;
     let mut commands = header.load_commands(endian, data, 0)?;

@@ -69,7 +69,10 @@ fn file(path: &Path) -> Result<Content, String> {
     let source = path.extension().is_some_and(|e| e == "rs");
     if !source {
         let mut head = Vec::with_capacity(16);
-        (&mut file).take(16).read_to_end(&mut head).map_err(cannot)?;
+        (&mut file)
+            .take(16)
+            .read_to_end(&mut head)
+            .map_err(cannot)?;
         if is_binary(&head) {
             if size > BINARY_LIMIT {
                 return Err(too_large(size, "binary", BINARY_LIMIT_SHOWN));

@@ -295,7 +295,11 @@ mod tests {
                 .request
                 .expect_err(args);
             assert_eq!(m.kind, "macro_rejects");
-            assert!(m.message.contains("duplicate argument"), "{args}: {}", m.message);
+            assert!(
+                m.message.contains("duplicate argument"),
+                "{args}: {}",
+                m.message
+            );
         }
     }
 

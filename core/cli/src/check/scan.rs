@@ -159,9 +159,14 @@ fn cfg_value(predicate: TokenStream) -> Option<bool> {
         (op @ ("any" | "all" | "not"), Some(TokenTree::Group(args)), None) => {
             let mut values = Vec::new();
             let mut current = TokenStream::new();
-            for token in args.stream().into_iter().chain(Some(TokenTree::Punct(
-                proc_macro2::Punct::new(',', proc_macro2::Spacing::Alone),
-            ))) {
+            for token in
+                args.stream()
+                    .into_iter()
+                    .chain(Some(TokenTree::Punct(proc_macro2::Punct::new(
+                        ',',
+                        proc_macro2::Spacing::Alone,
+                    ))))
+            {
                 if matches!(&token, TokenTree::Punct(p) if p.as_char() == ',') {
                     if !current.is_empty() {
                         values.push(cfg_value(std::mem::take(&mut current)));

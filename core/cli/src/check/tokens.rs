@@ -240,8 +240,8 @@ const HEADER_KEYWORDS: &[&str] = &["if", "while", "match", "for", "let"];
 
 /// Keywords that are not operands: a `-` after them is a negation.
 const OTHER_KEYWORDS: &[&str] = &[
-    "in", "mut", "const", "ref", "unsafe", "where", "pub", "use", "mod", "struct", "enum",
-    "trait", "type", "extern", "fn", "move", "static", "async", "loop", "union",
+    "in", "mut", "const", "ref", "unsafe", "where", "pub", "use", "mod", "struct", "enum", "trait",
+    "type", "extern", "fn", "move", "static", "async", "loop", "union",
 ];
 
 /// Measures `tokens` and finds every `#[cuda_entry]` attribute in them.
@@ -416,7 +416,11 @@ mod tests {
             format!("fn f() {{ {}1; }}", "return ".repeat(n)),
             format!("type X = {}i32;", "*const ".repeat(n)),
             format!("fn f() {{ {}x; }}", ".. ".repeat(n)),
-            format!("fn f() {{ {}x {} }}", "if if ".repeat(n / 2), "{} {}".repeat(n)),
+            format!(
+                "fn f() {{ {}x {} }}",
+                "if if ".repeat(n / 2),
+                "{} {}".repeat(n)
+            ),
             format!("fn f() {{ if a {{}} {} }}", "else if a {} ".repeat(32 * n)),
         ];
         for source in &deep {
@@ -431,13 +435,22 @@ mod tests {
             format!("const X: [u8; 5000] = [{}];", "1, ".repeat(5000)),
             format!("fn f() {{ {} }}", "let a = &b - -c;\n".repeat(5000)),
             format!("fn f() {{ x = a{}; }}", " && b || !c".repeat(2000)),
-            format!("fn f() {{ match x {{ {} }} }}", "A | B => -1, ".repeat(5000)),
+            format!(
+                "fn f() {{ match x {{ {} }} }}",
+                "A | B => -1, ".repeat(5000)
+            ),
             format!("enum E {{ {} }}", "A = 1, ".repeat(5000)),
             format!("fn f() {{ {} }}", "if a {} foo(); ".repeat(5000)),
-            format!("fn f() {{ {} }}", "if let Some(x) = y {} else if z {}\n".repeat(5000)),
+            format!(
+                "fn f() {{ {} }}",
+                "if let Some(x) = y {} else if z {}\n".repeat(5000)
+            ),
             format!("fn f() {{ if a {{}} {} }}", "else if a {} ".repeat(1000)),
             format!("fn f() {{ x = a{}; }}", " + -b as i32 - *c".repeat(2000)),
-            format!("impl X {{ {} }}", "fn f(&self) -> &T { &self.t }\n".repeat(5000)),
+            format!(
+                "impl X {{ {} }}",
+                "fn f(&self) -> &T { &self.t }\n".repeat(5000)
+            ),
         ];
         for source in &long {
             assert!(!depth_refused(source), "refused: {}", &source[..60]);

@@ -76,13 +76,8 @@ pub(super) fn io_message(e: &std::io::Error) -> String {
 /// links to folders are not followed (no cycles); a `.rs` name that is no regular file (a broken
 /// link, a FIFO) is reported, not skipped: it may be a module the crate compiles.
 fn walk(dir: &Path, inputs: &mut Vec<Input>, bad: &mut Vec<String>) -> Result<(), String> {
-    let cannot_list = |e: std::io::Error| {
-        format!(
-            "{}: cannot list: {}",
-            shown::path(dir),
-            io_message(&e)
-        )
-    };
+    let cannot_list =
+        |e: std::io::Error| format!("{}: cannot list: {}", shown::path(dir), io_message(&e));
     let mut paths: Vec<(PathBuf, fs::FileType)> = Vec::new();
     for entry in fs::read_dir(dir).map_err(cannot_list)? {
         let entry = entry.map_err(cannot_list)?;
