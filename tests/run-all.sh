@@ -23,6 +23,13 @@ if cargo +nightly fuzz --version >/dev/null 2>&1; then
 else
   echo "SKIPPED the fuzz smoke run: run 'cargo install cargo-fuzz' (needs the nightly toolchain)"
 fi
+# `cuda-entry check`'s readers (core/cli/fuzz): a libFuzzer smoke run of the binary and manifest
+# reader and of the source scanner.
+if cargo +nightly fuzz --version >/dev/null 2>&1; then
+  core/cli/fuzz/smoke.sh
+else
+  echo "SKIPPED the command's fuzz smoke run: run 'cargo install cargo-fuzz' (needs the nightly toolchain)"
+fi
 # Windows (nvcuda.dll, cudart64_*.dll paths): compile-checked where the target is installed.
 if rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu; then
   cargo check -p cuda-entry -p cuda-entry-macros --target x86_64-pc-windows-gnu

@@ -1,6 +1,6 @@
 //! What `check` prints: one line a declaration and the summary's lines, or one JSON document.
 //! Both read the same [`Summary`]. In the text, everything that came from a file (paths,
-//! function names, a binary's symbols and packages, messages quoting them) is [`shown`]: escaped
+//! function names, a binary's symbols and packages, messages quoting them) is [`shown()`]: escaped
 //! so that a forged binary cannot drive the terminal.
 
 use cuda_entry_table::Cuda;
