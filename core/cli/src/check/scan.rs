@@ -25,9 +25,7 @@ pub(super) const PARSE_STACK: usize = 256 << 20;
 /// Under the fuzzer, a stack just above what a source at the nesting limit needs there: a
 /// construct the measure under-counts then overflows it, where the fuzzer sees it.
 #[cfg(fuzzing)]
-pub(super) const PARSE_STACK: usize = STACK_MIB << 20;
-#[cfg(fuzzing)]
-const STACK_MIB: usize = 8;
+pub(super) const PARSE_STACK: usize = 8 << 20;
 
 /// Reads one file's declarations, or a message naming the file.
 pub(super) fn declarations(file: &Path, source: &str) -> Result<Scanned, String> {
@@ -386,5 +384,30 @@ unsafe extern "C" {
         assert!(arguments(3).is_ok());
         assert!(form(4).is_some_and(|m| m.contains("no `#[cuda_entry]`")));
         assert!(form(5).is_some_and(|m| m.contains("duplicate")));
+    }
+
+    #[test]
+    fn a_shebang_or_a_bom_keeps_the_line_numbers() {
+        let source = "\u{feff}#!/usr/bin/env cargo\n#[cuda_entry(symbol = \"cuInit\", version = 2000)]\nunsafe extern \"C\" fn init(flags: u32) -> CUresult;\n";
+        let lines: Vec<usize> = found(source).iter().map(|d| d.line).collect();
+        assert_eq!(lines, [2]);
+        assert_eq!(
+            without_shebang("#![allow(x)]\nfn f() {}"),
+            "#![allow(x)]\nfn f() {}"
+        );
+    }
+
+    #[test]
+    fn cfg_predicates_known_without_a_configuration() {
+        let value = |p: &str| cfg_value(p.parse().expect("lexes"));
+        assert_eq!(value("any()"), Some(false));
+        assert_eq!(value("all()"), Some(true));
+        assert_eq!(value("not(all())"), Some(false));
+        assert_eq!(value("all(unix, any())"), Some(false));
+        assert_eq!(value("any(unix, all())"), Some(true));
+        assert_eq!(value("false"), Some(false));
+        assert_eq!(value("unix"), None);
+        assert_eq!(value("any(unix)"), None);
+        assert_eq!(value("feature = \"x\""), None);
     }
 }
