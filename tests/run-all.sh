@@ -87,6 +87,8 @@ else
 fi
 if have_fuzz; then
   (set -x; macros/fuzz/smoke.sh)
+  # `cuda-entry check`'s readers (core/cli/fuzz): the binary and manifest reader, the source scanner.
+  (set -x; core/cli/fuzz/smoke.sh)
 else
   skip "the fuzz smoke run"
 fi

@@ -14,24 +14,39 @@ use cuda_entry_table::{Cuda, TOOLKITS, Typedef, Version};
 pub(crate) enum CliError {
     /// The command line or the files named on it are unusable: exit status 2.
     BadInput(String),
-    /// The environment could not be used (no driver for `probe`, a failed re-run): exit status 1.
+    /// The environment could not be used (no driver for `probe`, a failed re-run, output that
+    /// cannot be written): exit status 1.
     Failed(String),
+    /// The `--simulated` re-run was killed by a signal: exit status 4 (1 would read as "a
+    /// declaration would fail").
+    Crashed(String),
+    /// Standard output was closed by its reader (`| head`): no message, exit status 141, what a
+    /// shell reports for a command a closed pipe stopped (128 + SIGPIPE).
+    ClosedOutput,
 }
 
+/// The exit status when the `--simulated` re-run crashed.
+pub(crate) const CRASHED: u8 = 4;
+/// The exit status when standard output was closed.
+pub(crate) const CLOSED_OUTPUT: u8 = 141;
+
 impl CliError {
-    /// The exit status: 2 for bad input, 1 otherwise.
+    /// The exit status of each kind of error.
     pub(crate) fn exit_code(&self) -> ExitCode {
-        match self {
-            CliError::BadInput(_) => ExitCode::from(2),
-            CliError::Failed(_) => ExitCode::from(1),
-        }
+        ExitCode::from(match self {
+            CliError::BadInput(_) => 2,
+            CliError::Failed(_) => 1,
+            CliError::Crashed(_) => CRASHED,
+            CliError::ClosedOutput => CLOSED_OUTPUT,
+        })
     }
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::BadInput(m) | CliError::Failed(m) => f.write_str(m),
+            CliError::BadInput(m) | CliError::Failed(m) | CliError::Crashed(m) => f.write_str(m),
+            CliError::ClosedOutput => Ok(()),
         }
     }
 }
@@ -175,8 +190,39 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
     let status = child
         .status()
         .map_err(|e| CliError::Failed(format!("cannot re-run this program: {e}")))?;
-    Ok(Some(match status.code() {
-        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-        None => ExitCode::from(1),
-    }))
+    match status.code() {
+        Some(code) => Ok(Some(ExitCode::from(u8::try_from(code).unwrap_or(1)))),
+        None => Err(CliError::Crashed(format!(
+            "the --simulated run against {} crashed: {}; its output above is incomplete",
+            crate::shown::path(&driver),
+            killed(&status)
+        ))),
+    }
+}
+
+/// How a child that exited without a status ended: the signal that killed it, where the
+/// platform has them.
+fn killed(status: &std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = match signal {
+                4 => " (SIGILL)",
+                6 => " (SIGABRT)",
+                8 => " (SIGFPE)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                15 => " (SIGTERM)",
+                _ => "",
+            };
+            let core = if status.core_dumped() {
+                ", core dumped"
+            } else {
+                ""
+            };
+            return format!("killed by signal {signal}{name}{core}");
+        }
+    }
+    format!("ended without an exit status ({status})")
 }

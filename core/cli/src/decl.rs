@@ -57,7 +57,7 @@ pub(crate) struct Options {
 
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     let typedef = select(&options.spec, options.per_thread)?;
-    print!("{}", render(typedef, options.types));
+    crate::output::print(&render(typedef, options.types))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -99,7 +99,9 @@ fn newline(out: &mut String, indent: usize) {
     }
 }
 
-/// Writes `s` as a JSON string literal: quotes, backslashes and control characters escaped.
+/// Writes `s` as a JSON string literal: quotes, backslashes and control characters escaped, and
+/// the other characters a terminal would act on (C1 controls, bidirectional overrides), so that
+/// the document is safe to print too.
 pub(crate) fn escape_into(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
@@ -109,7 +111,7 @@ pub(crate) fn escape_into(s: &str, out: &mut String) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 || c == '\u{7f}' => {
+            c if crate::shown::is_hidden(c) => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),
@@ -133,8 +135,8 @@ mod tests {
 
     #[test]
     fn escapes_what_json_requires() {
-        let s = Json::str("a\"b\\c\nd\u{1}é");
-        assert_eq!(s.to_string(), r#""a\"b\\c\nd\u0001é""#);
+        let s = Json::str("a\"b\\c\nd\u{1}é\u{9b}\u{202e}");
+        assert_eq!(s.to_string(), r#""a\"b\\c\nd\u0001é\u009b\u202e""#);
     }
 
     #[test]

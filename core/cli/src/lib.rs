@@ -9,16 +9,22 @@
 //!   built binary (its manifest section), against a driver.
 //! - `cuda-entry completions SHELL`: shell completion scripts.
 //!
-//! Exit status: 0 success, 1 a declaration would fail (or no driver for `probe`), 2 bad input.
-//! The crate's README has examples with their real output.
+//! Exit status: 0 success, 1 a declaration would fail (or no driver for `probe`), 2 bad input,
+//! 3 something `check` could not check, 4 the `--simulated` re-run crashed, 141 standard output
+//! was closed. The crate's README has examples with their real output.
 #![deny(missing_docs, unreachable_pub)]
+// Everything goes through `output::print`, which turns a closed pipe or a full disk into an exit
+// status instead of a panic.
+#![deny(clippy::print_stdout)]
 
 mod check;
 mod common;
 mod decl;
 mod error_text;
 mod json;
+mod output;
 mod probe;
+mod shown;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -49,8 +55,9 @@ The driver is libcuda.so.1 (nvcuda.dll on Windows), or the library CUDA_ENTRY_DR
 names. --simulated uses the simulated driver built with this workspace (tests/simdriver)
 instead.
 
-Exit status: 0 success; 1 a declaration would fail, or no driver could be loaded; 2 bad
-input.";
+Exit status: 0 success; 1 a declaration would fail, no driver could be loaded, or the
+output could not be written; 2 bad input; 3 something check could not check (none would
+fail); 4 the --simulated run crashed; 141 standard output was closed (| head).";
 
 /// The command line.
 #[derive(Debug, Parser)]
@@ -116,40 +123,57 @@ Examples:
 
 const CHECK_ABOUT: &str = "\
 Find the #[cuda_entry] declarations in Rust sources or built binaries and say which would
-fail, and why.
+fail, and why. What it could not read, it never passes.
 
-Each PATH is a Rust source file, a built binary (an executable or library: ELF, PE or
-Mach-O, whatever the machine running this command), or a folder, whose .rs files are read
-recursively (skipping target/ and hidden folders). A source is parsed (syn) for every
-#[cuda_entry(...)] declaration: the single-function form, and the declarations inside
-#[cuda_entry] unsafe extern \"C\" { ... } blocks, in nested modules too. A binary states
-its declarations in its manifest section (cuda_entry on ELF, .cuentry on PE,
-__DATA,__cuda_entry on Mach-O), one record per declaration linked into it, with the package
-that declared it; a binary without that section declares none.
+Each PATH is a Rust source file, a built binary (an executable or library: ELF, PE,
+Mach-O or universal Mach-O, whatever the machine running this command), a folder, whose
+.rs files are read recursively (skipping target/ and hidden folders), or - for standard
+input. Only regular files are read: a FIFO, socket or device is refused (pass - to read a
+pipe). Limits, far beyond any real project: a source may have 16 MiB, a binary 2 GiB, a
+manifest section 4 MiB; a source nested more than 256 levels deep (brackets, generics,
+prefix operators, closures) is refused rather than risk the parser's stack.
+
+A source is parsed (syn) for every #[cuda_entry(...)] declaration: the single-function
+form, and the declarations inside #[cuda_entry] unsafe extern \"C\" { ... } blocks, in
+nested modules too. A #[cuda_entry] the parse cannot read (in the body of a macro such as
+macro_rules! or cfg_if!, behind cfg_attr, in an impl block or a trait) is listed as not
+checked, with its file:line. A declaration under a #[cfg] that is always false (cfg(any()))
+is judged all the same, with a note. A binary states its declarations in its manifest
+section (cuda_entry on ELF, .cuentry on PE, __DATA,__cuda_entry on Mach-O), one record per
+declaration linked into it, with the package that declared it; every slice of a universal
+binary is read. A binary (or slice) without that section is listed as not checked: nothing
+in it can be judged.
 
 Each declaration is judged against this machine's driver by resolving it exactly as the
 program would (a fresh cuda_entry::Entry); with --simulated, against the simulated driver
 built with this workspace; with --driver-version N (12040 or 12.4 for CUDA 12.4), from the
 typedef table alone, loading no driver: a driver older than the declared typedef version
 cannot serve it. Declarations the macro itself rejects (unknown symbol, a version that is
-no typedef of the symbol, a body) fail too. A declaration whose version is not the
-symbol's newest typedef gets a note: that is fine when it is the typedef the signature was
-copied from (PFN_cuCtxCreate_v3020 is a different ABI from PFN_cuCtxCreate_v12050).
+no typedef of the symbol, a duplicate argument, a body) fail too. A declaration whose
+version is not the symbol's newest typedef gets a note: that is fine when it is the typedef
+the signature was copied from (PFN_cuCtxCreate_v3020 is a different ABI from
+PFN_cuCtxCreate_v12050).
 
-Prints the driver, a line per declaration (ok or FAIL, why, notes), the minimum driver (the
-newest typedef version declared, and the symbols that set it) and the totals; --json prints
-the same as one document.
+Prints the driver, a line per declaration (ok or FAIL, why, notes), a line per thing not
+checked, the minimum driver (the newest typedef version declared, and the symbols that set
+it) and the totals; --json prints the same as one document. Text that came from a file
+(paths, names, a binary's strings) is printed with control characters escaped (\\u{1b}).
 
-Exit status: 0 none would fail; 1 at least one would (without a usable driver, every one
-does), or --simulated found no simulated driver; 2 bad input: a missing path, an unreadable
-file, a source that is not valid Rust, a binary whose manifest section is malformed, or a
---driver-version that is no CUDA version.
+Exit status: 0 everything was read and none would fail; 1 at least one would fail (without
+a usable driver, every one does), --simulated found no simulated driver, or the output could
+not be written (a full disk); 2 bad input: a missing path, a FIFO or device, a file over
+its limit, an unreadable file, a source that is not valid Rust or nests too deep, a binary
+this command cannot read or whose manifest section is malformed, or a --driver-version that
+is no CUDA version; 3 none would fail but something was not checked (a declaration the parse
+cannot read, a binary without a manifest); 4 the --simulated run crashed (the signal is
+named); 141 standard output was closed (| head), without a message.
 
 Examples:
   cuda-entry check src/
   cuda-entry check --driver-version 12040 src/ examples/
   cuda-entry check --simulated --json src/lib.rs
-  cuda-entry check --driver-version 12.4 target/release/my-app";
+  cuda-entry check --driver-version 12.4 target/release/my-app
+  generate-bindings | cuda-entry check --driver-version 12.4 -";
 
 const COMPLETIONS_ABOUT: &str = "\
 Print a shell completion script.
@@ -212,7 +236,7 @@ enum TypesArg {
 
 #[derive(Debug, Args)]
 struct CheckArgs {
-    /// Rust source files, built binaries, or folders of .rs files.
+    /// Rust source files, built binaries, folders of .rs files, or - for standard input.
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
     /// Judge against a driver of this version (12040 or 12.4 for CUDA 12.4) from the typedef
@@ -239,17 +263,31 @@ struct CompletionsArgs {
 /// Prints to stdout and stderr; on a command-line mistake, exits the process with status 2 (as
 /// clap does), after printing the usage.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let result = match Cli::try_parse() {
+        Ok(cli) => run(cli),
+        Err(e) => usage(&e),
+    };
+    match result {
         Ok(code) => code,
         Err(e) => {
             // One `error:` per line, so that every file named is its own message.
             let mut err = std::io::stderr().lock();
             for line in e.to_string().lines() {
-                let _ = writeln!(err, "error: {line}");
+                let _ = writeln!(err, "error: {}", shown::shown(line));
             }
             e.exit_code()
         }
+    }
+}
+
+/// What clap says instead of running a subcommand: the help or the version on stdout (status 0),
+/// or a command-line mistake on stderr (status 2).
+fn usage(e: &clap::Error) -> Result<ExitCode, CliError> {
+    match e.print() {
+        Ok(()) => Ok(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))),
+        // stderr itself is gone: nothing can be said, the status still tells.
+        Err(_) if e.use_stderr() => Ok(ExitCode::from(2)),
+        Err(io) => Err(output::written(&io)),
     }
 }
 
@@ -287,15 +325,26 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             })
         }
         Command::Completions(args) => {
-            let mut command = Cli::command();
-            clap_complete::generate(
-                args.shell,
-                &mut command,
-                "cuda-entry",
-                &mut std::io::stdout(),
-            );
+            // Written to memory first: clap_complete panics when its writer fails.
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "cuda-entry", &mut script);
+            output::print(&String::from_utf8_lossy(&script))?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The command's readers, for the libFuzzer targets in `core/cli/fuzz/`; not an API.
+#[doc(hidden)]
+pub mod __fuzz {
+    /// Reads `bytes` as a built binary's manifest, as `check BINARY` does.
+    pub fn binary(bytes: &[u8]) {
+        crate::check::fuzz_binary(bytes);
+    }
+
+    /// Scans `source` for declarations, as `check FILE.rs` does.
+    pub fn source(source: &str) {
+        crate::check::fuzz_source(source);
     }
 }
 

@@ -9,6 +9,7 @@ use cuda_entry_table::{Cuda, Typedef};
 use crate::common::{CliError, entry, flavour, release, simulated, static_symbol, unknown_symbol};
 use crate::error_text;
 use crate::json::Json;
+use crate::shown::shown;
 
 /// What the driver answered for one flavour group (legacy or per-thread) of one symbol.
 #[derive(Debug)]
@@ -89,8 +90,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     } else {
         text(&info, &rows)
     };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().write_all(out.as_bytes());
+    crate::output::print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -227,7 +227,7 @@ fn totals(rows: &[Row]) -> (usize, usize, usize) {
 fn text(info: &DriverInfo, rows: &[Row]) -> String {
     let mut out = String::new();
     let kind = if simulated() { "  (SIMULATED)" } else { "" };
-    out.push_str(&format!("driver     {}{kind}\n", info.path));
+    out.push_str(&format!("driver     {}{kind}\n", shown(&info.path)));
     out.push_str(&format!(
         "version    {} ({})\n",
         info.version,

@@ -446,3 +446,131 @@ fn assert_permission_denied(out: &common::Output) {
         out.stderr
     );
 }
+
+#[test]
+fn declarations_the_parse_cannot_read_are_not_checked_and_not_passed() {
+    let out = check(driverless(), &["--driver-version", "13000", "hidden"]);
+    assert_eq!(out.status, 3, "{out:?}");
+    let unchecked: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": not checked: "))
+        .collect();
+    let said = [
+        ("hidden/lib.rs:7", "in the body of `macro_rules! declare`"),
+        ("hidden/lib.rs:14", "in the body of `cfg_if!`"),
+        ("hidden/lib.rs:19", "behind `cfg_attr`"),
+        ("hidden/lib.rs:23", "in an `impl` block"),
+        ("hidden/lib.rs:28", "in a trait"),
+    ];
+    assert_eq!(unchecked.len(), said.len(), "{}", out.stdout);
+    for (line, (at, why)) in unchecked.iter().zip(said) {
+        assert!(
+            line.starts_with(&format!("{at}: not checked: {why}")),
+            "{line}"
+        );
+    }
+    assert!(
+        out.stdout
+            .contains("2 declarations in 1 file: 2 ok, 0 would fail, 1 with notes, 5 not checked"),
+        "{}",
+        out.stdout
+    );
+    let doc = json(&check(
+        driverless(),
+        &["--driver-version", "13000", "--json", "hidden"],
+    ));
+    assert_eq!(doc["totals"]["not_checked"], 5);
+    assert_eq!(doc["not_checked"][2]["line"], 19);
+    assert!(
+        doc["not_checked"][2]["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("behind `cfg_attr`"))
+    );
+    // A failing declaration still fails: 1 outranks 3.
+    let old = check(driverless(), &["--driver-version", "3000", "hidden"]);
+    assert_eq!(old.status, 1, "{old:?}");
+}
+
+#[test]
+fn a_declaration_never_compiled_is_judged_with_a_note() {
+    let doc = json(&check(
+        driverless(),
+        &["--driver-version", "13000", "--json", "hidden"],
+    ));
+    let never = declaration(&doc, "init_never_compiled");
+    assert_eq!(never["status"], "ok");
+    assert_eq!(
+        never["notes"][0],
+        "never compiled: under `#[cfg(any())]`, which is always false; judged all the same"
+    );
+    assert_eq!(
+        declaration(&doc, "mem_alloc")["notes"],
+        Value::Array(Vec::new())
+    );
+}
+
+#[test]
+fn duplicate_arguments_fail_as_the_macro_refuses_them() {
+    let dir = scratch("check-duplicates");
+    std::fs::write(
+        dir.join("lib.rs"),
+        "#[cuda_entry(symbol = \"cuCtxCreate\", version = 12050, version = 3020)]\n\
+         pub unsafe extern \"C\" fn ctx_create() -> CUresult;\n",
+    )
+    .expect("write");
+    let mut command = driverless();
+    command.current_dir(&dir);
+    let out = run(command, &["check", "--driver-version", "13000", "lib.rs"]);
+    assert_eq!(out.status, 1, "{out:?}");
+    assert!(
+        out.stdout.contains(
+            "lib.rs:1: FAIL `ctx_create` ?: the macro rejects the arguments: duplicate argument \
+             `version`: give it once"
+        ),
+        "{}",
+        out.stdout
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_cannot_drive_the_terminal() {
+    let dir = scratch("check-escaped-name");
+    std::fs::write(
+        dir.join("a\x1b[2Kb.rs"),
+        "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]\n\
+         pub unsafe extern \"C\" fn mem_alloc() -> CUresult;\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join("c\x1b[1m.rs"), "fn broken( {\n").expect("write");
+    let out = run(
+        driverless(),
+        &[
+            "check",
+            "--driver-version",
+            "13000",
+            dir.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(!out.stderr.contains('\x1b'), "{:?}", out.stderr);
+    assert!(out.stderr.contains("c\\u{1b}[1m.rs:"), "{}", out.stderr);
+    std::fs::remove_file(dir.join("c\x1b[1m.rs")).expect("remove");
+    let out = run(
+        driverless(),
+        &[
+            "check",
+            "--driver-version",
+            "13000",
+            dir.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status, 0, "{out:?}");
+    assert!(!out.stdout.contains('\x1b'), "{:?}", out.stdout);
+    assert!(
+        out.stdout.contains("a\\u{1b}[2Kb.rs:1: ok   `mem_alloc`"),
+        "{}",
+        out.stdout
+    );
+}

@@ -73,6 +73,11 @@ fn len32(n: usize) -> u32 {
 
 /// An x86-64 ELF executable with one section, `name`, holding `data`.
 fn elf(name: &str, data: &[u8]) -> Vec<u8> {
+    elf_of_kind(name, 1, data)
+}
+
+/// An x86-64 ELF executable with one section, `name`, of type `kind` (1 PROGBITS, 8 NOBITS).
+fn elf_of_kind(name: &str, kind: u32, data: &[u8]) -> Vec<u8> {
     let names = format!("\0{name}\0.shstrtab\0");
     let data_at = 64;
     let names_at = data_at + data.len();
@@ -108,7 +113,7 @@ fn elf(name: &str, data: &[u8]) -> Vec<u8> {
         f.u64(1);
         f.u64(0);
     };
-    section(&mut f, 1, 1, 2, data_at, data.len()); // PROGBITS, ALLOC
+    section(&mut f, 1, kind, 2, data_at, data.len()); // ALLOC
     section(&mut f, 2 + name.len(), 3, 0, names_at, names.len()); // STRTAB
     f
 }
@@ -157,10 +162,15 @@ fn pe(name: &str, data: &[u8]) -> Vec<u8> {
 
 /// An x86-64 Mach-O executable with one section, `segment,name`, holding `data`.
 fn macho(segment: &str, name: &str, data: &[u8]) -> Vec<u8> {
+    macho_for(0x0100_0007, segment, name, data)
+}
+
+/// A 64-bit Mach-O executable for the CPU type `cpu`, with one section holding `data`.
+fn macho_for(cpu: u32, segment: &str, name: &str, data: &[u8]) -> Vec<u8> {
     let data_at = 32 + 72 + 80;
     let mut f = Vec::new();
     f.u32(0xfeed_facf);
-    f.u32(0x0100_0007);
+    f.u32(cpu);
     f.u32(3);
     f.u32(2); // MH_EXECUTE
     f.u32(1);
@@ -185,6 +195,28 @@ fn macho(segment: &str, name: &str, data: &[u8]) -> Vec<u8> {
     f.u32(len32(data_at));
     f.pad_to(f.len() + 28); // align, relocations, flags (regular), reserved
     f.extend_from_slice(data);
+    f
+}
+
+/// A universal Mach-O holding `slices` (CPU type, bytes), each aligned to 4 KiB.
+fn universal(slices: &[(u32, Vec<u8>)]) -> Vec<u8> {
+    let be = |f: &mut Vec<u8>, v: u32| f.extend_from_slice(&v.to_be_bytes());
+    let mut f = Vec::new();
+    be(&mut f, 0xcafe_babe);
+    be(&mut f, len32(slices.len()));
+    let mut at = 0x1000;
+    for (cpu, bytes) in slices {
+        be(&mut f, *cpu);
+        be(&mut f, 3);
+        be(&mut f, len32(at));
+        be(&mut f, len32(bytes.len()));
+        be(&mut f, 12);
+        at = (at + bytes.len()).next_multiple_of(0x1000);
+    }
+    for (_, bytes) in slices {
+        f.pad_to(f.len().next_multiple_of(0x1000));
+        f.extend_from_slice(bytes);
+    }
     f
 }
 
@@ -230,7 +262,7 @@ fn every_format_is_read_on_any_host() {
             ),
             format!("{shown}: ok   `in kernels` cuLaunchKernel@7000 per_thread via runtime"),
             "minimum driver: 12050 (CUDA 12.5), set by cuCtxCreate".to_owned(),
-            "2 declarations in 1 file: 1 ok, 1 would fail, 0 with notes".to_owned(),
+            "2 declarations in 1 file: 1 ok, 1 would fail, 0 with notes, 0 not checked".to_owned(),
         ];
         let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
         assert_eq!(lines, want, "{shown}");
@@ -248,28 +280,194 @@ fn every_format_is_read_on_any_host() {
 }
 
 #[test]
-fn a_section_of_another_name_or_segment_declares_nothing() {
+fn a_binary_without_a_manifest_is_not_passed() {
     let dir = scratch("check-binary-other");
     let section = section();
-    for file in [
-        write(&dir, "other.elf", &elf(".data", &section)),
-        write(&dir, "other.exe", &pe(".data", &section)),
-        write(
-            &dir,
-            "other.macho",
-            &macho("__TEXT", "__cuda_entry", &section),
+    for (file, shown) in [
+        (
+            write(&dir, "other.elf", &elf(".data", &section)),
+            "cuda_entry",
+        ),
+        (write(&dir, "other.exe", &pe(".data", &section)), ".cuentry"),
+        (
+            write(
+                &dir,
+                "other.macho",
+                &macho("__TEXT", "__cuda_entry", &section),
+            ),
+            "__DATA,__cuda_entry",
         ),
     ] {
         let out = check(&file, false);
-        assert_eq!(out.status, 0, "{out:?}");
-        assert!(
-            out.stdout
-                .ends_with("\n0 declarations in 1 file: 0 ok, 0 would fail, 0 with notes\n"),
-            "{}",
-            out.stdout
+        assert_eq!(out.status, 3, "{out:?}");
+        let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "{}: not checked: no cuda-entry manifest (no {shown} section): no \
+                     #[cuda_entry] declaration was linked into it, or the section was stripped; \
+                     nothing to judge",
+                    file.display()
+                ),
+                "0 declarations in 1 file: 0 ok, 0 would fail, 0 with notes, 1 not checked"
+                    .to_owned(),
+            ]
         );
-        assert!(!out.stdout.contains("minimum driver"), "{}", out.stdout);
+        let doc = json(&check(&file, true));
+        assert_eq!(doc["totals"]["not_checked"], 1);
+        assert_eq!(doc["not_checked"][0]["line"], 0);
     }
+    // An empty section holds no record either.
+    let empty = write(&dir, "empty.elf", &elf("cuda_entry", &[]));
+    let out = check(&empty, false);
+    assert_eq!(out.status, 3, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("not checked: the cuda_entry section holds no record"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn the_command_itself_is_not_passed() {
+    // A real executable of this host without a manifest (the test harness, linking none).
+    let exe = std::env::current_exe().expect("current_exe");
+    let out = check(&exe, false);
+    assert_eq!(out.status, 3, "{out:?}");
+    assert!(out.stdout.contains("not checked: no cuda-entry manifest"));
+}
+
+#[test]
+fn a_manifest_section_without_contents_is_unreadable() {
+    let dir = scratch("check-binary-nobits");
+    let file = write(
+        &dir,
+        "nobits.elf",
+        &elf_of_kind("cuda_entry", 8, &CTX_CREATE_BYTES),
+    );
+    let out = check(&file, false);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("malformed cuda_entry section: it has no contents in the file"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_mach_o_that_does_not_hold_together_is_unreadable() {
+    let dir = scratch("check-binary-broken-macho");
+    let good = macho("__DATA", "__cuda_entry", &section());
+    let mut sizeofcmds = good.clone();
+    sizeofcmds[20..24].copy_from_slice(&0x00ff_ffffu32.to_le_bytes());
+    let mut random = good[..4].to_vec();
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..4096 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        random.push(x.to_le_bytes()[0]);
+    }
+    for (name, bytes) in [("sizeofcmds.macho", sizeofcmds), ("random.macho", random)] {
+        let file = write(&dir, name, &bytes);
+        let out = check(&file, false);
+        assert_eq!(out.status, 2, "{name}: {out:?}");
+        assert!(
+            out.stderr.contains("not a binary this command can read"),
+            "{name}: {}",
+            out.stderr
+        );
+        assert_eq!(out.stdout, "");
+    }
+}
+
+#[test]
+fn every_slice_of_a_universal_binary_is_read() {
+    let dir = scratch("check-binary-universal");
+    let file = write(
+        &dir,
+        "app.universal",
+        &universal(&[
+            (
+                0x0100_0007,
+                macho_for(0x0100_0007, "__DATA", "__cuda_entry", &CTX_CREATE_BYTES),
+            ),
+            (
+                0x0100_000c,
+                macho_for(0x0100_000c, "__DATA", "__cuda_entry", &LAUNCH_BYTES),
+            ),
+            (
+                0x0100_000c,
+                macho_for(0x0100_000c, "__DATA", "__other", &LAUNCH_BYTES),
+            ),
+        ]),
+    );
+    let shown = file.display();
+    let out = check(&file, false);
+    assert_eq!(out.status, 1, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{shown}: FAIL `in app, x86_64 slice` cuCtxCreate@12050: the driver (CUDA 12.4) \
+                 is older than this ABI (CUDA 12.5): update the driver to >= CUDA 12.5"
+            ),
+            format!(
+                "{shown}: ok   `in kernels, aarch64 slice` cuLaunchKernel@7000 per_thread via \
+                 runtime"
+            ),
+            format!(
+                "{shown}: not checked: the aarch64 slice: no cuda-entry manifest (no \
+                 __DATA,__cuda_entry section): no #[cuda_entry] declaration was linked into it, \
+                 or the section was stripped; nothing to judge"
+            ),
+            "minimum driver: 12050 (CUDA 12.5), set by cuCtxCreate".to_owned(),
+            "2 declarations in 1 file: 1 ok, 1 would fail, 0 with notes, 1 not checked".to_owned(),
+        ]
+    );
+}
+
+#[test]
+fn a_binary_cannot_drive_the_terminal() {
+    let dir = scratch("check-binary-escapes");
+    const FORGED: Record<'static> = Record {
+        symbol: "cuMemAlloc\x1b[2K\rok",
+        version: 3020,
+        stream: StreamCode::Legacy,
+        resolver: ResolverCode::Driver,
+        unverified: false,
+        package: "app\x1b[1A\u{9b}2K\u{202e}\nfake.rs:1: ok",
+    };
+    let bytes: [u8; manifest::record_len(&FORGED)] = manifest::encode(&FORGED);
+    let file = write(&dir, "forged.elf", &elf("cuda_entry", &bytes));
+    let out = check(&file, false);
+    assert_eq!(out.status, 1, "{out:?}");
+    assert!(
+        !out.stdout
+            .chars()
+            .any(|c| c.is_control() && c != '\n' || c == '\u{202e}'),
+        "{:?}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(
+            "`in app\\u{1b}[1A\\u{9b}2K\\u{202e}\\u{a}fake.rs:1: ok` \
+             cuMemAlloc\\u{1b}[2K\\u{d}ok@3020: the macro rejects it: unknown symbol \
+             `cuMemAlloc\\u{1b}[2K\\u{d}ok`"
+        ),
+        "{}",
+        out.stdout
+    );
+    // The driver, the declaration, the minimum driver, the totals: the forged line break did
+    // not start a line of its own.
+    assert_eq!(out.stdout.lines().count(), 4, "{}", out.stdout);
+    // JSON keeps the bytes, escaped as JSON.
+    let doc = json(&check(&file, true));
+    assert_eq!(doc["declarations"][0]["symbol"], "cuMemAlloc\x1b[2K\rok");
 }
 
 #[test]
@@ -281,7 +479,21 @@ fn a_malformed_record_makes_the_binary_unreadable() {
     no_version[8..12].copy_from_slice(&0u32.to_le_bytes());
     let mut bad_flags = CTX_CREATE_BYTES;
     bad_flags[7] = 0x80;
+    let mut zero_unverified = no_version;
+    zero_unverified[7] = manifest::FLAG_UNVERIFIED;
+    let mut bad_unverified = bad_version;
+    bad_unverified[7] = manifest::FLAG_UNVERIFIED;
     for (name, record, why) in [
+        (
+            "zero-unverified.elf",
+            &zero_unverified,
+            "version 0 in the record at offset 0 is not 1000 * major + 10 * minor",
+        ),
+        (
+            "version-unverified.elf",
+            &bad_unverified,
+            "version 3025 in the record at offset 0 is not 1000 * major + 10 * minor",
+        ),
         (
             "version.elf",
             &bad_version,

@@ -96,8 +96,17 @@ fn check_help_describes_sources_and_binaries() {
         "--driver-version N (12040 or 12.4 for CUDA 12.4)",
         "the minimum driver",
         "--json",
-        "Exit status: 0 none would fail; 1 at least one would",
-        "a binary whose manifest section is malformed",
+        "Exit status: 0 everything was read and none would fail; 1 at least one would fail",
+        "a binary this command cannot read or whose manifest section is malformed",
+        "3 none would fail but something was not checked",
+        "4 the --simulated run crashed (the signal is named)",
+        "141 standard output was closed",
+        "a source may have 16 MiB, a binary 2 GiB, a manifest section 4 MiB",
+        "nested more than 256 levels deep",
+        "- for standard input",
+        "behind cfg_attr, in an impl block or a trait) is listed as not checked",
+        "every slice of a universal binary is read",
+        "control characters escaped",
     ] {
         assert!(text.contains(said), "{said}:\n{}", out.stdout);
     }

@@ -48,7 +48,7 @@ impl From<Mistake> for Failure {
 pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
     let fail = |failure: Failure| Verdict {
         failure: Some(failure),
-        notes: Vec::new(),
+        notes: d.notes.clone(),
     };
     if let Some(mistake) = &d.form {
         return fail(mistake.clone().into());
@@ -63,7 +63,7 @@ pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
     };
     let mut verdict = Verdict {
         failure: None,
-        notes: table.notes,
+        notes: d.notes.iter().cloned().chain(table.notes).collect(),
     };
     let version = request.version;
     match driver {

@@ -2,16 +2,24 @@
 //! syn), or in a built binary's manifest section (read with `object`, for any target), and says
 //! which would fail against a driver, and why.
 //!
-//! One job a file: [`walk`] lists the files, [`binary`] reads a binary's manifest, [`scan`] finds
-//! the declarations of a source file, [`rules`] applies the macro's rules, [`judge`] asks the
-//! driver (or the table), [`summary`] counts once, and [`render`] prints text or JSON from it.
+//! One job a file: [`walk`] lists the inputs, [`read`] reads each once within its limits,
+//! [`binary`] reads a binary's manifest, [`tokens`] bounds a source's nesting and finds every
+//! attribute, [`scan`] finds the declarations of a source file, [`rules`] applies the macro's
+//! rules, [`judge`] asks the driver (or the table), [`summary`] counts once, and [`render`]
+//! prints text or JSON from it.
+//!
+//! What could not be read is never passed: an unreadable input stops the command (status 2), and
+//! a declaration or binary found but not readable is listed as not checked (status 3 when
+//! nothing fails).
 
 mod binary;
 mod judge;
+mod read;
 mod render;
 mod rules;
 mod scan;
 mod summary;
+mod tokens;
 mod walk;
 
 use std::path::PathBuf;
@@ -20,6 +28,7 @@ use std::process::ExitCode;
 use cuda_entry_table::Version;
 
 use crate::common::CliError;
+use crate::output;
 use judge::{Driver, Verdict};
 use rules::Mistake;
 use summary::Summary;
@@ -55,6 +64,26 @@ struct Declaration {
     request: Result<Request, Mistake>,
     /// Why the macro refuses its form (a body...), whatever its arguments.
     form: Option<Mistake>,
+    /// What the scan has to say about it (never compiled...).
+    notes: Vec<String>,
+}
+
+/// A declaration found but not read (in a macro's body, behind `cfg_attr`...), or a binary
+/// without a manifest: nothing to judge, and so no pass either.
+#[derive(Debug)]
+struct Unchecked {
+    file: PathBuf,
+    /// The line of its attribute; 0 for a binary.
+    line: usize,
+    /// Why it is not checked.
+    why: String,
+}
+
+/// What one input holds.
+#[derive(Debug, Default)]
+struct Scanned {
+    declarations: Vec<Declaration>,
+    unchecked: Vec<Unchecked>,
 }
 
 #[cfg(test)]
@@ -73,21 +102,26 @@ impl Declaration {
                 unverified: false,
             }),
             form: None,
+            notes: Vec::new(),
         }
     }
 }
 
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
-    let (files, mut bad) = walk::collect(&options.paths);
+    let (inputs, mut bad) = walk::collect(&options.paths);
     let mut declarations = Vec::new();
-    for file in &files {
-        let found = if binary::is_binary(file) {
-            binary::declarations(file)
-        } else {
-            scan::declarations(file)
-        };
+    let mut unchecked = Vec::new();
+    for input in &inputs {
+        let name = input.name();
+        let found = read::read(input).and_then(|content| match content {
+            read::Content::Source(text) => scan::declarations(&name, &text),
+            read::Content::Binary(binary) => binary::declarations(&name, binary),
+        });
         match found {
-            Ok(found) => declarations.extend(found),
+            Ok(found) => {
+                declarations.extend(found.declarations);
+                unchecked.extend(found.unchecked);
+            }
             Err(message) => bad.push(message),
         }
     }
@@ -102,17 +136,27 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         .iter()
         .map(|d| judge::judge(d, &driver))
         .collect();
-    let summary = Summary::new(files.len(), &declarations, &verdicts);
-    if options.json {
-        println!(
-            "{}",
-            render::json(&declarations, &verdicts, &driver, &summary)
-        );
+    let summary = Summary::new(inputs.len(), &declarations, &verdicts, &unchecked);
+    let found = render::Found {
+        declarations: &declarations,
+        verdicts: &verdicts,
+        unchecked: &unchecked,
+    };
+    let out = if options.json {
+        format!("{}\n", render::json(&found, &driver, &summary))
     } else {
-        print!(
-            "{}",
-            render::text(&declarations, &verdicts, &driver, &summary)
-        );
-    }
+        render::text(&found, &driver, &summary)
+    };
+    output::print(&out)?;
     Ok(summary.exit_code())
+}
+
+/// The binary reader, for the fuzz target.
+pub(crate) fn fuzz_binary(bytes: &[u8]) {
+    binary::fuzz(bytes);
+}
+
+/// The source scanner, for the fuzz target.
+pub(crate) fn fuzz_source(source: &str) {
+    scan::fuzz(source);
 }

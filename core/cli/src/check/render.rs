@@ -1,13 +1,34 @@
 //! What `check` prints: one line a declaration and the summary's lines, or one JSON document.
-//! Both read the same [`Summary`].
+//! Both read the same [`Summary`]. In the text, everything that came from a file (paths,
+//! function names, a binary's symbols and packages, messages quoting them) is [`shown()`]: escaped
+//! so that a forged binary cannot drive the terminal.
 
 use cuda_entry_table::Cuda;
 
-use super::Declaration;
 use super::judge::{Driver, Verdict};
 use super::summary::Summary;
+use super::{Declaration, Unchecked};
 use crate::common::simulated;
 use crate::json::Json;
+use crate::shown::{self, shown};
+
+/// Everything found, in the order found.
+#[derive(Debug)]
+pub(super) struct Found<'a> {
+    pub(super) declarations: &'a [Declaration],
+    /// One for each declaration.
+    pub(super) verdicts: &'a [Verdict],
+    pub(super) unchecked: &'a [Unchecked],
+}
+
+/// `file:line`, or `file` for a binary.
+fn at(file: &std::path::Path, line: usize) -> String {
+    if line == 0 {
+        shown::path(file)
+    } else {
+        format!("{}:{line}", shown::path(file))
+    }
+}
 
 /// `cuLaunchKernel@7000 per_thread via runtime unverified`, or `?` when the arguments are refused.
 fn request(d: &Declaration) -> String {
@@ -33,44 +54,36 @@ fn driver_line(driver: &Driver) -> String {
         ),
         Driver::Loaded(Ok(info)) => format!(
             "driver: {}{} reports {} ({})",
-            info.path,
+            shown(&info.path),
             if simulated() { " (SIMULATED)" } else { "" },
             info.version,
             Cuda(info.version)
         ),
         Driver::Loaded(Err(e)) => format!(
-            "driver: none usable: {e}\n(to check against a given version without a driver, pass \
-             --driver-version N; to try the simulated driver, --simulated)"
+            "driver: none usable: {}\n(to check against a given version without a driver, pass \
+             --driver-version N; to try the simulated driver, --simulated)",
+            shown(&e.to_string())
         ),
     }
 }
 
-/// The lines: the driver, each declaration, the minimum driver, the totals.
-pub(super) fn text(
-    declarations: &[Declaration],
-    verdicts: &[Verdict],
-    driver: &Driver,
-    summary: &Summary,
-) -> String {
+/// The lines: the driver, each declaration, what was not checked, the minimum driver, the totals.
+pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> String {
     let mut out = driver_line(driver);
     out.push('\n');
-    for (d, v) in declarations.iter().zip(verdicts) {
-        let at = if d.line == 0 {
-            d.file.display().to_string()
-        } else {
-            format!("{}:{}", d.file.display(), d.line)
-        };
+    for (d, v) in found.declarations.iter().zip(found.verdicts) {
         let head = format!(
-            "{at}: {} `{}` {}",
+            "{}: {} `{}` {}",
+            at(&d.file, d.line),
             if v.failure.is_some() { "FAIL" } else { "ok  " },
-            d.function,
-            request(d)
+            shown(&d.function),
+            shown(&request(d))
         );
         let mut parts = Vec::new();
         if let Some(failure) = &v.failure {
-            parts.push(failure.message.clone());
+            parts.push(shown(&failure.message).into_owned());
         }
-        parts.extend(v.notes.iter().map(|n| format!("note: {n}")));
+        parts.extend(v.notes.iter().map(|n| format!("note: {}", shown(n))));
         if parts.is_empty() {
             out.push_str(&head);
         } else {
@@ -78,17 +91,24 @@ pub(super) fn text(
         }
         out.push('\n');
     }
+    for u in found.unchecked {
+        out.push_str(&format!(
+            "{}: not checked: {}\n",
+            at(&u.file, u.line),
+            shown(&u.why)
+        ));
+    }
     if let Some(minimum) = &summary.minimum_driver {
         out.push_str(&format!(
             "minimum driver: {} ({}), set by {}\n",
             minimum.version.get(),
             minimum.version,
-            minimum.set_by.join(", ")
+            shown(&minimum.set_by.join(", "))
         ));
     }
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     out.push_str(&format!(
-        "{} declaration{} in {} file{}: {} ok, {} would fail, {} with notes\n",
+        "{} declaration{} in {} file{}: {} ok, {} would fail, {} with notes, {} not checked\n",
         summary.declarations,
         plural(summary.declarations),
         summary.files,
@@ -96,6 +116,7 @@ pub(super) fn text(
         summary.ok,
         summary.failed,
         summary.noted,
+        summary.unchecked,
     ));
     out
 }
@@ -165,23 +186,36 @@ fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
     ])
 }
 
-/// The document: the driver, each declaration, the minimum driver, the totals.
-pub(super) fn json(
-    declarations: &[Declaration],
-    verdicts: &[Verdict],
-    driver: &Driver,
-    summary: &Summary,
-) -> Json {
+/// The document: the driver, each declaration, what was not checked, the minimum driver, the
+/// totals.
+pub(super) fn json(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Json {
     let count = |n: usize| Json::Number(n as u64);
     Json::object([
         ("driver", driver_json(driver)),
         (
             "declarations",
             Json::Array(
-                declarations
+                found
+                    .declarations
                     .iter()
-                    .zip(verdicts)
+                    .zip(found.verdicts)
                     .map(|(d, v)| declaration_json(d, v))
+                    .collect(),
+            ),
+        ),
+        (
+            "not_checked",
+            Json::Array(
+                found
+                    .unchecked
+                    .iter()
+                    .map(|u| {
+                        Json::object([
+                            ("file", Json::str(u.file.display().to_string())),
+                            ("line", Json::Number(u.line as u64)),
+                            ("reason", Json::str(u.why.clone())),
+                        ])
+                    })
                     .collect(),
             ),
         ),
@@ -197,6 +231,7 @@ pub(super) fn json(
                 ("ok", count(summary.ok)),
                 ("fail", count(summary.failed)),
                 ("with_notes", count(summary.noted)),
+                ("not_checked", count(summary.unchecked)),
             ]),
         ),
     ])

@@ -96,12 +96,18 @@ fn arguments(attr: &Attribute) -> Result<Request, Mistake> {
     let mut per_thread = false;
     let mut runtime = false;
     let mut unverified = false;
+    let mut seen: Vec<String> = Vec::new();
     attr.parse_nested_meta(|meta| {
         let name = meta
             .path
             .get_ident()
             .map(ToString::to_string)
             .unwrap_or_default();
+        // As the macro: a second `version = ...` is refused, not silently the one kept.
+        if seen.contains(&name) {
+            return Err(meta.error(format!("duplicate argument `{name}`: give it once")));
+        }
+        seen.push(name.clone());
         match name.as_str() {
             "symbol" => symbol = Some(meta.value()?.parse::<LitStr>()?.value()),
             "version" => {
@@ -274,6 +280,26 @@ mod tests {
             let m = d.request.expect_err(version);
             assert_eq!(m.kind, "macro_rejects");
             assert!(m.message.contains(shown), "{version}: {}", m.message);
+        }
+    }
+
+    #[test]
+    fn duplicate_arguments_are_refused_as_the_macro_refuses_them() {
+        for args in [
+            r#"symbol = "cuMemAlloc", version = 3020, version = 2000"#,
+            r#"symbol = "cuMemAlloc", symbol = "cuMemFree", version = 3020"#,
+            r#"symbol = "cuMemAlloc", version = 3020, unverified, unverified"#,
+            r#"symbol = "cuLaunchKernel", version = 7000, stream = "legacy", stream = "per_thread""#,
+        ] {
+            let m = read(&format!("#[cuda_entry({args})]"))
+                .request
+                .expect_err(args);
+            assert_eq!(m.kind, "macro_rejects");
+            assert!(
+                m.message.contains("duplicate argument"),
+                "{args}: {}",
+                m.message
+            );
         }
     }
 

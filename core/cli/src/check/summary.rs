@@ -5,8 +5,11 @@ use std::process::ExitCode;
 
 use cuda_entry_table::Version;
 
-use super::Declaration;
 use super::judge::Verdict;
+use super::{Declaration, Unchecked};
+
+/// The exit status when something could not be checked and nothing would fail.
+pub(super) const NOT_CHECKED: u8 = 3;
 
 /// What a `check` found, all declarations together.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +24,8 @@ pub(super) struct Summary {
     pub(super) failed: usize,
     /// Declarations with at least one note.
     pub(super) noted: usize,
+    /// Declarations found but not read, and binaries without a manifest.
+    pub(super) unchecked: usize,
     /// The driver the declarations need together; `None` when none states a version.
     pub(super) minimum_driver: Option<MinimumDriver>,
 }
@@ -34,8 +39,14 @@ pub(super) struct MinimumDriver {
 }
 
 impl Summary {
-    /// Counts `verdicts`, one for each of `declarations`, found in `files` files.
-    pub(super) fn new(files: usize, declarations: &[Declaration], verdicts: &[Verdict]) -> Summary {
+    /// Counts `verdicts`, one for each of `declarations`, and what was not checked, found in
+    /// `files` files.
+    pub(super) fn new(
+        files: usize,
+        declarations: &[Declaration],
+        verdicts: &[Verdict],
+        unchecked: &[Unchecked],
+    ) -> Summary {
         let failed = verdicts.iter().filter(|v| v.failure.is_some()).count();
         Summary {
             files,
@@ -43,14 +54,18 @@ impl Summary {
             ok: declarations.len() - failed,
             failed,
             noted: verdicts.iter().filter(|v| !v.notes.is_empty()).count(),
+            unchecked: unchecked.len(),
             minimum_driver: minimum_driver(declarations),
         }
     }
 
-    /// 0 when no declaration would fail, 1 otherwise.
+    /// 1 when a declaration would fail; otherwise 3 when something could not be checked (a
+    /// deployment gate must not pass what was not read); 0 when everything was read and works.
     pub(super) fn exit_code(&self) -> ExitCode {
         if self.failed > 0 {
             ExitCode::from(1)
+        } else if self.unchecked > 0 {
+            ExitCode::from(NOT_CHECKED)
         } else {
             ExitCode::SUCCESS
         }
@@ -100,16 +115,22 @@ mod tests {
             verdict(true, 1),
             verdict(false, 0),
         ];
-        let summary = Summary::new(2, &declarations, &verdicts);
+        let unchecked = [Unchecked {
+            file: "app".into(),
+            line: 0,
+            why: String::new(),
+        }];
+        let summary = Summary::new(2, &declarations, &verdicts, &unchecked);
         assert_eq!(
             (
                 summary.files,
                 summary.declarations,
                 summary.ok,
                 summary.failed,
-                summary.noted
+                summary.noted,
+                summary.unchecked
             ),
-            (2, 4, 2, 2, 2)
+            (2, 4, 2, 2, 2, 1)
         );
         assert_eq!(
             summary.minimum_driver,
@@ -119,7 +140,11 @@ mod tests {
             })
         );
         assert_eq!(summary.exit_code(), ExitCode::from(1));
-        assert_eq!(Summary::new(0, &[], &[]).minimum_driver, None);
-        assert_eq!(Summary::new(0, &[], &[]).exit_code(), ExitCode::SUCCESS);
+        let none = Summary::new(0, &[], &[], &[]);
+        assert_eq!(none.minimum_driver, None);
+        assert_eq!(none.exit_code(), ExitCode::SUCCESS);
+        // Nothing fails, something was not read: no pass.
+        let unread = Summary::new(1, &declarations[1..2], &verdicts[1..2], &unchecked);
+        assert_eq!(unread.exit_code(), ExitCode::from(NOT_CHECKED));
     }
 }

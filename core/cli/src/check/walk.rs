@@ -1,26 +1,66 @@
-//! Which files `check` reads: the paths given, and the `.rs` files under each folder.
+//! Which inputs `check` reads: the paths given, the `.rs` files under each folder, and standard
+//! input for `-`. Only regular files are read: a FIFO would block forever and a device such as
+//! `/dev/zero` never ends, so either is refused unless asked for with `-`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The files to check: each path as given or, for a folder, the `.rs` files under it, sorted;
+use crate::shown;
+
+/// One thing to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Input {
+    /// `-`: standard input, whatever it is (a pipe, a terminal, a file).
+    Stdin,
+    /// A regular file, named or found in a folder.
+    File(PathBuf),
+}
+
+impl Input {
+    /// The name the output gives it.
+    pub(super) fn name(&self) -> PathBuf {
+        match self {
+            Input::Stdin => PathBuf::from("<stdin>"),
+            Input::File(path) => path.clone(),
+        }
+    }
+}
+
+/// The inputs to check: each path as given or, for a folder, the `.rs` files under it, sorted;
 /// and a message for each path that cannot be used. A file named explicitly is checked whatever
 /// its extension (a binary, most often).
-pub(super) fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
-    let mut files = Vec::new();
+pub(super) fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
+    let mut inputs = Vec::new();
     let mut bad = Vec::new();
     for path in paths {
+        if path.as_os_str() == "-" {
+            if inputs.contains(&Input::Stdin) {
+                bad.push("-: standard input can be read once only".to_owned());
+            } else {
+                inputs.push(Input::Stdin);
+            }
+            continue;
+        }
         match fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
-                if let Err(e) = walk(path, &mut files) {
+                if let Err(e) = walk(path, &mut inputs, &mut bad) {
                     bad.push(e);
                 }
             }
-            Ok(_) => files.push(path.clone()),
-            Err(e) => bad.push(format!("{}: {}", path.display(), io_message(&e))),
+            Ok(meta) if meta.is_file() => inputs.push(Input::File(path.clone())),
+            Ok(_) => bad.push(not_regular(path)),
+            Err(e) => bad.push(format!("{}: {}", shown::path(path), io_message(&e))),
         }
     }
-    (files, bad)
+    (inputs, bad)
+}
+
+/// Why a FIFO, socket or device is not read.
+pub(super) const NOT_REGULAR: &str = "not a regular file (a FIFO, socket or device): check reads \
+                                      files and folders; to read standard input, pass `-`";
+
+fn not_regular(path: &Path) -> String {
+    format!("{}: {NOT_REGULAR}", shown::path(path))
 }
 
 /// An I/O error in the words the command's messages use.
@@ -33,17 +73,17 @@ pub(super) fn io_message(e: &std::io::Error) -> String {
 }
 
 /// Recursively adds the `.rs` files of `dir`, skipping `target/` and hidden folders. Symbolic
-/// links to folders are not followed (no cycles).
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = fs::read_dir(dir)
-        .map_err(|e| format!("{}: cannot list: {}", dir.display(), io_message(&e)))?;
+/// links to folders are not followed (no cycles); a `.rs` name that is no regular file (a broken
+/// link, a FIFO) is reported, not skipped: it may be a module the crate compiles.
+fn walk(dir: &Path, inputs: &mut Vec<Input>, bad: &mut Vec<String>) -> Result<(), String> {
+    let cannot_list =
+        |e: std::io::Error| format!("{}: cannot list: {}", shown::path(dir), io_message(&e));
     let mut paths: Vec<(PathBuf, fs::FileType)> = Vec::new();
-    for entry in entries {
-        let entry =
-            entry.map_err(|e| format!("{}: cannot list: {}", dir.display(), io_message(&e)))?;
+    for entry in fs::read_dir(dir).map_err(cannot_list)? {
+        let entry = entry.map_err(cannot_list)?;
         let file_type = entry
             .file_type()
-            .map_err(|e| format!("{}: {}", entry.path().display(), io_message(&e)))?;
+            .map_err(|e| format!("{}: {}", shown::path(&entry.path()), io_message(&e)))?;
         paths.push((entry.path(), file_type));
     }
     paths.sort_by(|a, b| a.0.cmp(&b.0));
@@ -54,11 +94,14 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
             if name.starts_with('.') || name == "target" {
                 continue;
             }
-            walk(&path, files)?;
-        } else if path.extension().is_some_and(|e| e == "rs")
-            && (file_type.is_file() || path.is_file())
-        {
-            files.push(path);
+            walk(&path, inputs, bad)?;
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            match fs::metadata(&path) {
+                Ok(meta) if meta.is_file() => inputs.push(Input::File(path)),
+                Ok(meta) if meta.is_dir() => {}
+                Ok(_) => bad.push(not_regular(&path)),
+                Err(e) => bad.push(format!("{}: {}", shown::path(&path), io_message(&e))),
+            }
         }
     }
     Ok(())
