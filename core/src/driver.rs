@@ -82,6 +82,11 @@ pub(crate) fn driver() -> Result<&'static Driver, Error> {
 
 /// Whether the driver's one-time load has begun: from then on [`PATH_VARIABLE`] is not read again.
 #[cfg(not(loom))]
+/// The driver, if it was loaded successfully; never loads it.
+pub(crate) fn loaded() -> Option<&'static Driver> {
+    DRIVER.get().and_then(|d| d.as_ref().ok())
+}
+
 pub(crate) fn load_started() -> bool {
     DRIVER.started()
 }
@@ -174,6 +179,11 @@ fn bootstrap(library: Library, path: Arc<str>) -> Result<Driver, Error> {
 }
 
 impl Driver {
+    /// `cuDriverGetVersion`, read at load.
+    pub(crate) fn version(&self) -> u32 {
+        self.version
+    }
+
     /// Asks the driver for `request`'s pointer: the guide's two rules, then the one query.
     pub(crate) fn resolve(
         &self,

@@ -264,6 +264,19 @@ impl Entry {
         Ok(unsafe { std::mem::transmute_copy::<*mut c_void, F>(&pfn.as_ptr()) })
     }
 
+    /// The error for a call of this entry that returned `code` (not `CUDA_SUCCESS`): the request,
+    /// the status, and the driver's version (known: the entry resolved).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn status_error(&self, code: i32) -> Error {
+        let driver_version = match self.resolver {
+            Resolver::Driver => driver::loaded().map(driver::Driver::version),
+            Resolver::Runtime => runtime::loaded().map(runtime::Runtime::driver_version),
+        };
+        let kind = ErrorKind::DriverStatus { code };
+        Error::new(kind, Some(self.request()), driver_version)
+    }
+
     /// Whether the driver can serve this entry. Resolves it (once) but never calls it.
     pub fn is_available(&self) -> bool {
         self.resolve().is_ok()

@@ -8,7 +8,7 @@ use cuda_entry_table::Cuda;
 
 use crate::library::{LoadAttempt, PATH_VARIABLE, RUNTIME_PATH_VARIABLE};
 use crate::request::{Request, Stream};
-use crate::status::Status;
+use crate::status::{Described, Status};
 
 /// Why the driver could not be loaded, or why an entry could not be resolved.
 ///
@@ -143,6 +143,15 @@ pub enum ErrorKind {
         /// The `cudaError_t` returned.
         code: i32,
     },
+    /// The driver function was called and returned a status other than `CUDA_SUCCESS`: the
+    /// checked form of a declaration whose typedef returns `CUresult` reports the driver's own
+    /// answer here (`Display` names it: `CUDA_ERROR_INVALID_VALUE (1): ...`). Not a resolution
+    /// failure: the entry resolved, and [`Error::driver_status`] gives the code.
+    #[non_exhaustive]
+    DriverStatus {
+        /// The `CUresult` the function returned.
+        code: i32,
+    },
     /// The entry (or the driver or runtime library) was asked for from inside its own resolution
     /// or load, on the same thread: a driver callback or an interposer calling back into
     /// cuda-entry. Waiting would deadlock; the inner call fails instead.
@@ -174,6 +183,7 @@ impl ErrorKind {
             ErrorKind::NoDriverForRuntime { .. } => "no_driver_for_runtime",
             ErrorKind::RuntimeWithoutByVersion { .. } => "runtime_without_by_version",
             ErrorKind::RuntimeError { .. } => "runtime_error",
+            ErrorKind::DriverStatus { .. } => "driver_status",
             ErrorKind::Reentrant => "reentrant",
             ErrorKind::InvalidVersion => "invalid_version",
         }
@@ -208,6 +218,30 @@ impl Error {
         self.driver_version
     }
 
+    /// The `CUresult` a driver function returned, when this error is that status
+    /// ([`ErrorKind::DriverStatus`]); `None` for every failure to resolve. For code that expects
+    /// a status, such as `CUDA_ERROR_NOT_READY` from `cuStreamQuery`:
+    ///
+    /// ```
+    /// # fn query() -> Result<(), cuda_entry::Error> { Ok(()) }
+    /// use cuda_entry::types::CUresult;
+    /// # fn main() -> Result<(), cuda_entry::Error> {
+    /// let done = match query() {
+    ///     Ok(()) => true,
+    ///     Err(e) if e.driver_status() == Some(CUresult::ERROR_NOT_READY.0) => false,
+    ///     Err(e) => return Err(e),
+    /// };
+    /// # let _ = done;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn driver_status(&self) -> Option<i32> {
+        match self.kind {
+            ErrorKind::DriverStatus { code } => Some(code),
+            _ => None,
+        }
+    }
+
     /// The same error, attributed to `request` (a loading error cached by the process, met by
     /// one entry's resolution).
     pub(crate) fn for_request(mut self, request: Request) -> Error {
@@ -223,6 +257,12 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let ErrorKind::DriverStatus { code } = self.kind {
+            return match &self.request {
+                Some(request) => write!(f, "{request} returned {}", Described(code)),
+                None => write!(f, "a driver function returned {}", Described(code)),
+            };
+        }
         if let Some(request) = &self.request {
             write!(f, "cannot resolve {request}: ")?;
         }
@@ -370,6 +410,7 @@ impl fmt::Display for Error {
                  {code}",
                 Cuda(*runtime_version)
             ),
+            ErrorKind::DriverStatus { .. } => Ok(()), // written above
             ErrorKind::Reentrant => f.write_str(
                 "it was asked for from inside its own resolution on the same thread (a driver \
                  callback or an interposer calling back into cuda-entry); resolve it before, or \

@@ -37,6 +37,25 @@ pub const fn manifest_resolver(resolver: Resolver) -> manifest::ResolverCode {
     }
 }
 
+/// The checked form of a call whose typedef returns `CUresult`: `Ok(())` for `CUDA_SUCCESS`, else
+/// the status as an [`Error`] of `entry`. `R` is the declaration's own return type, whose size and
+/// alignment the expansion asserts are `CUresult`'s (4 and 4): an `i32`, a `u32`, a
+/// `#[repr(transparent)]` newtype of one, or a `#[repr(i32)]`/`#[repr(u32)]` enum. The cost over
+/// the raw call: one compare and a branch not taken.
+#[inline(always)]
+pub fn checked_status<R: Copy>(status: R, entry: &Entry) -> Result<(), Error> {
+    const { assert!(size_of::<R>() == size_of::<i32>(), "a CUresult is 4 bytes") };
+    // SAFETY: `R` is 4 bytes (asserted above) of an integer-like type without padding (the
+    // expansion's size and alignment assertions, and the documented contract of a `CUresult`
+    // return type); any 4 bytes are a valid `i32`.
+    let code: i32 = unsafe { core::mem::transmute_copy(&status) };
+    if code == crate::status::SUCCESS {
+        Ok(())
+    } else {
+        Err(entry.status_error(code))
+    }
+}
+
 /// Whether entries that name no stream use their per-thread twin: the facade's
 /// `per-thread-default-stream` feature, the analogue of `CUDA_API_PER_THREAD_DEFAULT_STREAM`.
 pub const PER_THREAD_DEFAULT: bool = cfg!(feature = "per-thread-default-stream");
@@ -126,6 +145,52 @@ pub const fn check_abi<T>(size: usize, align: usize, what: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn a_checked_status_is_ok_only_for_success() {
+        static ENTRY: Entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
+        #[allow(dead_code)]
+        #[derive(Clone, Copy)]
+        #[repr(u32)]
+        enum Code {
+            Success = 0,
+            InvalidValue = 1,
+        }
+        assert_eq!(checked_status(0i32, &ENTRY), Ok(()));
+        assert_eq!(checked_status(Code::Success, &ENTRY), Ok(()));
+        for error in [
+            checked_status(1i32, &ENTRY).unwrap_err(),
+            checked_status(1u32, &ENTRY).unwrap_err(),
+            checked_status(Code::InvalidValue, &ENTRY).unwrap_err(),
+            checked_status(crate::types::CUresult::ERROR_INVALID_VALUE, &ENTRY).unwrap_err(),
+        ] {
+            assert_eq!(error.kind(), &ErrorKind::DriverStatus { code: 1 });
+            assert_eq!(error.driver_status(), Some(1));
+            assert_eq!(error.request(), Some(&ENTRY.request()));
+            assert_eq!(error.kind().name(), "driver_status");
+            let text = error.to_string();
+            assert!(
+                text.starts_with(
+                    "cuMemAlloc version 3020 (CUDA 3.2, legacy default stream) returned \
+                     CUDA_ERROR_INVALID_VALUE (1): This indicates"
+                ),
+                "{text}"
+            );
+        }
+        let unknown = checked_status(-77i32, &ENTRY).unwrap_err();
+        assert_eq!(unknown.driver_status(), Some(-77));
+        assert!(
+            unknown
+                .to_string()
+                .contains("CUresult -77 (a code no cuda.h defines")
+        );
+        // A resolution failure is never a status.
+        assert_eq!(
+            Error::new(ErrorKind::DriverTooOld, None, Some(3010)).driver_status(),
+            None
+        );
+    }
 
     #[test]
     fn matching_layouts_pass() {

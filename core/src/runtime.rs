@@ -55,6 +55,11 @@ pub(crate) fn runtime() -> Result<&'static Runtime, Error> {
 /// Whether the runtime's one-time load has begun: from then on `RUNTIME_PATH_VARIABLE` is not
 /// read again.
 #[cfg(not(loom))]
+/// The runtime, if it was loaded successfully; never loads it.
+pub(crate) fn loaded() -> Option<&'static Runtime> {
+    RUNTIME.get().and_then(|r| r.as_ref().ok())
+}
+
 pub(crate) fn load_started() -> bool {
     RUNTIME.started()
 }
@@ -135,6 +140,11 @@ fn load() -> Result<Runtime, Error> {
 }
 
 impl Runtime {
+    /// The driver version the runtime reported at load (`cudaDriverGetVersion`).
+    pub(crate) fn driver_version(&self) -> u32 {
+        self.driver_version
+    }
+
     /// Asks the runtime for `request`'s pointer, after the same checks as the driver path.
     pub(crate) fn resolve(
         &self,

@@ -284,7 +284,8 @@ impl<T: Send + Sync + 'static> Leaked<T> {
         self.get().is_some() || self.claim.owner.load(Ordering::Acquire) != 0
     }
 
-    fn get(&self) -> Option<&'static T> {
+    /// The value, if initialised; never initialises.
+    pub(crate) fn get(&self) -> Option<&'static T> {
         let value = self.ready.load(Ordering::Acquire);
         // SAFETY: non-NULL only once set from a leaked `&'static T` (Release), seen here with
         // Acquire; it is never written again or freed.

@@ -7,28 +7,28 @@
 use std::ffi::c_char;
 use std::fmt;
 
-use crate::status;
-
 /// `CUresult`: a driver function's status code. A C enum, kept as its `int` so that a code this
-/// crate does not know is still a valid value.
+/// crate does not know is still a valid value. Its constants are every code of cuda.h (CUDA 11.7
+/// and newer); `Display` gives the name and the header's description:
+/// `CUDA_ERROR_INVALID_VALUE (1): This indicates that one or more of the parameters ...`.
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CUresult(pub i32);
 
-impl CUresult {
-    /// `CUDA_SUCCESS`.
-    pub const SUCCESS: CUresult = CUresult(status::SUCCESS);
-    /// `CUDA_ERROR_INVALID_VALUE`.
-    pub const ERROR_INVALID_VALUE: CUresult = CUresult(status::INVALID_VALUE);
-    /// `CUDA_ERROR_NOT_INITIALIZED`.
-    pub const ERROR_NOT_INITIALIZED: CUresult = CUresult(status::NOT_INITIALIZED);
-    /// `CUDA_ERROR_STUB_LIBRARY`.
-    pub const ERROR_STUB_LIBRARY: CUresult = CUresult(status::STUB_LIBRARY);
-    /// `CUDA_ERROR_NO_DEVICE`.
-    pub const ERROR_NO_DEVICE: CUresult = CUresult(status::NO_DEVICE);
-    /// `CUDA_ERROR_NOT_FOUND`.
-    pub const ERROR_NOT_FOUND: CUresult = CUresult(status::NOT_FOUND);
+/// One constant per code of cuda.h, from the generated table.
+macro_rules! codes {
+    ($(($code:literal, $ident:ident, $name:literal, $description:literal)),* $(,)?) => {
+        impl CUresult {
+            $(
+                #[doc = concat!("`", $name, "` (", stringify!($code), "): ", $description)]
+                pub const $ident: CUresult = CUresult($code);
+            )*
+        }
+    };
+}
+cuda_entry_table::for_each_status!(codes);
 
+impl CUresult {
     /// Whether this is `CUDA_SUCCESS`.
     pub const fn is_success(self) -> bool {
         self.0 == 0
@@ -51,7 +51,7 @@ impl fmt::Debug for CUresult {
 
 impl fmt::Display for CUresult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&crate::status::Status(self.0), f)
+        fmt::Display::fmt(&crate::status::Described(self.0), f)
     }
 }
 
