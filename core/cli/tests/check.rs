@@ -418,16 +418,26 @@ fn an_unreadable_file_is_bad_input() {
     ] {
         as_nobody.env_remove(variable);
     }
-    let out = as_nobody
-        .args(["check", "project"])
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "running {} as uid {NOBODY} (needed to test an unreadable file when permissions \
+    as_nobody.args(["check", "project"]);
+    // A copy just written can be "text file busy" (ETXTBSY) for a moment: another test thread may
+    // have forked while this one held the copy open for writing. Retry that one error.
+    let mut attempts = 0;
+    let out = loop {
+        match as_nobody.output() {
+            Err(e) if e.raw_os_error() == Some(26) && attempts < 100 => {
+                attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => break other,
+        }
+    }
+    .unwrap_or_else(|e| {
+        panic!(
+            "running {} as uid {NOBODY} (needed to test an unreadable file when permissions \
                  do not stop this process): {e}",
-                command.display()
-            )
-        });
+            command.display()
+        )
+    });
     let _ = std::fs::remove_dir_all(&open);
     assert_permission_denied(&common::Output {
         status: out.status.code().expect("exited, not killed"),
