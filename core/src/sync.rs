@@ -102,7 +102,55 @@ impl Claim {
 /// This thread's identity for [`Claim`]: the process id in the high half, a per-thread token
 /// (never 0) in the low half. After `fork`, the child's thread keeps its token but not its pid.
 fn owner_token() -> u64 {
-    (u64::from(std::process::id()) << 32) | u64::from(thread_token())
+    (u64::from(process_id()) << 32) | u64::from(thread_token())
+}
+
+/// This process's id without a system call per claim: read once, and again in the child of every
+/// `fork` (a `pthread_atfork` child handler), so a child never mistakes its parent's claims for
+/// its own.
+#[cfg(not(loom))]
+fn process_id() -> u32 {
+    use std::sync::atomic::AtomicU32;
+    static PID: AtomicU32 = AtomicU32::new(0);
+    static REGISTER: std::sync::Once = std::sync::Once::new();
+
+    extern "C" fn refresh_in_child() {
+        // getpid is async-signal-safe, as a fork handler must be.
+        PID.store(std::process::id(), Ordering::Relaxed);
+    }
+
+    let pid = PID.load(Ordering::Relaxed);
+    if pid != 0 {
+        return pid;
+    }
+    REGISTER.call_once(|| {
+        #[cfg(all(unix, not(miri)))]
+        {
+            unsafe extern "C" {
+                fn pthread_atfork(
+                    prepare: Option<extern "C" fn()>,
+                    parent: Option<extern "C" fn()>,
+                    child: Option<extern "C" fn()>,
+                ) -> std::ffi::c_int;
+            }
+            // SAFETY: registers a handler that only stores the new pid; it lives for the process
+            // (a function item).
+            let registered = unsafe { pthread_atfork(None, None, Some(refresh_in_child)) };
+            if registered != 0 {
+                return; // no handler: PID stays 0 and every claim asks getpid instead
+            }
+        }
+        PID.store(std::process::id(), Ordering::Relaxed);
+    });
+    match PID.load(Ordering::Relaxed) {
+        0 => std::process::id(),
+        pid => pid,
+    }
+}
+
+#[cfg(loom)]
+fn process_id() -> u32 {
+    std::process::id()
 }
 
 #[cfg(not(loom))]
@@ -149,6 +197,7 @@ fn thread_token() -> u32 {
 /// on it (it sleeps in slices instead).
 #[cfg(not(loom))]
 mod parking {
+    use std::sync::atomic::{AtomicUsize, Ordering, fence};
     use std::sync::{Condvar, Mutex, TryLockError};
     use std::time::Duration;
 
@@ -157,22 +206,36 @@ mod parking {
 
     static LOCK: Mutex<()> = Mutex::new(());
     static WOKEN: Condvar = Condvar::new();
+    /// How many threads are inside `wait`: a publication with nobody waiting (every resolution
+    /// without contention) wakes nobody and makes no system call.
+    static WAITING: AtomicUsize = AtomicUsize::new(0);
 
     pub(super) fn wait(done: &dyn Fn() -> bool) {
-        let guard = match LOCK.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(p)) => p.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                std::thread::sleep(Duration::from_millis(1));
-                return;
+        WAITING.fetch_add(1, Ordering::SeqCst);
+        // Pairs with the fence in `wake_all`: either this thread sees the publication in `done`,
+        // or the publisher sees this thread in WAITING (and a missed wake-up costs one slice).
+        fence(Ordering::SeqCst);
+        match LOCK.try_lock() {
+            Ok(guard) => {
+                if !done() {
+                    let _ = WOKEN.wait_timeout(guard, WAIT_SLICE);
+                }
             }
-        };
-        if !done() {
-            let _ = WOKEN.wait_timeout(guard, WAIT_SLICE);
+            Err(TryLockError::Poisoned(p)) => {
+                if !done() {
+                    let _ = WOKEN.wait_timeout(p.into_inner(), WAIT_SLICE);
+                }
+            }
+            Err(TryLockError::WouldBlock) => std::thread::sleep(Duration::from_millis(1)),
         }
+        WAITING.fetch_sub(1, Ordering::SeqCst);
     }
 
     pub(super) fn wake_all() {
+        fence(Ordering::SeqCst);
+        if WAITING.load(Ordering::SeqCst) == 0 {
+            return;
+        }
         // Taking the lock orders this wake-up after a waiter's check; if a waiter holds it, that
         // waiter is about to sleep for one slice at most.
         for _ in 0..8 {
