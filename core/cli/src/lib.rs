@@ -148,10 +148,12 @@ Each declaration is judged against this machine's driver by resolving it exactly
 program would (a fresh cuda_entry::Entry); with --simulated, against the simulated driver
 built with this workspace; with --driver-version N (12040 or 12.4 for CUDA 12.4), from the
 typedef table alone, loading no driver: a driver older than the declared typedef version
-cannot serve it. Declarations the macro itself rejects (unknown symbol, a version that is
-no typedef of the symbol, a duplicate argument, a body) fail too. A declaration whose
-version is not the symbol's newest typedef gets a note: that is fine when it is the typedef
-the signature was copied from (PFN_cuCtxCreate_v3020 is a different ABI from
+cannot serve it. Declarations the macro itself rejects fail too, whatever the driver: the
+command runs the macro's own rules, and prints each mistake on a line of its own under the
+declaration, at the file:line:column rustc points to, with its kind (unknown_symbol,
+not_a_typedef, wrong_arity, duplicate_argument...) and the macro's message. A declaration
+whose version is not the symbol's newest typedef gets a note: that is fine when it is the
+typedef the signature was copied from (PFN_cuCtxCreate_v3020 is a different ABI from
 PFN_cuCtxCreate_v12050).
 
 Prints the driver, a line per declaration (ok or FAIL, why, notes), a line per thing not

@@ -511,26 +511,42 @@ fn a_declaration_never_compiled_is_judged_with_a_note() {
 }
 
 #[test]
-fn duplicate_arguments_fail_as_the_macro_refuses_them() {
+fn duplicate_arguments_fail_as_the_macro_rejects_them() {
     let dir = scratch("check-duplicates");
     std::fs::write(
         dir.join("lib.rs"),
         "#[cuda_entry(symbol = \"cuCtxCreate\", version = 12050, version = 3020)]\n\
-         pub unsafe extern \"C\" fn ctx_create() -> CUresult;\n",
+         pub unsafe extern \"C\" fn ctx_create(\n    \
+         pctx: *mut CUcontext, params: *mut c_void, flags: u32, dev: CUdevice) -> CUresult;\n",
     )
     .expect("write");
     let mut command = driverless();
     command.current_dir(&dir);
     let out = run(command, &["check", "--driver-version", "13000", "lib.rs"]);
     assert_eq!(out.status, 1, "{out:?}");
-    assert!(
-        out.stdout.contains(
-            "lib.rs:1: FAIL `ctx_create` ?: the macro rejects the arguments: duplicate argument \
-             `version`: give it once"
-        ),
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(
+        lines[1..3],
+        [
+            "lib.rs:1: FAIL `ctx_create` cuCtxCreate@12050: the macro rejects it",
+            "    lib.rs:1:55: duplicate_argument: duplicate argument `version`: give it once",
+        ],
         "{}",
         out.stdout
     );
+    let doc = json(&run(
+        {
+            let mut command = driverless();
+            command.current_dir(&dir);
+            command
+        },
+        &["check", "--driver-version", "13000", "--json", "lib.rs"],
+    ));
+    let d = declaration(&doc, "ctx_create");
+    assert_eq!(d["kind"], "duplicate_argument");
+    assert_eq!(d["mistakes"].as_array().map(Vec::len), Some(1));
+    assert_eq!(d["mistakes"][0]["line"], 1);
+    assert_eq!(d["mistakes"][0]["column"], 55);
 }
 
 #[cfg(unix)]
@@ -540,7 +556,7 @@ fn a_file_name_cannot_drive_the_terminal() {
     std::fs::write(
         dir.join("a\x1b[2Kb.rs"),
         "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]\n\
-         pub unsafe extern \"C\" fn mem_alloc() -> CUresult;\n",
+         pub unsafe extern \"C\" fn mem_alloc(dptr: *mut u64, bytesize: usize) -> CUresult;\n",
     )
     .expect("write");
     std::fs::write(dir.join("c\x1b[1m.rs"), "fn broken( {\n").expect("write");

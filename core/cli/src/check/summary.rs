@@ -47,7 +47,7 @@ impl Summary {
         verdicts: &[Verdict],
         unchecked: &[Unchecked],
     ) -> Summary {
-        let failed = verdicts.iter().filter(|v| v.failure.is_some()).count();
+        let failed = verdicts.iter().filter(|v| v.fails()).count();
         Summary {
             files,
             declarations: declarations.len(),
@@ -75,7 +75,7 @@ impl Summary {
 /// Every declaration whose request can be read counts, as the text has always said: a refused
 /// one still names the version it was written for.
 fn minimum_driver(declarations: &[Declaration]) -> Option<MinimumDriver> {
-    let requests = declarations.iter().filter_map(|d| d.request.as_ref().ok());
+    let requests = declarations.iter().filter_map(Declaration::request);
     let version = requests.clone().map(|r| r.version).max()?;
     let mut set_by: Vec<String> = requests
         .filter(|r| r.version == version)
@@ -89,14 +89,18 @@ fn minimum_driver(declarations: &[Declaration]) -> Option<MinimumDriver> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::judge::Failure;
+    use crate::check::judge::{Failure, Outcome};
 
     fn verdict(failed: bool, notes: usize) -> Verdict {
         Verdict {
-            failure: failed.then(|| Failure {
-                kind: "driver_too_old",
-                message: String::new(),
-            }),
+            outcome: if failed {
+                Outcome::Fails(Failure {
+                    kind: "driver_too_old",
+                    message: String::new(),
+                })
+            } else {
+                Outcome::Works
+            },
             notes: vec![String::new(); notes],
         }
     }
