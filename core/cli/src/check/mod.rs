@@ -14,13 +14,13 @@
 
 mod binary;
 mod judge;
-mod read;
+pub(crate) mod read;
 mod render;
 mod rules;
-mod scan;
+pub(crate) mod scan;
 mod summary;
-mod tokens;
-mod walk;
+pub(crate) mod tokens;
+pub(crate) mod walk;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -115,11 +115,29 @@ struct Unchecked {
     why: String,
 }
 
+/// A driver function of an `extern` block, linked against libcuda rather than resolved through
+/// `cuGetProcAddress`: not judged (it is no `#[cuda_entry]` declaration), noted with the typedef
+/// its export implements and the `migrate` command that declares it.
+#[derive(Debug)]
+struct Unversioned {
+    file: PathBuf,
+    line: usize,
+    /// The function's name.
+    function: String,
+    /// The export it links (`cuMemAlloc_v2`).
+    export: String,
+    /// The typedef that export implements: the symbol and the version.
+    symbol: &'static str,
+    version: u32,
+    per_thread: bool,
+}
+
 /// What one input holds.
 #[derive(Debug, Default)]
 struct Scanned {
     declarations: Vec<Declaration>,
     unchecked: Vec<Unchecked>,
+    unversioned: Vec<Unversioned>,
 }
 
 #[cfg(test)]
@@ -147,6 +165,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     let (inputs, mut bad) = walk::collect(&options.paths);
     let mut declarations = Vec::new();
     let mut unchecked = Vec::new();
+    let mut unversioned = Vec::new();
     for input in &inputs {
         let name = input.name();
         let found = read::read(input).and_then(|content| match content {
@@ -157,6 +176,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
             Ok(found) => {
                 declarations.extend(found.declarations);
                 unchecked.extend(found.unchecked);
+                unversioned.extend(found.unversioned);
             }
             Err(message) => bad.push(message),
         }
@@ -172,11 +192,13 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         .iter()
         .map(|d| judge::judge(d, &driver))
         .collect();
-    let summary = Summary::new(inputs.len(), &declarations, &verdicts, &unchecked);
+    let mut summary = Summary::new(inputs.len(), &declarations, &verdicts, &unchecked);
+    summary.unversioned = unversioned.len();
     let found = render::Found {
         declarations: &declarations,
         verdicts: &verdicts,
         unchecked: &unchecked,
+        unversioned: &unversioned,
     };
     let out = if options.json {
         format!("{}\n", render::json(&found, &driver, &summary))

@@ -7,7 +7,7 @@ use cuda_entry_table::Cuda;
 
 use super::judge::{Driver, Outcome, Verdict};
 use super::summary::Summary;
-use super::{Declaration, Unchecked};
+use super::{Declaration, Unchecked, Unversioned};
 use crate::common::simulated;
 use crate::json::Json;
 use crate::shown::{self, shown};
@@ -19,6 +19,21 @@ pub(super) struct Found<'a> {
     /// One for each declaration.
     pub(super) verdicts: &'a [Verdict],
     pub(super) unchecked: &'a [Unchecked],
+    pub(super) unversioned: &'a [Unversioned],
+}
+
+/// What is said of a function linked against libcuda.
+fn unversioned_note(u: &Unversioned) -> String {
+    format!(
+        "`{}` is linked against libcuda (the export `{}`, which is {} at {}{}), not resolved \
+         through cuGetProcAddress: `cuda-entry migrate {}` declares it through #[cuda_entry]",
+        u.function,
+        u.export,
+        u.symbol,
+        u.version,
+        if u.per_thread { " per_thread" } else { "" },
+        u.file.display()
+    )
 }
 
 /// `file:line`, or `file` for a binary.
@@ -111,6 +126,13 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
             shown(&u.why)
         ));
     }
+    for u in found.unversioned {
+        out.push_str(&format!(
+            "{}: unversioned: {}\n",
+            at(&u.file, u.line),
+            shown(&unversioned_note(u))
+        ));
+    }
     if let Some(minimum) = &summary.minimum_driver {
         out.push_str(&format!(
             "minimum driver: {} ({}), set by {}\n",
@@ -121,7 +143,7 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
     }
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     out.push_str(&format!(
-        "{} declaration{} in {} file{}: {} ok, {} would fail, {} with notes, {} not checked\n",
+        "{} declaration{} in {} file{}: {} ok, {} would fail, {} with notes, {} not checked{}\n",
         summary.declarations,
         plural(summary.declarations),
         summary.files,
@@ -130,6 +152,13 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
         summary.failed,
         summary.noted,
         summary.unchecked,
+        match summary.unversioned {
+            0 => String::new(),
+            n => format!(
+                "; {n} unversioned binding{} (linked against libcuda)",
+                plural(n)
+            ),
+        }
     ));
     out
 }
@@ -254,6 +283,30 @@ pub(super) fn json(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Jso
             ),
         ),
         (
+            "unversioned",
+            Json::Array(
+                found
+                    .unversioned
+                    .iter()
+                    .map(|u| {
+                        Json::object([
+                            ("file", Json::str(u.file.display().to_string())),
+                            ("line", Json::Number(u.line as u64)),
+                            ("function", Json::str(u.function.clone())),
+                            ("export", Json::str(u.export.clone())),
+                            ("symbol", Json::str(u.symbol)),
+                            ("version", Json::Number(u.version.into())),
+                            (
+                                "stream",
+                                Json::str(if u.per_thread { "per_thread" } else { "legacy" }),
+                            ),
+                            ("note", Json::str(unversioned_note(u))),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+        (
             "minimum_driver",
             Json::opt_number(summary.minimum_driver.as_ref().map(|m| m.version.get())),
         ),
@@ -266,6 +319,7 @@ pub(super) fn json(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Jso
                 ("fail", count(summary.failed)),
                 ("with_notes", count(summary.noted)),
                 ("not_checked", count(summary.unchecked)),
+                ("unversioned", count(summary.unversioned)),
             ]),
         ),
     ])

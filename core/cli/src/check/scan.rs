@@ -16,7 +16,7 @@ use syn::{Attribute, ForeignItem, ForeignItemFn, Ident, ImplItemFn, Item, ItemFn
 
 use super::rules;
 use super::tokens::{self, Context, NESTING_LIMIT};
-use super::{Declaration, Scanned, Unchecked};
+use super::{Declaration, Scanned, Unchecked, Unversioned};
 use crate::shown;
 
 /// The parser thread's stack: 256 MiB of address space, of which a source at the nesting limit
@@ -30,12 +30,26 @@ pub(super) const PARSE_STACK: usize = 8 << 20;
 
 /// Reads one file's declarations, or a message naming the file.
 pub(super) fn declarations(file: &Path, source: &str) -> Result<Scanned, String> {
+    parse(file, source, |ast, attributes| scan(file, ast, attributes))
+}
+
+/// Parses `source` (`file` in messages) as syn's `parse_file` does, within the nesting bound, on
+/// a thread with a [`PARSE_STACK`] stack, and hands the file and every `#[cuda_entry]` attribute
+/// the token pass found to `read`, on that thread (syn's trees cannot leave it). Line numbers are
+/// the source's; columns too, but on a first line after a byte-order mark.
+pub(crate) fn parse<T: Send>(
+    file: &Path,
+    source: &str,
+    read: impl FnOnce(&syn::File, Vec<tokens::Found>) -> T + Send,
+) -> Result<T, String> {
     let named = |e: String| format!("{}: {e}", shown::path(file));
     std::thread::scope(|scope| {
         let parser = std::thread::Builder::new()
             .name("cuda-entry-parse".to_owned())
             .stack_size(PARSE_STACK)
-            .spawn_scoped(scope, || scan(file, source))
+            .spawn_scoped(scope, || {
+                parse_here(file, source).map(|(ast, found)| read(&ast, found))
+            })
             .map_err(|e| named(format!("cannot start the parser: {e}")))?;
         parser
             .join()
@@ -43,8 +57,8 @@ pub(super) fn declarations(file: &Path, source: &str) -> Result<Scanned, String>
     })
 }
 
-/// The scan itself, on the parser's thread.
-fn scan(file: &Path, source: &str) -> Result<Scanned, String> {
+/// The parse itself, on the parser's thread.
+fn parse_here(file: &Path, source: &str) -> Result<(syn::File, Vec<tokens::Found>), String> {
     let invalid = |at: proc_macro2::LineColumn, e: &dyn std::fmt::Display| {
         format!(
             "{}:{}:{}: not valid Rust, cannot look for declarations: {e}",
@@ -66,13 +80,19 @@ fn scan(file: &Path, source: &str) -> Result<Scanned, String> {
         )
     })?;
     let ast: syn::File = syn::parse2(tokens).map_err(|e| invalid(e.span().start(), &e))?;
+    Ok((ast, attributes))
+}
+
+/// The scan of a parsed file, on the parser's thread.
+fn scan(file: &Path, ast: &syn::File, attributes: Vec<tokens::Found>) -> Scanned {
     let mut finder = Finder {
         file,
         found: Vec::new(),
         read: HashSet::new(),
         never: Vec::new(),
+        unversioned: Vec::new(),
     };
-    finder.visit_file(&ast);
+    finder.visit_file(ast);
     let unchecked = attributes
         .into_iter()
         .filter(|a| !finder.read.contains(&a.at))
@@ -82,15 +102,16 @@ fn scan(file: &Path, source: &str) -> Result<Scanned, String> {
             why: not_checked(a.cfg_attr, &a.context),
         })
         .collect();
-    Ok(Scanned {
+    Scanned {
         declarations: finder.found,
         unchecked,
-    })
+        unversioned: finder.unversioned,
+    }
 }
 
 /// `source` as syn's `parse_file` reads it: without a byte-order mark, and with a `#!` line
 /// (that is no `#![attribute]`) left out, its line break kept so that lines keep their numbers.
-fn without_shebang(source: &str) -> &str {
+pub(crate) fn without_shebang(source: &str) -> &str {
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     match source.strip_prefix("#!") {
         Some(rest) if !rest.trim_start().starts_with('[') => {
@@ -196,6 +217,8 @@ struct Finder<'a> {
     read: HashSet<(usize, usize)>,
     /// The never-compiled notes of the enclosing items, innermost last.
     never: Vec<Option<String>>,
+    /// The driver functions of `extern` blocks.
+    unversioned: Vec<Unversioned>,
 }
 
 impl Finder<'_> {
@@ -237,6 +260,24 @@ impl Finder<'_> {
                 function: "extern block".to_owned(),
                 judged: rules::block(&block),
                 notes: enclosing.into_iter().collect(),
+            });
+        }
+    }
+
+    /// Notes the driver functions `block` links against libcuda, whose export the table knows.
+    fn linked(&mut self, block: &syn::ItemForeignMod) {
+        for (f, export) in crate::migrate::find::linked(block) {
+            let Some(typedef) = cuda_entry_table::export(&export).and_then(|e| e.typedef()) else {
+                continue;
+            };
+            self.unversioned.push(Unversioned {
+                file: self.file.to_path_buf(),
+                line: f.sig.ident.span().start().line,
+                function: f.sig.ident.to_string(),
+                export,
+                symbol: typedef.symbol,
+                version: typedef.version,
+                per_thread: typedef.stream.is_per_thread(),
             });
         }
     }
@@ -321,6 +362,9 @@ impl<'ast> Visit<'ast> for Finder<'_> {
         if let Some(entries) = EntryItem::from_item(item) {
             self.record(item, &entries);
         }
+        if let Item::ForeignMod(block) = item {
+            self.linked(block);
+        }
         let attrs: &[Attribute] = match item {
             Item::Mod(i) => &i.attrs,
             Item::Impl(i) => &i.attrs,
@@ -358,7 +402,7 @@ mod tests {
     use crate::check::Judged;
 
     fn found(source: &str) -> Vec<Declaration> {
-        scan(Path::new("x.rs"), source)
+        declarations(Path::new("x.rs"), source)
             .expect("scanned")
             .declarations
     }

@@ -26,6 +26,8 @@ pub(super) struct Summary {
     pub(super) noted: usize,
     /// Declarations found but not read, and binaries without a manifest.
     pub(super) unchecked: usize,
+    /// Driver functions linked against libcuda (noted, not judged).
+    pub(super) unversioned: usize,
     /// The driver the declarations need together; `None` when none states a version.
     pub(super) minimum_driver: Option<MinimumDriver>,
 }
@@ -55,6 +57,7 @@ impl Summary {
             failed,
             noted: verdicts.iter().filter(|v| !v.notes.is_empty()).count(),
             unchecked: unchecked.len(),
+            unversioned: 0,
             minimum_driver: minimum_driver(declarations),
         }
     }
