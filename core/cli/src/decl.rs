@@ -122,7 +122,7 @@ fn provenance(t: &Typedef) -> String {
     )
 }
 
-const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "as", "async", "await", "box", "break", "const", "continue", "crate", "do", "dyn", "else",
     "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop",
     "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return", "self",
@@ -201,7 +201,7 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
     let ret = if t.ret.size == 0 {
         String::new()
     } else {
-        format!(" -> {}", rust_type(t.ret.spelling, types, &mut needs))
+        rust_type(t.ret.spelling, types, &mut needs)
     };
     let mut out = String::new();
     if !needs.std_ffi.is_empty() {
@@ -249,19 +249,34 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
         "#[cuda_entry(symbol = \"{}\", version = {}{stream})]",
         t.symbol, t.version
     );
-    let head = format!("pub unsafe extern \"C\" fn {}(", function_name(t.symbol));
-    let one_line = format!("{head}{}){ret};", params.join(", "));
-    if one_line.len() <= 100 {
-        out.push_str(&one_line);
-        out.push('\n');
+    let head = format!("pub unsafe extern \"C\" fn {}", function_name(t.symbol));
+    out.push_str(&signature("", &head, &params, &ret, ";"));
+    out
+}
+
+/// `head(params) -> ret` and `end` (`;`, ` {`), indented, on one line or, past 100 columns, a
+/// parameter a line, as rustfmt writes it. No return type when `ret` is empty or `()`.
+pub(crate) fn signature(
+    indent: &str,
+    head: &str,
+    params: &[String],
+    ret: &str,
+    end: &str,
+) -> String {
+    let ret = if ret.is_empty() || ret == "()" {
+        String::new()
     } else {
-        out.push_str(&head);
-        out.push('\n');
-        for p in &params {
-            let _ = writeln!(out, "    {p},");
-        }
-        let _ = writeln!(out, "){ret};");
+        format!(" -> {ret}")
+    };
+    let one = format!("{indent}{head}({}){ret}{end}", params.join(", "));
+    if one.len() <= 100 || params.is_empty() {
+        return one + "\n";
     }
+    let mut out = format!("{indent}{head}(\n");
+    for p in params {
+        let _ = writeln!(out, "{indent}    {p},");
+    }
+    let _ = writeln!(out, "{indent}){ret}{end}");
     out
 }
 

@@ -13,16 +13,11 @@ use std::path::PathBuf;
 
 use cuda_entry_table::{EXPORTS, Stream, TYPEDEFS, Typedef};
 
-use super::write::signature;
 use crate::ctype::{Needs, Types, rust_type};
+use crate::decl::{KEYWORDS, signature};
 
 /// The toolkit whose headers the fixture declares.
 const CUDA: u32 = 13000;
-
-/// Rust keywords a C parameter name may be; bindgen appends `_`.
-const KEYWORDS: &[&str] = &[
-    "type", "ref", "in", "fn", "mod", "use", "impl", "loop", "match",
-];
 
 /// For each symbol CUDA 13.0's headers declare, the newest legacy typedef they have, and the
 /// export that implements it; symbols whose typedef no export implements are left out.
@@ -58,6 +53,7 @@ pub(crate) fn bindgen_13_0() -> String {
             .params
             .iter()
             .map(|p| {
+                // bindgen appends `_` to a Rust keyword.
                 let name = if KEYWORDS.contains(&p.name) {
                     format!("{}_", p.name)
                 } else {

@@ -14,6 +14,7 @@ use std::ops::Range;
 
 use super::find::{Block, Found, Linked};
 use super::plan::{Origin, Plan, Status};
+use crate::decl::signature;
 
 /// One replacement of a file's bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,31 +200,6 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
         indented.push_str(line);
     }
     indented
-}
-
-/// `head(params) -> ret` and `end`, on one line or, past 100 columns, a parameter a line.
-pub(super) fn signature(
-    indent: &str,
-    head: &str,
-    params: &[String],
-    ret: &str,
-    end: &str,
-) -> String {
-    let ret = if ret == "()" {
-        String::new()
-    } else {
-        format!(" -> {ret}")
-    };
-    let one = format!("{indent}{head}({}){ret}{end}\n", params.join(", "));
-    if one.len() <= 100 || params.is_empty() {
-        return one;
-    }
-    let mut out = format!("{indent}{head}(\n");
-    for p in params {
-        let _ = writeln!(out, "{indent}    {p},");
-    }
-    let _ = writeln!(out, "{indent}){ret}{end}");
-    out
 }
 
 /// The body of a shim: calls `entry` with `args` and gives back what the replaced declaration
