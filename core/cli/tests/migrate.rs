@@ -460,3 +460,30 @@ fn every_export_migrates_to_what_the_real_driver_hands_out() {
     assert!(unasked < 80, "{checked} checked, {unasked} not asked");
     assert!(unknown < 10, "{unknown} unknown");
 }
+
+#[test]
+fn standard_input_is_read_not_rewritten() {
+    use std::io::Write;
+    let mut child = cuda_entry()
+        .args(["migrate", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("cuda-entry runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"extern \"C\" { fn cuCtxCreate_v4(); }\n")
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("exits");
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "<stdin>:1:17: `cuCtxCreate_v4` in an `extern` block is cuCtxCreate at 12050"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("--write"), "{stdout}");
+}

@@ -52,6 +52,8 @@ struct Migrated {
     diff: String,
     /// The source with the edits applied.
     migrated: String,
+    /// Whether it was read from standard input, which `--write` cannot rewrite.
+    stdin: bool,
 }
 
 /// The exit status when something was not migrated (an unknown export) and nothing disagrees.
@@ -71,7 +73,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     for input in &inputs {
         let name = input.name();
         let migrated = read::read(input).and_then(|content| match content {
-            Content::Source(text) => migrate(name, &text),
+            Content::Source(text) => migrate(name, &text, *input == Input::Stdin),
             Content::Binary(_) => Err(format!(
                 "{}: a built binary: migrate reads Rust sources",
                 shown::path(&name)
@@ -119,7 +121,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
 }
 
 /// Finds, plans and edits one source (parsed as `check` parses it).
-fn migrate(file: PathBuf, source: &str) -> Result<Migrated, String> {
+fn migrate(file: PathBuf, source: &str, stdin: bool) -> Result<Migrated, String> {
     let (found, plans, edits) = scan::parse(&file, source, |ast, _| {
         let found = find::find(source, ast);
         let plans = plan::plans(&found);
@@ -134,5 +136,6 @@ fn migrate(file: PathBuf, source: &str) -> Result<Migrated, String> {
         plans,
         found,
         edits,
+        stdin,
     })
 }

@@ -93,7 +93,10 @@ pub(super) fn text(files: &[Migrated], mode: Mode) -> String {
             out.push_str(&shown::lines(&m.diff));
         }
     }
-    let changed = files.iter().filter(|m| !m.edits.is_empty()).count();
+    let changed = files
+        .iter()
+        .filter(|m| !m.edits.is_empty() && !m.stdin)
+        .count();
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     let bindings = counts.iter().sum::<usize>();
     let _ = write!(
