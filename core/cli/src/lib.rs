@@ -7,11 +7,15 @@
 //!   typedef table.
 //! - `cuda-entry check PATH...`: the `#[cuda_entry]` declarations of a crate's sources or of a
 //!   built binary (its manifest section), against a driver.
+//! - `cuda-entry migrate PATH...`: the `#[cuda_entry]` declarations to use instead of link-time
+//!   `extern` bindings and calls through `cudarc::driver::sys`; `--write` rewrites the `extern`
+//!   blocks.
 //! - `cuda-entry completions SHELL`: shell completion scripts.
 //!
-//! Exit status: 0 success, 1 a declaration would fail (or no driver for `probe`), 2 bad input,
-//! 3 something `check` could not check, 4 the `--simulated` re-run crashed, 141 standard output
-//! was closed. The crate's README has examples with their real output.
+//! Exit status: 0 success, 1 a declaration would fail (or no driver for `probe`, or a binding
+//! `migrate` found disagrees with its typedef), 2 bad input, 3 something `check` could not check
+//! or `migrate` could not migrate, 4 the `--simulated` re-run crashed, 141 standard output was
+//! closed. The crate's README has examples with their real output.
 #![deny(missing_docs, unreachable_pub)]
 // Everything goes through `output::print`, which turns a closed pipe or a full disk into an exit
 // status instead of a panic.
@@ -19,9 +23,11 @@
 
 mod check;
 mod common;
+mod ctype;
 mod decl;
 mod error_text;
 mod json;
+mod migrate;
 mod output;
 mod probe;
 mod shown;
@@ -55,9 +61,10 @@ The driver is libcuda.so.1 (nvcuda.dll on Windows), or the library CUDA_ENTRY_DR
 names. --simulated uses the simulated driver built with this workspace (tests/simdriver)
 instead.
 
-Exit status: 0 success; 1 a declaration would fail, no driver could be loaded, or the
-output could not be written; 2 bad input; 3 something check could not check (none would
-fail); 4 the --simulated run crashed; 141 standard output was closed (| head).";
+Exit status: 0 success; 1 a declaration would fail, a binding migrate found disagrees with
+its typedef, no driver could be loaded, or the output could not be written; 2 bad input; 3
+something check could not check or migrate could not migrate (none would fail); 4 the
+--simulated run crashed; 141 standard output was closed (| head).";
 
 /// The command line.
 #[derive(Debug, Parser)]
@@ -79,6 +86,10 @@ enum Command {
     /// fail, and why.
     #[command(long_about = CHECK_ABOUT)]
     Check(CheckArgs),
+    /// Print the #[cuda_entry] declarations to use instead of link-time extern bindings and
+    /// calls through cudarc::driver::sys; --write rewrites the extern blocks.
+    #[command(long_about = MIGRATE_ABOUT)]
+    Migrate(MigrateArgs),
     /// Print a shell completion script.
     #[command(long_about = COMPLETIONS_ABOUT)]
     Completions(CompletionsArgs),
@@ -148,14 +159,21 @@ Each declaration is judged against this machine's driver by resolving it exactly
 program would (a fresh cuda_entry::Entry); with --simulated, against the simulated driver
 built with this workspace; with --driver-version N (12040 or 12.4 for CUDA 12.4), from the
 typedef table alone, loading no driver: a driver older than the declared typedef version
-cannot serve it. Declarations the macro itself rejects (unknown symbol, a version that is
-no typedef of the symbol, a duplicate argument, a body) fail too. A declaration whose
-version is not the symbol's newest typedef gets a note: that is fine when it is the typedef
-the signature was copied from (PFN_cuCtxCreate_v3020 is a different ABI from
+cannot serve it. Declarations the macro itself rejects fail too, whatever the driver: the
+command runs the macro's own rules, and prints each mistake on a line of its own under the
+declaration, at the file:line:column rustc points to, with its kind (unknown_symbol,
+not_a_typedef, wrong_arity, duplicate_argument...) and the macro's message. A declaration
+whose version is not the symbol's newest typedef gets a note: that is fine when it is the
+typedef the signature was copied from (PFN_cuCtxCreate_v3020 is a different ABI from
 PFN_cuCtxCreate_v12050).
 
-Prints the driver, a line per declaration (ok or FAIL, why, notes), a line per thing not
-checked, the minimum driver (the newest typedef version declared, and the symbols that set
+Functions of extern \"C\" blocks linked against libcuda (named by a driver export the table
+knows, cuMemAlloc_v2) are no declarations: each is noted as an unversioned binding, with the
+typedef its export implements and the cuda-entry migrate command that declares it.
+
+Prints the driver, a line per declaration (ok or FAIL, why, notes; under it, each mistake the
+macro would report), a line per thing not checked and per unversioned binding, the minimum
+driver (the newest typedef version declared, and the symbols that set
 it) and the totals; --json prints the same as one document. Text that came from a file
 (paths, names, a binary's strings) is printed with control characters escaped (\\u{1b}).
 
@@ -174,6 +192,50 @@ Examples:
   cuda-entry check --simulated --json src/lib.rs
   cuda-entry check --driver-version 12.4 target/release/my-app
   generate-bindings | cuda-entry check --driver-version 12.4 -";
+
+const MIGRATE_ABOUT: &str = "\
+Print the #[cuda_entry] declarations to use instead of link-time extern bindings and calls
+through cudarc::driver::sys; --write rewrites the extern blocks.
+
+Each PATH is a Rust source file, a folder, whose .rs files are read recursively (skipping
+target/ and hidden folders), or - for standard input (without --write), read as check reads
+them. Found are:
+- the functions of extern \"C\" blocks (not #[cuda_entry] ones) named cu + an uppercase
+  letter, or whose #[link_name] is: a binding linked against libcuda, named by the driver's
+  export (cuMemAlloc_v2, cuStreamSynchronize_ptsz);
+- calls through cudarc::driver::sys, by that path, an alias of it (use cudarc::driver::sys;
+  use ... as cu), its functions imported by name or by a glob.
+
+For each, the typedef its export implements: cuMemAlloc_v2 is cuMemAlloc at version 3020
+(PFN_cuMemAlloc_v3020),
+cuCtxCreate_v4 cuCtxCreate at 12050, cuStreamSynchronize_ptsz cuStreamSynchronize at 7000
+with the per-thread default stream, cuInit cuInit at 2000. Then the declaration to use, with
+the parameter names and types of the extern declaration (of the typedef, through cudarc's
+types, for a call), and where the signature disagrees with the typedef: the macro's own rules
+(arity, pointers) and the sizes of the types whose size a reader can tell (u32, usize,
+pointers...). An export the table does not know is reported, never guessed.
+
+With --write, each extern block's functions that agree with their typedef become a
+#[cuda_entry] block, every other byte of the file staying as it was; the diff is printed
+first (--dry-run prints only the diff). A migrated function keeps its name for its call sites
+as a shim: the #[cuda_entry] declaration is written as <name>_entry, and an unsafe extern
+\"C\" fn with the old name and signature calls it, returning the driver's CUresult, or
+CUDA_ERROR_NOT_FOUND (500) when the entry cannot be resolved (no driver, one too old). Calls
+through cudarc are not rewritten: their declarations are printed, to add by hand. The crate
+needs cuda-entry as a dependency; a block all of whose functions migrate goes, its #[link]
+with it.
+
+Exit status: 0 every binding found agrees with its typedef (or none was found); 1 one
+disagrees (it is reported, and left as it is by --write), or a file could not be written;
+2 bad input (a missing path, a binary, a source that is not valid Rust, - with --write); 3
+none disagrees but an export is unknown to the table (left as it is); 141 standard output
+was closed.
+
+Examples:
+  cuda-entry migrate src/
+  cuda-entry migrate --dry-run src/ffi.rs
+  cuda-entry migrate --write src/ffi.rs
+  cuda-entry migrate --json src/ | jq '.bindings[] | select(.status != \"ready\")'";
 
 const COMPLETIONS_ABOUT: &str = "\
 Print a shell completion script.
@@ -252,6 +314,23 @@ struct CheckArgs {
 }
 
 #[derive(Debug, Args)]
+struct MigrateArgs {
+    /// Rust source files, folders of .rs files, or - for standard input.
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+    /// Rewrite the files: each extern block's driver functions become #[cuda_entry] ones (the
+    /// diff is printed first).
+    #[arg(long, conflicts_with = "dry_run")]
+    write: bool,
+    /// Print the diff --write would apply, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
 struct CompletionsArgs {
     /// The shell to write the script for.
     #[arg(value_enum)]
@@ -308,8 +387,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             spec: args.spec,
             per_thread: args.stream == StreamArg::PerThread,
             types: match args.types {
-                TypesArg::CudaEntry => decl::Types::CudaEntry,
-                TypesArg::C => decl::Types::C,
+                TypesArg::CudaEntry => ctype::Types::CudaEntry,
+                TypesArg::C => ctype::Types::C,
             },
         }),
         Command::Check(args) => {
@@ -324,6 +403,12 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 json: args.json,
             })
         }
+        Command::Migrate(args) => migrate::run(&migrate::Options {
+            paths: args.paths,
+            write: args.write,
+            dry_run: args.dry_run,
+            json: args.json,
+        }),
         Command::Completions(args) => {
             // Written to memory first: clap_complete panics when its writer fails.
             let mut script = Vec::new();

@@ -39,6 +39,19 @@ pub(crate) fn shown(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Lines of source text (a diff, a declaration) as [`shown`], keeping their line breaks and tabs.
+pub(crate) fn lines(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if is_hidden(c) && c != '\n' && c != '\t' {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A path as the command prints it: lossily decoded, then [`shown`].
 pub(crate) fn path(p: &Path) -> String {
     shown(&p.display().to_string()).into_owned()

@@ -419,13 +419,13 @@ fn an_unreadable_file_is_bad_input() {
         as_nobody.env_remove(variable);
     }
     as_nobody.args(["check", "project"]);
-    // A copy just written can be "text file busy" (ETXTBSY) for a moment: another test thread may
-    // have forked while this one held the copy open for writing. Retry that one error.
-    let mut attempts = 0;
+    // ETXTBSY: a process another test forks while the copy was open for writing holds it until
+    // that process execs; wait for it, briefly.
+    let mut tries = 0;
     let out = loop {
         match as_nobody.output() {
-            Err(e) if e.raw_os_error() == Some(26) && attempts < 100 => {
-                attempts += 1;
+            Err(e) if e.raw_os_error() == Some(26) && tries < 50 => {
+                tries += 1;
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
             other => break other,
@@ -521,26 +521,42 @@ fn a_declaration_never_compiled_is_judged_with_a_note() {
 }
 
 #[test]
-fn duplicate_arguments_fail_as_the_macro_refuses_them() {
+fn duplicate_arguments_fail_as_the_macro_rejects_them() {
     let dir = scratch("check-duplicates");
     std::fs::write(
         dir.join("lib.rs"),
         "#[cuda_entry(symbol = \"cuCtxCreate\", version = 12050, version = 3020)]\n\
-         pub unsafe extern \"C\" fn ctx_create() -> CUresult;\n",
+         pub unsafe extern \"C\" fn ctx_create(\n    \
+         pctx: *mut CUcontext, params: *mut c_void, flags: u32, dev: CUdevice) -> CUresult;\n",
     )
     .expect("write");
     let mut command = driverless();
     command.current_dir(&dir);
     let out = run(command, &["check", "--driver-version", "13000", "lib.rs"]);
     assert_eq!(out.status, 1, "{out:?}");
-    assert!(
-        out.stdout.contains(
-            "lib.rs:1: FAIL `ctx_create` ?: the macro rejects the arguments: duplicate argument \
-             `version`: give it once"
-        ),
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(
+        lines[1..3],
+        [
+            "lib.rs:1: FAIL `ctx_create` cuCtxCreate@12050: the macro rejects it",
+            "    lib.rs:1:55: duplicate_argument: duplicate argument `version`: give it once",
+        ],
         "{}",
         out.stdout
     );
+    let doc = json(&run(
+        {
+            let mut command = driverless();
+            command.current_dir(&dir);
+            command
+        },
+        &["check", "--driver-version", "13000", "--json", "lib.rs"],
+    ));
+    let d = declaration(&doc, "ctx_create");
+    assert_eq!(d["kind"], "duplicate_argument");
+    assert_eq!(d["mistakes"].as_array().map(Vec::len), Some(1));
+    assert_eq!(d["mistakes"][0]["line"], 1);
+    assert_eq!(d["mistakes"][0]["column"], 55);
 }
 
 #[cfg(unix)]
@@ -550,7 +566,7 @@ fn a_file_name_cannot_drive_the_terminal() {
     std::fs::write(
         dir.join("a\x1b[2Kb.rs"),
         "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]\n\
-         pub unsafe extern \"C\" fn mem_alloc() -> CUresult;\n",
+         pub unsafe extern \"C\" fn mem_alloc(dptr: *mut u64, bytesize: usize) -> CUresult;\n",
     )
     .expect("write");
     std::fs::write(dir.join("c\x1b[1m.rs"), "fn broken( {\n").expect("write");
@@ -583,4 +599,48 @@ fn a_file_name_cannot_drive_the_terminal() {
         "{}",
         out.stdout
     );
+}
+
+#[test]
+fn link_time_bindings_are_noted_with_the_migrate_command() {
+    let out = check(
+        driverless(),
+        &["--driver-version", "13000", "migrate/mixed.rs"],
+    );
+    // Noted, not judged: nothing fails, nothing is left unread.
+    assert_eq!(out.status, 0, "{out:?}");
+    assert!(
+        out.stdout.contains(
+            "migrate/mixed.rs:15: unversioned: `cuMemAlloc_v2` is linked against libcuda (the \
+             export `cuMemAlloc_v2`, which is cuMemAlloc at 3020), not resolved through \
+             cuGetProcAddress: `cuda-entry migrate migrate/mixed.rs` declares it through \
+             #[cuda_entry]\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with(
+            "0 declarations in 1 file: 0 ok, 0 would fail, 0 with notes, 0 not checked; 5 \
+             unversioned bindings (linked against libcuda)\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let doc = json(&check(
+        driverless(),
+        &["--driver-version", "13000", "--json", "migrate/mixed.rs"],
+    ));
+    assert_eq!(doc["totals"]["unversioned"], 5);
+    let noted = doc["unversioned"].as_array().expect("unversioned");
+    let ptsz = noted
+        .iter()
+        .find(|u| u["export"] == "cuGraphicsMapResources_ptsz")
+        .expect("the per-thread export");
+    assert_eq!(ptsz["symbol"], "cuGraphicsMapResources");
+    assert_eq!(ptsz["version"], 7000);
+    assert_eq!(ptsz["stream"], "per_thread");
+    assert_eq!(ptsz["line"], 28);
+    // An export the table does not know is no driver binding it can name.
+    assert!(noted.iter().all(|u| u["export"] != "cuFrobnicate_v9"));
 }

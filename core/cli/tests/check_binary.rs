@@ -456,15 +456,22 @@ fn a_binary_cannot_drive_the_terminal() {
     assert!(
         out.stdout.contains(
             "`in app\\u{1b}[1A\\u{9b}2K\\u{202e}\\u{a}fake.rs:1: ok` \
-             cuMemAlloc\\u{1b}[2K\\u{d}ok@3020: the macro rejects it: unknown symbol \
-             `cuMemAlloc\\u{1b}[2K\\u{d}ok`"
+             cuMemAlloc\\u{1b}[2K\\u{d}ok@3020: the macro rejects it\n"
         ),
         "{}",
         out.stdout
     );
-    // The driver, the declaration, the minimum driver, the totals: the forged line break did
-    // not start a line of its own.
-    assert_eq!(out.stdout.lines().count(), 4, "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            "forged.elf: symbol_not_an_identifier: `cuMemAlloc\\u{1b}[2K\\u{d}ok` is not a C \
+             identifier"
+        ),
+        "{}",
+        out.stdout
+    );
+    // The driver, the declaration and its mistake, the minimum driver, the totals: the forged
+    // line break did not start a line of its own.
+    assert_eq!(out.stdout.lines().count(), 5, "{}", out.stdout);
     // JSON keeps the bytes, escaped as JSON.
     let doc = json(&check(&file, true));
     assert_eq!(doc["declarations"][0]["symbol"], "cuMemAlloc\x1b[2K\rok");

@@ -34,6 +34,7 @@ fn each_help_explains_typedef_versions() {
         ("probe", "cuda-entry probe --symbol cuCtxCreate"),
         ("decl", "cuda-entry decl cuMemAlloc@3020"),
         ("check", "cuda-entry check --driver-version 12040 src/"),
+        ("migrate", "cuda-entry migrate --write src/ffi.rs"),
         ("completions", "cuda-entry completions bash"),
     ] {
         let out = run(cuda_entry(), &[subcommand, "--help"]);
@@ -58,7 +59,15 @@ fn completions_for_every_shell() {
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
         let out = run(cuda_entry(), &["completions", shell]);
         assert_eq!(out.status, 0, "{shell}: {out:?}");
-        for word in ["probe", "decl", "check", "driver-version", "cuda-entry"] {
+        for word in [
+            "probe",
+            "decl",
+            "check",
+            "migrate",
+            "dry-run",
+            "driver-version",
+            "cuda-entry",
+        ] {
             assert!(out.stdout.contains(word), "{shell} lacks {word}");
         }
         // The shells whose scripts complete values offer the stream names too.

@@ -21,6 +21,7 @@ use object::read::{ReadCache, ReadRef};
 use object::{BinaryFormat, Endianness, FileKind, Object, ObjectSection};
 
 use super::read::Binary;
+use super::rules;
 use super::{Declaration, Request, Scanned, Unchecked};
 use crate::shown;
 
@@ -191,14 +192,13 @@ fn declaration(file: &Path, record: OwnedRecord, within: &str) -> Result<Declara
         file: file.to_path_buf(),
         line: 0,
         function: format!("in {}{within}", record.package),
-        request: Ok(Request {
+        judged: rules::record(Request {
             symbol: record.symbol,
             version,
             per_thread: record.stream == StreamCode::PerThread,
             runtime: record.resolver == ResolverCode::Runtime,
             unverified: record.unverified,
         }),
-        form: None,
         notes: Vec::new(),
     })
 }

@@ -4,8 +4,7 @@
 use cuda_entry::Resolver;
 use cuda_entry_table::{Cuda, Version};
 
-use super::Declaration;
-use super::rules::{self, Mistake};
+use super::{Declaration, Judged, Rejection};
 use crate::common::{entry, static_symbol};
 use crate::error_text;
 
@@ -18,53 +17,56 @@ pub(super) enum Driver {
     Assumed(Version),
 }
 
-/// Why a declaration would fail.
+/// Why a declaration the macro accepts would fail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Failure {
-    /// A short, stable name: a macro mistake's, `driver_too_old`, or the driver error's.
+    /// A short, stable name: `driver_too_old`, or the driver error's.
     pub(super) kind: &'static str,
     /// Why, and what to do.
     pub(super) message: String,
 }
 
 /// What would happen to a declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// It would work.
+    Works,
+    /// The macro rejects it: the build fails.
+    Rejected(Vec<Rejection>),
+    /// The macro accepts it, the driver would not serve it.
+    Fails(Failure),
+}
+
+/// What would happen to a declaration, and what is worth saying about it.
 #[derive(Debug)]
 pub(super) struct Verdict {
-    /// `None`: it would work.
-    pub(super) failure: Option<Failure>,
+    pub(super) outcome: Outcome,
     pub(super) notes: Vec<String>,
 }
 
-impl From<Mistake> for Failure {
-    fn from(m: Mistake) -> Failure {
-        Failure {
-            kind: m.kind,
-            message: m.message,
-        }
+impl Verdict {
+    /// Whether it would fail, by the macro or the driver.
+    pub(super) fn fails(&self) -> bool {
+        self.outcome != Outcome::Works
     }
 }
 
 /// What would happen to `d` against `driver`.
 pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
-    let fail = |failure: Failure| Verdict {
-        failure: Some(failure),
-        notes: d.notes.clone(),
-    };
-    if let Some(mistake) = &d.form {
-        return fail(mistake.clone().into());
-    }
-    let request = match &d.request {
-        Ok(request) => request,
-        Err(mistake) => return fail(mistake.clone().into()),
-    };
-    let table = match rules::against_table(request) {
-        Ok(table) => table,
-        Err(mistake) => return fail(mistake.into()),
+    let (request, table_notes) = match &d.judged {
+        Judged::Accepted { request, notes } => (request, notes),
+        Judged::Rejected { mistakes, .. } => {
+            return Verdict {
+                outcome: Outcome::Rejected(mistakes.clone()),
+                notes: d.notes.clone(),
+            };
+        }
     };
     let mut verdict = Verdict {
-        failure: None,
-        notes: d.notes.iter().cloned().chain(table.notes).collect(),
+        outcome: Outcome::Works,
+        notes: d.notes.iter().chain(table_notes).cloned().collect(),
     };
+    let known = !cuda_entry_table::lookup(&request.symbol).is_empty();
     let version = request.version;
     match driver {
         Driver::Assumed(driver_version) => {
@@ -81,14 +83,14 @@ pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
                     ),
                     _ => String::new(),
                 };
-                verdict.failure = Some(Failure {
+                verdict.outcome = Outcome::Fails(Failure {
                     kind: "driver_too_old",
                     message: format!(
                         "the driver ({driver_version}) is older than this ABI ({version}): update \
                          the driver to >= {version}{since}",
                     ),
                 });
-            } else if !table.known {
+            } else if !known {
                 verdict.notes.push(
                     "only the version was compared: run against a driver to know whether it \
                      serves the symbol"
@@ -97,7 +99,7 @@ pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
             }
         }
         Driver::Loaded(Err(error)) => {
-            verdict.failure = Some(Failure {
+            verdict.outcome = Outcome::Fails(Failure {
                 kind: error_text::kind_name(error),
                 message: "no usable CUDA driver on this machine (the driver line says why)"
                     .to_owned(),
@@ -106,11 +108,13 @@ pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
         Driver::Loaded(Ok(_)) => {
             let symbol = match static_symbol(&request.symbol) {
                 Ok(symbol) => symbol,
+                // The rules accept C identifiers only: never without its NUL.
                 Err(message) => {
-                    return fail(Failure {
-                        kind: "macro_rejects",
+                    verdict.outcome = Outcome::Fails(Failure {
+                        kind: "symbol_not_an_identifier",
                         message,
                     });
+                    return verdict;
                 }
             };
             let resolver = if request.runtime {
@@ -120,7 +124,7 @@ pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
             };
             let resolved = entry(symbol, version.get(), request.per_thread, resolver).resolve();
             if let Err(error) = resolved {
-                verdict.failure = Some(Failure {
+                verdict.outcome = Outcome::Fails(Failure {
                     kind: error_text::kind_name(&error),
                     message: error_text::reason(&error),
                 });
@@ -141,38 +145,49 @@ mod tests {
         )
     }
 
+    fn failure(verdict: Verdict) -> Failure {
+        match verdict.outcome {
+            Outcome::Fails(failure) => failure,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn the_table_judges_without_a_driver() {
         let new = Declaration::asking("cuCtxCreate", 12050);
         let old = Declaration::asking("cuCtxCreate", 3020);
         let typo = Declaration::asking("cuMemAloc", 3020);
-        let failure = at(12040, &new).failure.expect("too old");
-        assert_eq!(failure.kind, "driver_too_old");
+        let too_old = failure(at(12040, &new));
+        assert_eq!(too_old.kind, "driver_too_old");
         assert_eq!(
-            failure.message,
+            too_old.message,
             "the driver (CUDA 12.4) is older than this ABI (CUDA 12.5): update the driver to >= \
              CUDA 12.5"
         );
         let old = at(12040, &old);
-        assert!(old.failure.is_none());
+        assert_eq!(old.outcome, Outcome::Works);
         assert_eq!(old.notes.len(), 1);
-        let typo = at(12040, &typo).failure.expect("unknown");
-        assert_eq!(typo.kind, "unknown_symbol");
-        assert!(typo.message.contains("cuMemAlloc"), "{}", typo.message);
-        assert!(at(13000, &new).failure.is_none());
+        let Outcome::Rejected(mistakes) = at(12040, &typo).outcome else {
+            panic!("accepted")
+        };
+        assert_eq!(mistakes[0].kind, "unknown_symbol");
+        assert!(
+            mistakes[0].message.contains("did you mean `cuMemAlloc`"),
+            "{}",
+            mistakes[0].message
+        );
+        assert_eq!(at(13000, &new).outcome, Outcome::Works);
     }
 
     #[test]
     fn a_symbol_newer_than_the_driver_says_so() {
-        let failure = at(12040, &Declaration::asking("cuCtxRecordEvent", 12050))
-            .failure
-            .expect("too old");
+        let too_old = failure(at(12040, &Declaration::asking("cuCtxRecordEvent", 12050)));
         assert!(
-            failure
+            too_old
                 .message
                 .ends_with("; `cuCtxRecordEvent` itself first appeared in CUDA 12.5"),
             "{}",
-            failure.message
+            too_old.message
         );
     }
 }

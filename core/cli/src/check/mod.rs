@@ -4,9 +4,9 @@
 //!
 //! One job a file: [`walk`] lists the inputs, [`read`] reads each once within its limits,
 //! [`binary`] reads a binary's manifest, [`tokens`] bounds a source's nesting and finds every
-//! attribute, [`scan`] finds the declarations of a source file, [`rules`] applies the macro's
-//! rules, [`judge`] asks the driver (or the table), [`summary`] counts once, and [`render`]
-//! prints text or JSON from it.
+//! attribute, [`scan`] finds the declarations of a source file, [`rules`] applies the macro's own
+//! rules (`cuda_entry_table::rules`: the same mistakes, kind names and messages), [`judge`] asks
+//! the driver (or the table), [`summary`] counts once, and [`render`] prints text or JSON from it.
 //!
 //! What could not be read is never passed: an unreadable input stops the command (status 2), and
 //! a declaration or binary found but not readable is listed as not checked (status 3 when
@@ -14,13 +14,13 @@
 
 mod binary;
 mod judge;
-mod read;
+pub(crate) mod read;
 mod render;
 mod rules;
-mod scan;
+pub(crate) mod scan;
 mod summary;
-mod tokens;
-mod walk;
+pub(crate) mod tokens;
+pub(crate) mod walk;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,7 +30,6 @@ use cuda_entry_table::Version;
 use crate::common::CliError;
 use crate::output;
 use judge::{Driver, Verdict};
-use rules::Mistake;
 use summary::Summary;
 
 /// Options of `check`.
@@ -52,20 +51,57 @@ struct Request {
     unverified: bool,
 }
 
+/// A mistake the macro rejects a declaration for, as the shared rules state it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Rejection {
+    /// The mistake kind's stable name (`unknown_symbol`, `not_a_typedef`).
+    kind: &'static str,
+    /// The macro's message, word for word.
+    message: String,
+    /// Its line and column (1-based) in the source, where rustc points; `None` for a binary's
+    /// record.
+    at: Option<(usize, usize)>,
+}
+
+/// What the macro's rules make of a declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Judged {
+    /// Accepted: what it asks for, and what the table has to say about it.
+    Accepted {
+        request: Request,
+        notes: Vec<String>,
+    },
+    /// Rejected, with every mistake in source order; `asked` is what its arguments ask for when
+    /// they name a symbol and a version.
+    Rejected {
+        asked: Option<Request>,
+        mistakes: Vec<Rejection>,
+    },
+}
+
 /// One declaration found in a source file or a binary.
 #[derive(Debug)]
 struct Declaration {
     file: PathBuf,
-    /// The line of its attribute; 0 for a binary's record, which has none.
+    /// The line of its `#[cuda_entry(...)]` (of its name, when it has none); 0 for a binary's
+    /// record, which has none.
     line: usize,
     /// The function's name, or `in <package>` for a binary's record.
     function: String,
-    /// What it asks for, or why the macro refuses its arguments.
-    request: Result<Request, Mistake>,
-    /// Why the macro refuses its form (a body...), whatever its arguments.
-    form: Option<Mistake>,
+    /// What the macro's rules make of it.
+    judged: Judged,
     /// What the scan has to say about it (never compiled...).
     notes: Vec<String>,
+}
+
+impl Declaration {
+    /// What it asks for, accepted or not.
+    fn request(&self) -> Option<&Request> {
+        match &self.judged {
+            Judged::Accepted { request, .. } => Some(request),
+            Judged::Rejected { asked, .. } => asked.as_ref(),
+        }
+    }
 }
 
 /// A declaration found but not read (in a macro's body, behind `cfg_attr`...), or a binary
@@ -79,29 +115,47 @@ struct Unchecked {
     why: String,
 }
 
+/// A driver function of an `extern` block, linked against libcuda rather than resolved through
+/// `cuGetProcAddress`: not judged (it is no `#[cuda_entry]` declaration), noted with the typedef
+/// its export implements and the `migrate` command that declares it.
+#[derive(Debug)]
+struct Unversioned {
+    file: PathBuf,
+    line: usize,
+    /// The function's name.
+    function: String,
+    /// The export it links (`cuMemAlloc_v2`).
+    export: String,
+    /// The typedef that export implements: the symbol and the version.
+    symbol: &'static str,
+    version: u32,
+    per_thread: bool,
+}
+
 /// What one input holds.
 #[derive(Debug, Default)]
 struct Scanned {
     declarations: Vec<Declaration>,
     unchecked: Vec<Unchecked>,
+    unversioned: Vec<Unversioned>,
 }
 
 #[cfg(test)]
 impl Declaration {
-    /// A declaration of `x.rs` asking for `symbol@version` (legacy, the driver), for unit tests.
+    /// A declaration of `x.rs` asking for `symbol@version` (legacy, the driver), as the rules
+    /// judge it, for unit tests.
     fn asking(symbol: &str, version: u32) -> Declaration {
         Declaration {
             file: "x.rs".into(),
             line: 1,
             function: "f".to_owned(),
-            request: Ok(Request {
+            judged: rules::record(Request {
                 symbol: symbol.to_owned(),
                 version: Version::new(version).expect("a version"),
                 per_thread: false,
                 runtime: false,
                 unverified: false,
             }),
-            form: None,
             notes: Vec::new(),
         }
     }
@@ -111,6 +165,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     let (inputs, mut bad) = walk::collect(&options.paths);
     let mut declarations = Vec::new();
     let mut unchecked = Vec::new();
+    let mut unversioned = Vec::new();
     for input in &inputs {
         let name = input.name();
         let found = read::read(input).and_then(|content| match content {
@@ -121,6 +176,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
             Ok(found) => {
                 declarations.extend(found.declarations);
                 unchecked.extend(found.unchecked);
+                unversioned.extend(found.unversioned);
             }
             Err(message) => bad.push(message),
         }
@@ -136,11 +192,13 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         .iter()
         .map(|d| judge::judge(d, &driver))
         .collect();
-    let summary = Summary::new(inputs.len(), &declarations, &verdicts, &unchecked);
+    let mut summary = Summary::new(inputs.len(), &declarations, &verdicts, &unchecked);
+    summary.unversioned = unversioned.len();
     let found = render::Found {
         declarations: &declarations,
         verdicts: &verdicts,
         unchecked: &unchecked,
+        unversioned: &unversioned,
     };
     let out = if options.json {
         format!("{}\n", render::json(&found, &driver, &summary))

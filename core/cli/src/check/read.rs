@@ -20,7 +20,7 @@ const BINARY_LIMIT_SHOWN: &str = "2 GiB";
 
 /// What an input holds.
 #[derive(Debug)]
-pub(super) enum Content {
+pub(crate) enum Content {
     /// Rust source text.
     Source(String),
     /// An executable or library, as the object reader reads it.
@@ -29,7 +29,7 @@ pub(super) enum Content {
 
 /// A binary's bytes: an open file (read in parts, as needed) or standard input's bytes.
 #[derive(Debug)]
-pub(super) enum Binary {
+pub(crate) enum Binary {
     File(File),
     Memory(Cursor<Vec<u8>>),
 }
@@ -50,7 +50,7 @@ pub(super) fn is_binary(head: &[u8]) -> bool {
 }
 
 /// Reads `input`, or says why it cannot be read (naming it).
-pub(super) fn read(input: &Input) -> Result<Content, String> {
+pub(crate) fn read(input: &Input) -> Result<Content, String> {
     match input {
         Input::Stdin => stdin(),
         Input::File(path) => file(path).map_err(|e| format!("{}: {e}", shown::path(path))),

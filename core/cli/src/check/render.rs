@@ -5,9 +5,9 @@
 
 use cuda_entry_table::Cuda;
 
-use super::judge::{Driver, Verdict};
+use super::judge::{Driver, Outcome, Verdict};
 use super::summary::Summary;
-use super::{Declaration, Unchecked};
+use super::{Declaration, Unchecked, Unversioned};
 use crate::common::simulated;
 use crate::json::Json;
 use crate::shown::{self, shown};
@@ -19,6 +19,21 @@ pub(super) struct Found<'a> {
     /// One for each declaration.
     pub(super) verdicts: &'a [Verdict],
     pub(super) unchecked: &'a [Unchecked],
+    pub(super) unversioned: &'a [Unversioned],
+}
+
+/// What is said of a function linked against libcuda.
+fn unversioned_note(u: &Unversioned) -> String {
+    format!(
+        "`{}` is linked against libcuda (the export `{}`, which is {} at {}{}), not resolved \
+         through cuGetProcAddress: `cuda-entry migrate {}` declares it through #[cuda_entry]",
+        u.function,
+        u.export,
+        u.symbol,
+        u.version,
+        if u.per_thread { " per_thread" } else { "" },
+        u.file.display()
+    )
 }
 
 /// `file:line`, or `file` for a binary.
@@ -30,10 +45,11 @@ fn at(file: &std::path::Path, line: usize) -> String {
     }
 }
 
-/// `cuLaunchKernel@7000 per_thread via runtime unverified`, or `?` when the arguments are refused.
+/// `cuLaunchKernel@7000 per_thread via runtime unverified`, or `?` when the arguments name no
+/// symbol and version.
 fn request(d: &Declaration) -> String {
-    match &d.request {
-        Ok(r) => format!(
+    match d.request() {
+        Some(r) => format!(
             "{}@{}{}{}{}",
             r.symbol,
             r.version.get(),
@@ -41,7 +57,7 @@ fn request(d: &Declaration) -> String {
             if r.runtime { " via runtime" } else { "" },
             if r.unverified { " unverified" } else { "" }
         ),
-        Err(_) => "?".to_owned(),
+        None => "?".to_owned(),
     }
 }
 
@@ -75,13 +91,15 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
         let head = format!(
             "{}: {} `{}` {}",
             at(&d.file, d.line),
-            if v.failure.is_some() { "FAIL" } else { "ok  " },
+            if v.fails() { "FAIL" } else { "ok  " },
             shown(&d.function),
             shown(&request(d))
         );
         let mut parts = Vec::new();
-        if let Some(failure) = &v.failure {
-            parts.push(shown(&failure.message).into_owned());
+        match &v.outcome {
+            Outcome::Works => {}
+            Outcome::Rejected(_) => parts.push("the macro rejects it".to_owned()),
+            Outcome::Fails(failure) => parts.push(shown(&failure.message).into_owned()),
         }
         parts.extend(v.notes.iter().map(|n| format!("note: {}", shown(n))));
         if parts.is_empty() {
@@ -90,12 +108,29 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
             out.push_str(&format!("{head}: {}", parts.join("; ")));
         }
         out.push('\n');
+        // Each mistake on a line of its own, where rustc would point, in the macro's words.
+        if let Outcome::Rejected(mistakes) = &v.outcome {
+            for m in mistakes {
+                let place = match m.at {
+                    Some((line, column)) => format!("{}:{column}", at(&d.file, line)),
+                    None => at(&d.file, 0),
+                };
+                out.push_str(&format!("    {place}: {}: {}\n", m.kind, shown(&m.message)));
+            }
+        }
     }
     for u in found.unchecked {
         out.push_str(&format!(
             "{}: not checked: {}\n",
             at(&u.file, u.line),
             shown(&u.why)
+        ));
+    }
+    for u in found.unversioned {
+        out.push_str(&format!(
+            "{}: unversioned: {}\n",
+            at(&u.file, u.line),
+            shown(&unversioned_note(u))
         ));
     }
     if let Some(minimum) = &summary.minimum_driver {
@@ -108,7 +143,7 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
     }
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     out.push_str(&format!(
-        "{} declaration{} in {} file{}: {} ok, {} would fail, {} with notes, {} not checked\n",
+        "{} declaration{} in {} file{}: {} ok, {} would fail, {} with notes, {} not checked{}\n",
         summary.declarations,
         plural(summary.declarations),
         summary.files,
@@ -117,6 +152,13 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
         summary.failed,
         summary.noted,
         summary.unchecked,
+        match summary.unversioned {
+            0 => String::new(),
+            n => format!(
+                "; {n} unversioned binding{} (linked against libcuda)",
+                plural(n)
+            ),
+        }
     ));
     out
 }
@@ -148,7 +190,33 @@ fn driver_json(driver: &Driver) -> Json {
 }
 
 fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
-    let request = d.request.as_ref().ok();
+    let request = d.request();
+    let (kind, message, mistakes) = match &v.outcome {
+        Outcome::Works => (None, None, &[][..]),
+        Outcome::Rejected(mistakes) => {
+            let first = mistakes.first();
+            (
+                first.map(|m| m.kind),
+                first.map(|m| m.message.clone()),
+                &mistakes[..],
+            )
+        }
+        Outcome::Fails(failure) => (Some(failure.kind), Some(failure.message.clone()), &[][..]),
+    };
+    let mistakes = mistakes.iter().map(|m| {
+        Json::object([
+            ("kind", Json::str(m.kind)),
+            ("message", Json::str(m.message.clone())),
+            (
+                "line",
+                m.at.map_or(Json::Null, |(line, _)| Json::Number(line as u64)),
+            ),
+            (
+                "column",
+                m.at.map_or(Json::Null, |(_, column)| Json::Number(column as u64)),
+            ),
+        ])
+    });
     Json::object([
         ("file", Json::str(d.file.display().to_string())),
         ("line", Json::Number(d.line as u64)),
@@ -170,15 +238,10 @@ fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
             "unverified",
             Json::Bool(request.is_some_and(|r| r.unverified)),
         ),
-        (
-            "status",
-            Json::str(if v.failure.is_some() { "fail" } else { "ok" }),
-        ),
-        ("kind", Json::opt_str(v.failure.as_ref().map(|f| f.kind))),
-        (
-            "message",
-            Json::opt_str(v.failure.as_ref().map(|f| f.message.clone())),
-        ),
+        ("status", Json::str(if v.fails() { "fail" } else { "ok" })),
+        ("kind", Json::opt_str(kind)),
+        ("message", Json::opt_str(message)),
+        ("mistakes", Json::Array(mistakes.collect())),
         (
             "notes",
             Json::Array(v.notes.iter().map(|n| Json::str(n.clone())).collect()),
@@ -220,6 +283,30 @@ pub(super) fn json(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Jso
             ),
         ),
         (
+            "unversioned",
+            Json::Array(
+                found
+                    .unversioned
+                    .iter()
+                    .map(|u| {
+                        Json::object([
+                            ("file", Json::str(u.file.display().to_string())),
+                            ("line", Json::Number(u.line as u64)),
+                            ("function", Json::str(u.function.clone())),
+                            ("export", Json::str(u.export.clone())),
+                            ("symbol", Json::str(u.symbol)),
+                            ("version", Json::Number(u.version.into())),
+                            (
+                                "stream",
+                                Json::str(if u.per_thread { "per_thread" } else { "legacy" }),
+                            ),
+                            ("note", Json::str(unversioned_note(u))),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+        (
             "minimum_driver",
             Json::opt_number(summary.minimum_driver.as_ref().map(|m| m.version.get())),
         ),
@@ -232,6 +319,7 @@ pub(super) fn json(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Jso
                 ("fail", count(summary.failed)),
                 ("with_notes", count(summary.noted)),
                 ("not_checked", count(summary.unchecked)),
+                ("unversioned", count(summary.unversioned)),
             ]),
         ),
     ])

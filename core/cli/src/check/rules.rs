@@ -1,245 +1,189 @@
-//! The macro's rules, as `check` applies them: what `#[cuda_entry(...)]`'s arguments say, whether
-//! the declaration's form is one the macro accepts, and what the typedef table makes of it.
-//!
-//! This file is `check`'s one interface to those rules, and a stand-in: the macro's own rules
-//! module (`cuda_entry_table::rules`) replaces what is inside it. Everything else in `check` sees
-//! only [`declared`], [`against_table`], [`Form`], [`Mistake`] and [`Table`], and never how an
-//! argument is spelled or what the table accepts.
+//! The macro's rules, as `check` applies them: `cuda_entry_table::rules`, the one module the macro
+//! itself runs, so that the command rejects the same declarations with the same message and kind
+//! name. What only the command says is added here: the table's notes (an older typedef, an
+//! unverified signature) on a declaration the rules accept.
 
-use cuda_entry_table::Version;
-use syn::{Attribute, LitInt, LitStr, Meta};
+use cuda_entry_table::rules::{self as shared, Argument, Checked, Mistake, Resolver};
+use proc_macro2::Span;
+use quote::quote;
+use syn::{LitInt, LitStr};
 
-use super::Request;
-use crate::common::{flavour, typedef_list, unknown_symbol};
+use super::{Judged, Rejection, Request};
 
-/// A mistake the macro refuses a declaration for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Mistake {
-    /// A short, stable name (`macro_rejects`, `unknown_symbol`, `not_a_typedef`), for JSON.
-    pub(super) kind: &'static str,
-    /// What is wrong and what to write instead.
-    pub(super) message: String,
-}
-
-impl Mistake {
-    fn new(kind: &'static str, message: impl Into<String>) -> Mistake {
-        Mistake {
-            kind,
-            message: message.into(),
+/// A source declaration as the macro judges it: `block` holds the mistakes of the `extern` block
+/// it sits in, which make the macro reject every declaration of the block.
+pub(super) fn declaration(decl: &shared::Declaration, block: &[Mistake]) -> Judged {
+    let asked = request(&decl.args);
+    let mut mistakes: Vec<Rejection> = block.iter().map(|m| rejection(m, true)).collect();
+    match decl.validate() {
+        Ok(checked) if mistakes.is_empty() => accepted(&checked),
+        Ok(_) => Judged::Rejected { asked, mistakes },
+        Err(found) => {
+            mistakes.extend(found.iter().map(|m| rejection(m, true)));
+            Judged::Rejected { asked, mistakes }
         }
     }
 }
 
-/// Where a `#[cuda_entry(...)]` sits, as the source scan found it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Form {
-    /// A declaration ending with `;`, alone or in a `#[cuda_entry]` extern block.
-    Declaration,
-    /// A function with a body.
-    WithBody,
-    /// A declaration in an extern block that has no `#[cuda_entry]` of its own.
-    InUnmarkedBlock,
-    /// A second (or later) `#[cuda_entry(...)]` on the same declaration.
-    Repeated,
+/// The mistakes of an `extern` block that declares nothing: rejected all the same.
+pub(super) fn block(block: &[Mistake]) -> Judged {
+    Judged::Rejected {
+        asked: None,
+        mistakes: block.iter().map(|m| rejection(m, true)).collect(),
+    }
 }
 
-/// One declaration as the macro reads it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Declared {
-    /// What it asks for, or why its arguments are refused.
-    pub(super) request: Result<Request, Mistake>,
-    /// Why its form is refused, whatever its arguments.
-    pub(super) form: Option<Mistake>,
-}
-
-/// What the typedef table makes of a request the macro accepts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Table {
-    /// Whether the table has the symbol at all (`unverified` ones may not).
-    pub(super) known: bool,
-    /// What is fine but worth saying (an older typedef, an unverified signature).
-    pub(super) notes: Vec<String>,
-}
-
-/// Reads the declaration `attr` sits on, in `form`.
-pub(super) fn declared(attr: &Attribute, form: Form) -> Declared {
-    let form = match form {
-        Form::Declaration => None,
-        Form::WithBody => Some(
-            "the macro rejects a body: a declaration ends with `;`, the driver provides the \
-             function",
-        ),
-        Form::InUnmarkedBlock => Some(
-            "the `extern` block has no `#[cuda_entry]`: without it the declarations are linked \
-             against libcuda instead of resolved",
-        ),
-        Form::Repeated => Some("duplicate `#[cuda_entry(...)]`: give it once"),
+/// A binary's manifest record, judged by the same rules: the macro wrote it for a declaration it
+/// accepted, with the signature of the typedef it names, so that signature stands in for the
+/// one the record does not keep. The record's symbol and version are held against this table,
+/// which may be newer than the one the binary was built with.
+pub(super) fn record(request: Request) -> Judged {
+    let span = Span::call_site();
+    let symbol = LitStr::new(&request.symbol, span);
+    let version = LitInt::new(&request.version.get().to_string(), span);
+    let stream = if request.per_thread {
+        "per_thread"
+    } else {
+        "legacy"
     };
-    Declared {
-        request: arguments(attr),
-        form: form.map(|m| Mistake::new("macro_rejects", m)),
+    let resolver = if request.runtime { "runtime" } else { "driver" };
+    let unverified = request.unverified.then(|| quote!(, unverified));
+    let args = quote!(symbol = #symbol, version = #version, stream = #stream,
+        resolver = #resolver #unverified);
+    let typedef =
+        cuda_entry_table::find(&request.symbol, request.version.get(), request.per_thread);
+    let params = typedef.map_or(&[][..], |t| t.params).iter().map(|p| {
+        if p.ty.pointer {
+            quote!(_: *mut u8)
+        } else {
+            quote!(_: u64)
+        }
+    });
+    let ret = typedef
+        .is_none_or(|t| t.ret.size != 0)
+        .then(|| quote!(-> i32));
+    let item = quote!(unsafe extern "C" fn record(#(#params),*) #ret;);
+    let parsed = match shared::parse_item(args, item) {
+        Ok(parsed) => parsed,
+        Err(mistake) => {
+            return Judged::Rejected {
+                asked: Some(request),
+                mistakes: vec![rejection(&mistake, false)],
+            };
+        }
+    };
+    let mistakes: Vec<Rejection> = parsed.mistakes().map(|m| rejection(m, false)).collect();
+    let Some(decl) = parsed.declarations().next() else {
+        return Judged::Rejected {
+            asked: Some(request),
+            mistakes,
+        };
+    };
+    match decl.validate() {
+        Ok(checked) if mistakes.is_empty() => accepted(&checked),
+        Ok(_) => Judged::Rejected {
+            asked: Some(request),
+            mistakes,
+        },
+        Err(found) => Judged::Rejected {
+            asked: Some(request),
+            mistakes: mistakes
+                .into_iter()
+                .chain(found.iter().map(|m| rejection(m, false)))
+                .collect(),
+        },
     }
 }
 
-/// The arguments of `#[cuda_entry(...)]`, or the reason the macro rejects them.
-fn arguments(attr: &Attribute) -> Result<Request, Mistake> {
-    let rejects = |m: String| Mistake::new("macro_rejects", m);
-    if !matches!(attr.meta, Meta::List(_)) {
-        return Err(rejects(
-            "`#[cuda_entry]` without arguments: write `#[cuda_entry(symbol = \"cuName\", version \
-             = N)]` on the declaration"
-                .to_owned(),
-        ));
-    }
-    let mut symbol = None;
-    let mut version = None;
-    let mut per_thread = false;
-    let mut runtime = false;
-    let mut unverified = false;
-    let mut seen: Vec<String> = Vec::new();
-    attr.parse_nested_meta(|meta| {
-        let name = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        // As the macro: a second `version = ...` is refused, not silently the one kept.
-        if seen.contains(&name) {
-            return Err(meta.error(format!("duplicate argument `{name}`: give it once")));
-        }
-        seen.push(name.clone());
-        match name.as_str() {
-            "symbol" => symbol = Some(meta.value()?.parse::<LitStr>()?.value()),
-            "version" => {
-                let lit = meta.value()?.parse::<LitInt>()?;
-                if !lit.suffix().is_empty() {
-                    return Err(meta.error("the version must be a plain integer literal"));
-                }
-                let v = lit.base10_parse::<u64>()?;
-                version = Some(Version::from_u64(v).map_err(|e| meta.error(e))?);
-            }
-            "stream" => match meta.value()?.parse::<LitStr>()?.value().as_str() {
-                "legacy" => per_thread = false,
-                "per_thread" => per_thread = true,
-                other => {
-                    return Err(meta.error(format!(
-                        "unknown stream `{other}`: `legacy` or `per_thread`"
-                    )));
-                }
-            },
-            "resolver" => match meta.value()?.parse::<LitStr>()?.value().as_str() {
-                "driver" => runtime = false,
-                "runtime" => runtime = true,
-                other => {
-                    return Err(
-                        meta.error(format!("unknown resolver `{other}`: `driver` or `runtime`"))
-                    );
-                }
-            },
-            "unverified" => unverified = true,
-            other => return Err(meta.error(format!("unknown argument `{other}`"))),
-        }
-        Ok(())
-    })
-    .map_err(|e| rejects(format!("the macro rejects the arguments: {e}")))?;
-    let symbol =
-        symbol.ok_or_else(|| rejects("the macro rejects it: no `symbol = \"cuName\"`".into()))?;
-    let version =
-        version.ok_or_else(|| rejects("the macro rejects it: no `version = N`".into()))?;
-    Ok(Request {
-        symbol,
-        version,
-        per_thread,
-        runtime,
-        unverified,
+/// What the arguments ask for, when they name a symbol and a version (a rejected declaration may
+/// still: it counts towards the minimum driver).
+fn request(args: &shared::Arguments) -> Option<Request> {
+    let (Argument::Given(_, symbol), Argument::Given(_, version)) = (&args.symbol, &args.version)
+    else {
+        return None;
+    };
+    Some(Request {
+        symbol: symbol.clone(),
+        version: *version,
+        per_thread: args.stream.value().is_some_and(|s| s.is_per_thread()),
+        runtime: args.resolver.value() == Some(&Resolver::Runtime),
+        unverified: matches!(args.unverified, Argument::Given(..)),
     })
 }
 
-/// What the typedef table makes of `request`: refused as the macro refuses it, or accepted with
-/// notes.
-pub(super) fn against_table(request: &Request) -> Result<Table, Mistake> {
-    let symbol = &request.symbol;
-    let version = request.version.get();
-    let known = !cuda_entry_table::lookup(symbol).is_empty();
-    let mut notes = Vec::new();
-    match (known, request.unverified) {
-        (false, false) => {
-            return Err(Mistake::new(
-                "unknown_symbol",
-                format!("the macro rejects it: {}", unknown_symbol(symbol)),
-            ));
-        }
-        (true, true) => {
-            let group = flavour(symbol, request.per_thread);
-            if group.iter().any(|t| t.version >= version) {
-                return Err(Mistake::new(
-                    "macro_rejects",
-                    format!(
-                        "the macro rejects it: remove `unverified`, the typedef table knows \
-                         `{symbol}` at this version or a newer one"
-                    ),
-                ));
-            }
-            notes.push(
-                "unverified: a version newer than the typedef table, the signature is not checked"
-                    .to_owned(),
-            );
-        }
-        (true, false) => {
-            let group = flavour(symbol, request.per_thread);
-            if !group.iter().any(|t| t.version == version) {
-                let valid = if group.is_empty() {
-                    format!(
-                        "`{symbol}` has no {} typedef",
-                        if request.per_thread {
-                            "per-thread"
-                        } else {
-                            "legacy"
-                        }
-                    )
-                } else {
-                    format!("valid: {}", typedef_list(&group))
-                };
-                return Err(Mistake::new(
-                    "not_a_typedef",
-                    format!(
-                        "the macro rejects it: no {}typedef of `{symbol}` has version {version} \
-                         ({valid})",
-                        if request.per_thread {
-                            "per-thread "
-                        } else {
-                            ""
-                        },
-                    ),
-                ));
-            }
-            let newer: Vec<String> = group
-                .iter()
-                .filter(|t| t.version > version)
-                .map(|t| t.version.to_string())
-                .collect();
-            if !newer.is_empty() {
-                notes.push(format!(
-                    "not the newest typedef: `{symbol}` also has {} (fine when this is the \
-                     signature written; newer ABIs exist)",
-                    newer.join(", ")
-                ));
-            }
-        }
-        (false, true) => notes
-            .push("unverified: not in the typedef table, the signature is not checked".to_owned()),
+/// A declaration the rules accept: what it asks for, and the table's notes on it.
+fn accepted(checked: &Checked<'_>) -> Judged {
+    let request = Request {
+        symbol: checked.symbol.to_owned(),
+        version: checked.version,
+        per_thread: checked.per_thread(),
+        runtime: checked.resolver == Resolver::Runtime,
+        unverified: checked.typedef.is_none(),
+    };
+    Judged::Accepted {
+        request,
+        notes: notes(checked),
     }
-    Ok(Table { known, notes })
+}
+
+/// What is fine but worth saying: an older typedef than the symbol's newest, or a signature no
+/// table checked.
+fn notes(checked: &Checked<'_>) -> Vec<String> {
+    let symbol = checked.symbol;
+    let Some(typedef) = checked.typedef else {
+        let why = if cuda_entry_table::lookup(symbol).is_empty() {
+            "not in the typedef table"
+        } else {
+            "a version newer than the typedef table"
+        };
+        return vec![format!("unverified: {why}, the signature is not checked")];
+    };
+    let newer: Vec<String> = cuda_entry_table::flavour(symbol, typedef.stream.is_per_thread())
+        .filter(|t| t.version > typedef.version)
+        .map(|t| t.version.to_string())
+        .collect();
+    if newer.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "not the newest typedef: `{symbol}` also has {} (fine when this is the signature written; \
+         newer ABIs exist)",
+        newer.join(", ")
+    )]
+}
+
+/// A mistake as `check` reports it: its kind's name and message as the macro's, and its line and
+/// column in the source (`located`), where rustc would point.
+fn rejection(mistake: &Mistake, located: bool) -> Rejection {
+    let start = mistake.span().start();
+    Rejection {
+        kind: mistake.kind().name(),
+        message: mistake.message().to_owned(),
+        at: located.then_some((start.line, start.column + 1)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cuda_entry_table::Version;
+    use cuda_entry_table::rules::EntryItem;
 
-    fn read(attribute: &str) -> Declared {
-        let item: syn::ForeignItemFn =
-            syn::parse_str(&format!("{attribute} fn f();")).expect("parses");
-        declared(&item.attrs[0], Form::Declaration)
+    /// The judgement of the one declaration in `source`.
+    fn judged(source: &str) -> Judged {
+        let file: syn::File = syn::parse_str(source).expect("parses");
+        let item = EntryItem::from_item(&file.items[0]).expect("a declaration");
+        let block: Vec<Mistake> = item.mistakes().cloned().collect();
+        declaration(item.declarations().next().expect("one"), &block)
+    }
+
+    fn mistakes(judged: Judged) -> Vec<(&'static str, String)> {
+        match judged {
+            Judged::Rejected { mistakes, .. } => {
+                mistakes.into_iter().map(|m| (m.kind, m.message)).collect()
+            }
+            Judged::Accepted { request, .. } => panic!("accepted: {request:?}"),
+        }
     }
 
     fn request(symbol: &str, version: u32, per_thread: bool, unverified: bool) -> Request {
@@ -253,90 +197,106 @@ mod tests {
     }
 
     #[test]
-    fn arguments_are_read_as_the_macro_reads_them() {
-        let d = read(
-            r#"#[cuda_entry(symbol = "cuLaunchKernel", version = 7000, stream = "per_thread", resolver = "runtime")]"#,
-        );
-        assert_eq!(d.form, None);
-        let r = d.request.expect("read");
-        assert_eq!(
-            (r.symbol.as_str(), r.version.get(), r.per_thread, r.runtime),
-            ("cuLaunchKernel", 7000, true, true)
-        );
-    }
-
-    #[test]
-    fn bad_versions_are_refused_by_the_one_version_rule() {
-        for (version, shown) in [
-            ("3021", "`3021` is not a CUDA version"),
-            ("0", "`0` is not a CUDA version"),
-            ("100000", "between 1000 and 99990"),
-            ("4294967290", "`4294967290` is not a CUDA version"),
-            ("99999999999999999999999", "too large"),
+    fn duplicate_arguments_are_rejected_as_the_macro_rejects_them() {
+        for (args, name) in [
+            (
+                r#"symbol = "cuMemAlloc", version = 3020, version = 2000"#,
+                "version",
+            ),
+            (
+                r#"symbol = "cuMemAlloc", symbol = "cuMemFree", version = 3020"#,
+                "symbol",
+            ),
+            (
+                r#"symbol = "cuMemAlloc", version = 3020, unverified, unverified"#,
+                "unverified",
+            ),
+            (
+                r#"symbol = "cuMemAlloc", version = 3020, stream = "legacy", stream = "per_thread""#,
+                "stream",
+            ),
         ] {
-            let d = read(&format!(
-                "#[cuda_entry(symbol = \"cuMemAlloc\", version = {version})]"
-            ));
-            let m = d.request.expect_err(version);
-            assert_eq!(m.kind, "macro_rejects");
-            assert!(m.message.contains(shown), "{version}: {}", m.message);
-        }
-    }
-
-    #[test]
-    fn duplicate_arguments_are_refused_as_the_macro_refuses_them() {
-        for args in [
-            r#"symbol = "cuMemAlloc", version = 3020, version = 2000"#,
-            r#"symbol = "cuMemAlloc", symbol = "cuMemFree", version = 3020"#,
-            r#"symbol = "cuMemAlloc", version = 3020, unverified, unverified"#,
-            r#"symbol = "cuLaunchKernel", version = 7000, stream = "legacy", stream = "per_thread""#,
-        ] {
-            let m = read(&format!("#[cuda_entry({args})]"))
-                .request
-                .expect_err(args);
-            assert_eq!(m.kind, "macro_rejects");
+            let source = format!(
+                "#[cuda_entry({args})] unsafe extern \"C\" fn f(p: *mut u64, n: usize) -> i32;"
+            );
+            let found = mistakes(judged(&source));
             assert!(
-                m.message.contains("duplicate argument"),
-                "{args}: {}",
-                m.message
+                found.contains(&(
+                    "duplicate_argument",
+                    format!("duplicate argument `{name}`: give it once")
+                )),
+                "{args}: {found:?}"
             );
         }
     }
 
     #[test]
-    fn the_form_and_the_arguments_are_refused_apart() {
-        let item: syn::ForeignItemFn = syn::parse_str("#[cuda_entry] fn f();").expect("parses");
-        let d = declared(&item.attrs[0], Form::WithBody);
-        assert!(d.form.is_some_and(|m| m.message.contains("rejects a body")));
-        let d = read("#[cuda_entry]");
-        assert_eq!(d.form, None);
-        assert!(
-            d.request
-                .is_err_and(|m| m.message.contains("without arguments"))
-        );
+    fn mistakes_are_located_where_rustc_points() {
+        let Judged::Rejected { asked, mistakes } = judged(
+            "\n#[cuda_entry(symbol = \"cuMemAlloc\", version = 3000)]\n\
+             unsafe extern \"C\" fn f(p: *mut u64, n: usize) -> i32;",
+        ) else {
+            panic!("accepted")
+        };
+        assert_eq!(mistakes.len(), 1);
+        assert_eq!(mistakes[0].kind, "not_a_typedef");
+        assert_eq!(mistakes[0].at, Some((2, 47)));
+        // What it asked for still counts towards the minimum driver.
+        assert_eq!(asked.map(|r| r.version.get()), Some(3000));
     }
 
     #[test]
-    fn the_table_refuses_and_notes() {
-        let refused = |r: &Request| against_table(r).map(|_| ()).map_err(|m| m.kind);
+    fn records_are_judged_by_the_same_rules() {
+        let kinds = |r: Request| match record(r) {
+            Judged::Accepted { .. } => Vec::new(),
+            Judged::Rejected { mistakes, .. } => {
+                assert!(mistakes.iter().all(|m| m.at.is_none()));
+                mistakes.into_iter().map(|m| m.kind).collect()
+            }
+        };
         assert_eq!(
-            refused(&request("cuMemAloc", 3020, false, false)),
-            Err("unknown_symbol")
+            kinds(request("cuMemAloc", 3020, false, false)),
+            ["unknown_symbol"]
         );
         assert_eq!(
-            refused(&request("cuMemAlloc", 3010, false, false)),
-            Err("not_a_typedef")
+            kinds(request("cuMemAlloc", 3010, false, false)),
+            ["not_a_typedef"]
         );
         assert_eq!(
-            refused(&request("cuMemAlloc", 3020, false, true)),
-            Err("macro_rejects")
+            kinds(request("cuMemAlloc", 3020, false, true)),
+            ["needless_unverified"]
         );
-        let old = against_table(&request("cuCtxCreate", 3020, false, false)).expect("accepted");
-        assert!(old.known);
-        assert_eq!(old.notes.len(), 1);
-        assert!(old.notes[0].contains("11040, 12050"), "{:?}", old.notes);
-        let future = against_table(&request("cuFuture", 14000, false, true)).expect("accepted");
-        assert!(!future.known);
-        assert_eq!(future.notes.len(), 1);
+        assert_eq!(
+            kinds(request("cuMemAlloc\x1b[2K", 3020, false, false)),
+            ["symbol_not_an_identifier"]
+        );
+        for accepted in [
+            request("cuCtxCreate", 12050, false, false),
+            request("cuLaunchKernel", 7000, true, false),
+            request("cuMemcpy", 7000, true, false),
+            request("cuFuture", 14000, false, true),
+        ] {
+            assert_eq!(kinds(accepted.clone()), Vec::<&str>::new(), "{accepted:?}");
+        }
+    }
+
+    #[test]
+    fn the_table_notes_what_is_accepted() {
+        let notes = |r: Request| match record(r) {
+            Judged::Accepted { notes, .. } => notes,
+            Judged::Rejected { mistakes, .. } => panic!("{mistakes:?}"),
+        };
+        let old = notes(request("cuCtxCreate", 3020, false, false));
+        assert_eq!(old.len(), 1);
+        assert!(old[0].contains("also has 11040, 12050"), "{old:?}");
+        assert_eq!(notes(request("cuCtxCreate", 12050, false, false)), [""; 0]);
+        assert_eq!(
+            notes(request("cuFuture", 14000, false, true)),
+            ["unverified: not in the typedef table, the signature is not checked"]
+        );
+        assert_eq!(
+            notes(request("cuMemAlloc", 13080, false, true)),
+            ["unverified: a version newer than the typedef table, the signature is not checked"]
+        );
     }
 }

@@ -6,16 +6,17 @@
 //! The source is measured first ([`tokens`]: a nesting bound, so that syn's recursive parser
 //! cannot overflow its stack), then parsed on a thread of its own with a [`PARSE_STACK`] stack.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+use cuda_entry_table::rules::{EntryItem, Mistake, is_cuda_entry};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
-use syn::{Attribute, ForeignItem, Ident, ImplItemFn, Item, ItemFn, ItemForeignMod, TraitItemFn};
+use syn::{Attribute, ForeignItem, ForeignItemFn, Ident, ImplItemFn, Item, ItemFn, TraitItemFn};
 
-use super::rules::{self, Form};
+use super::rules;
 use super::tokens::{self, Context, NESTING_LIMIT};
-use super::{Declaration, Scanned, Unchecked};
+use super::{Declaration, Scanned, Unchecked, Unversioned};
 use crate::shown;
 
 /// The parser thread's stack: 256 MiB of address space, of which a source at the nesting limit
@@ -29,12 +30,26 @@ pub(super) const PARSE_STACK: usize = 8 << 20;
 
 /// Reads one file's declarations, or a message naming the file.
 pub(super) fn declarations(file: &Path, source: &str) -> Result<Scanned, String> {
+    parse(file, source, |ast, attributes| scan(file, ast, attributes))
+}
+
+/// Parses `source` (`file` in messages) as syn's `parse_file` does, within the nesting bound, on
+/// a thread with a [`PARSE_STACK`] stack, and hands the file and every `#[cuda_entry]` attribute
+/// the token pass found to `read`, on that thread (syn's trees cannot leave it). Line numbers are
+/// the source's; columns too, but on a first line after a byte-order mark.
+pub(crate) fn parse<T: Send>(
+    file: &Path,
+    source: &str,
+    read: impl FnOnce(&syn::File, Vec<tokens::Found>) -> T + Send,
+) -> Result<T, String> {
     let named = |e: String| format!("{}: {e}", shown::path(file));
     std::thread::scope(|scope| {
         let parser = std::thread::Builder::new()
             .name("cuda-entry-parse".to_owned())
             .stack_size(PARSE_STACK)
-            .spawn_scoped(scope, || scan(file, source))
+            .spawn_scoped(scope, || {
+                parse_here(file, source).map(|(ast, found)| read(&ast, found))
+            })
             .map_err(|e| named(format!("cannot start the parser: {e}")))?;
         parser
             .join()
@@ -42,8 +57,8 @@ pub(super) fn declarations(file: &Path, source: &str) -> Result<Scanned, String>
     })
 }
 
-/// The scan itself, on the parser's thread.
-fn scan(file: &Path, source: &str) -> Result<Scanned, String> {
+/// The parse itself, on the parser's thread.
+fn parse_here(file: &Path, source: &str) -> Result<(syn::File, Vec<tokens::Found>), String> {
     let invalid = |at: proc_macro2::LineColumn, e: &dyn std::fmt::Display| {
         format!(
             "{}:{}:{}: not valid Rust, cannot look for declarations: {e}",
@@ -65,13 +80,19 @@ fn scan(file: &Path, source: &str) -> Result<Scanned, String> {
         )
     })?;
     let ast: syn::File = syn::parse2(tokens).map_err(|e| invalid(e.span().start(), &e))?;
+    Ok((ast, attributes))
+}
+
+/// The scan of a parsed file, on the parser's thread.
+fn scan(file: &Path, ast: &syn::File, attributes: Vec<tokens::Found>) -> Scanned {
     let mut finder = Finder {
         file,
         found: Vec::new(),
         read: HashSet::new(),
         never: Vec::new(),
+        unversioned: Vec::new(),
     };
-    finder.visit_file(&ast);
+    finder.visit_file(ast);
     let unchecked = attributes
         .into_iter()
         .filter(|a| !finder.read.contains(&a.at))
@@ -81,15 +102,16 @@ fn scan(file: &Path, source: &str) -> Result<Scanned, String> {
             why: not_checked(a.cfg_attr, &a.context),
         })
         .collect();
-    Ok(Scanned {
+    Scanned {
         declarations: finder.found,
         unchecked,
-    })
+        unversioned: finder.unversioned,
+    }
 }
 
 /// `source` as syn's `parse_file` reads it: without a byte-order mark, and with a `#!` line
 /// (that is no `#![attribute]`) left out, its line break kept so that lines keep their numbers.
-fn without_shebang(source: &str) -> &str {
+pub(crate) fn without_shebang(source: &str) -> &str {
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     match source.strip_prefix("#!") {
         Some(rest) if !rest.trim_start().starts_with('[') => {
@@ -121,13 +143,6 @@ fn not_checked(cfg_attr: bool, context: &Context) -> String {
                            reads it"
             .to_owned(),
     }
-}
-
-fn is_cuda_entry(attr: &Attribute) -> bool {
-    attr.path()
-        .segments
-        .last()
-        .is_some_and(|s| s.ident == "cuda_entry")
 }
 
 /// The note for a declaration under a `#[cfg(...)]` that can never hold (`any()`, `not(all())`,
@@ -202,25 +217,67 @@ struct Finder<'a> {
     read: HashSet<(usize, usize)>,
     /// The never-compiled notes of the enclosing items, innermost last.
     never: Vec<Option<String>>,
+    /// The driver functions of `extern` blocks.
+    unversioned: Vec<Unversioned>,
 }
 
 impl Finder<'_> {
-    /// Records each `#[cuda_entry...]` among `attrs` (more than one is itself a mistake).
-    fn record(&mut self, attrs: &[Attribute], ident: &Ident, form: Form) {
-        let note = never_compiled(attrs).or_else(|| self.never.iter().flatten().next().cloned());
-        let entries = attrs.iter().filter(|a| is_cuda_entry(a));
-        for (i, attr) in entries.enumerate() {
-            let form = if i > 0 { Form::Repeated } else { form };
-            let declared = rules::declared(attr, form);
-            let at = attr.pound_token.spans[0].start();
-            self.read.insert((at.line, at.column));
+    /// Records the declarations of an item the macro would see (`entries`), judged by its rules.
+    fn record(&mut self, item: &Item, entries: &EntryItem) {
+        let written = written(item);
+        self.read.extend(written.entries);
+        let item_attrs = written.attrs;
+        let lines = written.lines;
+        let enclosing =
+            never_compiled(&item_attrs).or_else(|| self.never.iter().flatten().next().cloned());
+        let block: Vec<Mistake> = entries.mistakes().cloned().collect();
+        let mut any = false;
+        for decl in entries.declarations() {
+            any = true;
+            let name = decl.ident.span().start();
+            let line = lines
+                .get(&(name.line, name.column))
+                .copied()
+                .unwrap_or(name.line);
+            let note = never_compiled(&decl.attrs).or_else(|| enclosing.clone());
             self.found.push(Declaration {
                 file: self.file.to_path_buf(),
-                line: at.line,
-                function: ident.to_string(),
-                request: declared.request,
-                form: declared.form,
-                notes: note.iter().cloned().collect(),
+                line,
+                function: decl.ident.to_string(),
+                judged: rules::declaration(decl, &block),
+                notes: note.into_iter().collect(),
+            });
+        }
+        // A block the macro rejects that declares nothing: its mistakes still fail the build.
+        if !any && !block.is_empty() {
+            let line = item_attrs
+                .iter()
+                .find(|a| is_cuda_entry(a))
+                .map_or(0, |a| a.pound_token.spans[0].start().line);
+            self.found.push(Declaration {
+                file: self.file.to_path_buf(),
+                line,
+                function: "extern block".to_owned(),
+                judged: rules::block(&block),
+                notes: enclosing.into_iter().collect(),
+            });
+        }
+    }
+
+    /// Notes the driver functions `block` links against libcuda, whose export the table knows.
+    fn linked(&mut self, block: &syn::ItemForeignMod) {
+        for (f, export) in crate::migrate::find::linked(block) {
+            let Some(typedef) = cuda_entry_table::export(&export).and_then(|e| e.typedef()) else {
+                continue;
+            };
+            self.unversioned.push(Unversioned {
+                file: self.file.to_path_buf(),
+                line: f.sig.ident.span().start().line,
+                function: f.sig.ident.to_string(),
+                export,
+                symbol: typedef.symbol,
+                version: typedef.version,
+                per_thread: typedef.stream.is_per_thread(),
             });
         }
     }
@@ -233,18 +290,80 @@ impl Finder<'_> {
     }
 }
 
+/// What the source says around an item's declarations that the rules' view of them does not
+/// keep.
+struct Written {
+    /// The item's own attributes: the single form's, or the `extern` block's.
+    attrs: Vec<Attribute>,
+    /// Where every `#[cuda_entry...]` the rules read is: the line and column of its `#`.
+    entries: Vec<(usize, usize)>,
+    /// The line of each declaration's `#[cuda_entry(...)]`, by the position of its name.
+    lines: HashMap<(usize, usize), usize>,
+}
+
+/// What is written around the declarations of `item`, which the macro would see. The rules read
+/// the single form's attributes; in an `extern` block, those of every function of a
+/// `#[cuda_entry]` block and of the marked ones of another, and those of the other items of a
+/// `#[cuda_entry]` block (each a mistake of the block).
+fn written(item: &Item) -> Written {
+    let mut written = Written {
+        attrs: Vec::new(),
+        entries: Vec::new(),
+        lines: HashMap::new(),
+    };
+    let mut inner = |name: Option<&Ident>, attrs: &[Attribute]| {
+        let mut marked = attrs.iter().filter(|a| is_cuda_entry(a));
+        if let (Some(name), Some(first)) = (name, marked.clone().next()) {
+            let at = name.span().start();
+            let line = first.pound_token.spans[0].start().line;
+            written.lines.insert((at.line, at.column), line);
+        }
+        for attr in marked.by_ref() {
+            let at = attr.pound_token.spans[0].start();
+            written.entries.push((at.line, at.column));
+        }
+    };
+    match item {
+        Item::Fn(f) => {
+            inner(Some(&f.sig.ident), &f.attrs);
+            written.attrs.clone_from(&f.attrs);
+        }
+        Item::Verbatim(tokens) => {
+            if let Ok(f) = syn::parse2::<ForeignItemFn>(tokens.clone()) {
+                inner(Some(&f.sig.ident), &f.attrs);
+                written.attrs = f.attrs;
+            }
+        }
+        Item::ForeignMod(block) => {
+            let marked = block.attrs.iter().any(is_cuda_entry);
+            inner(None, &block.attrs);
+            for item in &block.items {
+                match item {
+                    ForeignItem::Fn(f) => inner(Some(&f.sig.ident), &f.attrs),
+                    ForeignItem::Static(s) if marked => inner(None, &s.attrs),
+                    ForeignItem::Type(t) if marked => inner(None, &t.attrs),
+                    ForeignItem::Macro(m) if marked => inner(None, &m.attrs),
+                    _ => {}
+                }
+            }
+            written.attrs.clone_from(&block.attrs);
+        }
+        _ => {}
+    }
+    written
+}
+
 impl<'ast> Visit<'ast> for Finder<'_> {
     fn visit_file(&mut self, file: &'ast syn::File) {
         self.within(&file.attrs, |this| visit::visit_file(this, file));
     }
 
     fn visit_item(&mut self, item: &'ast Item) {
-        // `unsafe extern "C" fn f(...) -> R;` is not an item Rust has, so syn keeps it verbatim:
-        // it is the attribute's single-declaration form.
-        if let Item::Verbatim(tokens) = item
-            && let Ok(f) = syn::parse2::<syn::ForeignItemFn>(tokens.clone())
-        {
-            self.record(&f.attrs, &f.sig.ident, Form::Declaration);
+        if let Some(entries) = EntryItem::from_item(item) {
+            self.record(item, &entries);
+        }
+        if let Item::ForeignMod(block) = item {
+            self.linked(block);
         }
         let attrs: &[Attribute] = match item {
             Item::Mod(i) => &i.attrs,
@@ -252,13 +371,13 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             Item::Trait(i) => &i.attrs,
             Item::Const(i) => &i.attrs,
             Item::Static(i) => &i.attrs,
+            Item::ForeignMod(i) => &i.attrs,
             _ => &[],
         };
         self.within(attrs, |this| visit::visit_item(this, item));
     }
 
     fn visit_item_fn(&mut self, f: &'ast ItemFn) {
-        self.record(&f.attrs, &f.sig.ident, Form::WithBody);
         self.within(&f.attrs, |this| visit::visit_item_fn(this, f));
     }
 
@@ -268,27 +387,6 @@ impl<'ast> Visit<'ast> for Finder<'_> {
 
     fn visit_trait_item_fn(&mut self, f: &'ast TraitItemFn) {
         self.within(&f.attrs, |this| visit::visit_trait_item_fn(this, f));
-    }
-
-    fn visit_item_foreign_mod(&mut self, block: &'ast ItemForeignMod) {
-        let marked = block.attrs.iter().filter(|a| is_cuda_entry(a));
-        for attr in marked {
-            let at = attr.pound_token.spans[0].start();
-            self.read.insert((at.line, at.column));
-        }
-        let form = if block.attrs.iter().any(is_cuda_entry) {
-            Form::Declaration
-        } else {
-            Form::InUnmarkedBlock
-        };
-        self.within(&block.attrs, |this| {
-            for item in &block.items {
-                if let ForeignItem::Fn(f) = item {
-                    this.record(&f.attrs, &f.sig.ident, form);
-                }
-            }
-            visit::visit_item_foreign_mod(this, block);
-        });
     }
 }
 
@@ -301,9 +399,10 @@ pub(super) fn fuzz(source: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Judged;
 
     fn found(source: &str) -> Vec<Declaration> {
-        scan(Path::new("x.rs"), source)
+        declarations(Path::new("x.rs"), source)
             .expect("scanned")
             .declarations
     }
@@ -334,8 +433,18 @@ mod inner {
             .iter()
             .map(|d| (d.line, d.function.as_str()))
             .collect();
-        assert_eq!(lines, [(3, "mem_alloc"), (9, "launch"), (14, "future")]);
-        let launch = found[1].request.as_ref().expect("read");
+        // `unrelated` has no `#[cuda_entry(...)]` in a `#[cuda_entry]` block: the macro rejects
+        // it, listed at its name.
+        assert_eq!(
+            lines,
+            [
+                (3, "mem_alloc"),
+                (9, "launch"),
+                (11, "unrelated"),
+                (14, "future")
+            ]
+        );
+        let launch = found[1].request().expect("read");
         assert_eq!(
             (
                 launch.symbol.as_str(),
@@ -346,44 +455,80 @@ mod inner {
         );
         assert!(!launch.runtime && !launch.unverified);
         assert!(
-            found[2]
-                .request
-                .as_ref()
-                .is_ok_and(|r| r.unverified && r.runtime)
+            found[3]
+                .request()
+                .is_some_and(|r| r.unverified && r.runtime)
         );
-        assert!(found.iter().all(|d| d.form.is_none()));
+        // `launch` has the wrong arity: the rules say so.
+        let kinds: Vec<Vec<&str>> = found.iter().map(kinds).collect();
+        assert_eq!(
+            kinds,
+            [
+                vec![],
+                vec!["wrong_arity"],
+                vec!["missing_attribute"],
+                vec![]
+            ]
+        );
+    }
+
+    /// The kinds of the mistakes the rules find in `d`.
+    fn kinds(d: &Declaration) -> Vec<&'static str> {
+        match &d.judged {
+            Judged::Accepted { .. } => Vec::new(),
+            Judged::Rejected { mistakes, .. } => mistakes.iter().map(|m| m.kind).collect(),
+        }
     }
 
     #[test]
     fn rejected_arguments_and_forms_are_reported() {
         let found = found(
             r#"
-#[cuda_entry(symbol = "cuMemAlloc", version = VERSION)]
-unsafe extern "C" fn a() -> CUresult;
-#[cuda_entry(symbol = "cuMemAlloc")]
-unsafe extern "C" fn b() -> CUresult;
-#[cuda_entry(symbol = "cuMemAlloc", version = 3021)]
-unsafe extern "C" fn c() -> CUresult;
-#[cuda_entry(symbol = "cuMemAlloc", version = 3020)]
-unsafe extern "C" fn d() -> CUresult { CUresult(0) }
+#[cuda_entry(symbol = "cuInit", version = VERSION)]
+unsafe extern "C" fn a(flags: u32) -> CUresult;
+#[cuda_entry(symbol = "cuInit")]
+unsafe extern "C" fn b(flags: u32) -> CUresult;
+#[cuda_entry(symbol = "cuInit", version = 3021)]
+unsafe extern "C" fn c(flags: u32) -> CUresult;
+#[cuda_entry(symbol = "cuInit", version = 2000)]
+unsafe extern "C" fn d(flags: u32) -> CUresult { CUresult(0) }
 unsafe extern "C" {
-    #[cuda_entry(symbol = "cuMemAlloc", version = 3020)]
-    #[cuda_entry(symbol = "cuMemAlloc", version = 3020)]
-    fn e() -> CUresult;
+    #[cuda_entry(symbol = "cuInit", version = 2000)]
+    #[cuda_entry(symbol = "cuInit", version = 2000)]
+    fn e(flags: u32) -> CUresult;
+}
+#[cuda_entry(symbol = "cuInit", version = 2000)]
+unsafe extern "C" {
+    static X: u8;
 }
 "#,
         );
-        assert_eq!(found.len(), 6);
-        let arguments = |i: usize| found[i].request.as_ref().map_err(|m| m.message.as_str());
-        let form = |i: usize| found[i].form.as_ref().map(|m| m.message.as_str());
-        assert!(arguments(0).is_err());
-        assert!(arguments(1).is_err_and(|m| m.contains("version")));
-        assert!(arguments(2).is_err_and(|m| m.contains("3021")));
-        // A body is refused, and what it asks for is still known.
-        assert!(form(3).is_some_and(|m| m.contains("body")));
-        assert!(arguments(3).is_ok());
-        assert!(form(4).is_some_and(|m| m.contains("no `#[cuda_entry]`")));
-        assert!(form(5).is_some_and(|m| m.contains("duplicate")));
+        let kinds: Vec<(usize, &str, Vec<&str>)> = found
+            .iter()
+            .map(|d| (d.line, d.function.as_str(), kinds(d)))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (2, "a", vec!["version_not_a_literal"]),
+                (4, "b", vec!["missing_version"]),
+                (6, "c", vec!["not_a_version"]),
+                (8, "d", vec!["function_body"]),
+                (
+                    11,
+                    "e",
+                    vec!["block_without_attribute", "duplicate_attribute"]
+                ),
+                (
+                    15,
+                    "extern block",
+                    vec!["arguments_on_block", "not_a_function"]
+                ),
+            ]
+        );
+        // A body is rejected, and what it asks for is still known.
+        assert!(found[3].request().is_some_and(|r| r.version.get() == 2000));
+        assert!(found[0].request().is_none());
     }
 
     #[test]

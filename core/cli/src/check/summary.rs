@@ -26,6 +26,8 @@ pub(super) struct Summary {
     pub(super) noted: usize,
     /// Declarations found but not read, and binaries without a manifest.
     pub(super) unchecked: usize,
+    /// Driver functions linked against libcuda (noted, not judged).
+    pub(super) unversioned: usize,
     /// The driver the declarations need together; `None` when none states a version.
     pub(super) minimum_driver: Option<MinimumDriver>,
 }
@@ -47,7 +49,7 @@ impl Summary {
         verdicts: &[Verdict],
         unchecked: &[Unchecked],
     ) -> Summary {
-        let failed = verdicts.iter().filter(|v| v.failure.is_some()).count();
+        let failed = verdicts.iter().filter(|v| v.fails()).count();
         Summary {
             files,
             declarations: declarations.len(),
@@ -55,6 +57,7 @@ impl Summary {
             failed,
             noted: verdicts.iter().filter(|v| !v.notes.is_empty()).count(),
             unchecked: unchecked.len(),
+            unversioned: 0,
             minimum_driver: minimum_driver(declarations),
         }
     }
@@ -75,7 +78,7 @@ impl Summary {
 /// Every declaration whose request can be read counts, as the text has always said: a refused
 /// one still names the version it was written for.
 fn minimum_driver(declarations: &[Declaration]) -> Option<MinimumDriver> {
-    let requests = declarations.iter().filter_map(|d| d.request.as_ref().ok());
+    let requests = declarations.iter().filter_map(Declaration::request);
     let version = requests.clone().map(|r| r.version).max()?;
     let mut set_by: Vec<String> = requests
         .filter(|r| r.version == version)
@@ -89,14 +92,18 @@ fn minimum_driver(declarations: &[Declaration]) -> Option<MinimumDriver> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::judge::Failure;
+    use crate::check::judge::{Failure, Outcome};
 
     fn verdict(failed: bool, notes: usize) -> Verdict {
         Verdict {
-            failure: failed.then(|| Failure {
-                kind: "driver_too_old",
-                message: String::new(),
-            }),
+            outcome: if failed {
+                Outcome::Fails(Failure {
+                    kind: "driver_too_old",
+                    message: String::new(),
+                })
+            } else {
+                Outcome::Works
+            },
             notes: vec![String::new(); notes],
         }
     }

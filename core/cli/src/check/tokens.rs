@@ -20,7 +20,7 @@ pub(super) const NESTING_LIMIT: usize = 256;
 
 /// Where a `#[cuda_entry...]` attribute sits.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Context {
+pub(crate) enum Context {
     /// Among items or statements: the parse reads it if it is on a declaration.
     Items,
     /// In the body of the macro `name!`, which the command does not expand.
@@ -33,7 +33,7 @@ pub(super) enum Context {
 
 /// One `#[cuda_entry...]` attribute, or a `#[cfg_attr(..., cuda_entry...)]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Found {
+pub(crate) struct Found {
     /// The line and column (0-based, in characters) of its `#`.
     pub(super) at: (usize, usize),
     pub(super) context: Context,

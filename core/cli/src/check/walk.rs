@@ -9,7 +9,7 @@ use crate::shown;
 
 /// One thing to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Input {
+pub(crate) enum Input {
     /// `-`: standard input, whatever it is (a pipe, a terminal, a file).
     Stdin,
     /// A regular file, named or found in a folder.
@@ -18,7 +18,7 @@ pub(super) enum Input {
 
 impl Input {
     /// The name the output gives it.
-    pub(super) fn name(&self) -> PathBuf {
+    pub(crate) fn name(&self) -> PathBuf {
         match self {
             Input::Stdin => PathBuf::from("<stdin>"),
             Input::File(path) => path.clone(),
@@ -29,7 +29,7 @@ impl Input {
 /// The inputs to check: each path as given or, for a folder, the `.rs` files under it, sorted;
 /// and a message for each path that cannot be used. A file named explicitly is checked whatever
 /// its extension (a binary, most often).
-pub(super) fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
+pub(crate) fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
     let mut inputs = Vec::new();
     let mut bad = Vec::new();
     for path in paths {

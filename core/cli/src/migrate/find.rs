@@ -1,0 +1,482 @@
+//! Finding the driver functions a source binds without cuda-entry: the functions of `extern`
+//! blocks, linked against libcuda and named by their export (`cuMemAlloc_v2`), and calls through
+//! cudarc's `cudarc::driver::sys` (by that path, an alias of it, or its names imported).
+//!
+//! A driver function is one named `cu` and an uppercase letter; whether the table knows its
+//! export is for [`plan`](super::plan) to say. What is found is plain data (text and byte
+//! ranges), so that it can leave the parser's thread.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use cuda_entry_table::rules::is_cuda_entry;
+use proc_macro2::{LineColumn, Span, TokenStream, TokenTree};
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
+use syn::{
+    Attribute, Expr, ExprCall, FnArg, ForeignItem, ForeignItemFn, ItemForeignMod, ItemUse, Pat,
+    ReturnType, Safety, UseTree,
+};
+
+use crate::check::scan::without_shebang;
+
+/// Everything a source binds without cuda-entry.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    /// `extern` blocks with driver functions, in source order.
+    pub(crate) blocks: Vec<Block>,
+    /// Calls through cudarc's `sys`, in source order.
+    pub(crate) calls: Vec<Call>,
+    /// Every identifier of the source, for choosing names that are not taken.
+    pub(crate) idents: HashSet<String>,
+}
+
+/// An `extern` block (without `#[cuda_entry]`) declaring driver functions.
+#[derive(Debug)]
+pub(crate) struct Block {
+    /// Its bytes, from its first outer attribute to its `}`.
+    pub(crate) range: Range<usize>,
+    /// The indentation of its first line.
+    pub(crate) indent: String,
+    /// `C` or `system`.
+    pub(crate) abi: String,
+    /// Its attributes that each migrated item keeps (`cfg`, lint levels), as written.
+    pub(crate) kept: Vec<String>,
+    /// How many items it declares, driver functions or not.
+    pub(crate) items: usize,
+    /// Its driver functions.
+    pub(crate) functions: Vec<Linked>,
+}
+
+/// A driver function of an `extern` block.
+#[derive(Debug)]
+pub(crate) struct Linked {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    /// Its bytes, from its first attribute (or the `//` comment lines right above it, which
+    /// belong to it) to its `;`.
+    pub(crate) range: Range<usize>,
+    /// Those comment lines, as written (without their indentation).
+    pub(crate) comments: Vec<String>,
+    /// Its name, which call sites use.
+    pub(crate) name: String,
+    /// The export it links: its `#[link_name]`, or its name.
+    pub(crate) export: String,
+    /// Its visibility as written (`pub `, `pub(crate) `, or nothing).
+    pub(crate) vis: String,
+    /// Its attributes but `#[link_name]`, as written (docs, `cfg`, `deprecated`...).
+    pub(crate) attrs: Vec<String>,
+    /// Whether it is declared `safe fn` (in an `unsafe extern` block).
+    pub(crate) safe: bool,
+    pub(crate) params: Vec<Param>,
+    /// The return type as written; `None` for none.
+    pub(crate) ret: Option<String>,
+    pub(crate) variadic: bool,
+}
+
+/// A parameter: its name (`None` for a `_` or another pattern) and its type as written.
+#[derive(Clone, Debug)]
+pub(crate) struct Param {
+    pub(crate) name: Option<String>,
+    pub(crate) ty: String,
+}
+
+/// A call through cudarc's `sys`.
+#[derive(Debug)]
+pub(crate) struct Call {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    /// The called path as written (`sys::cuMemAlloc_v2`).
+    pub(crate) path: String,
+    /// The export called: cudarc names its functions by export.
+    pub(crate) export: String,
+    /// How the source reaches cudarc's `sys` module, for naming its types (`sys`,
+    /// `cudarc::driver::sys`).
+    pub(crate) module: String,
+    pub(crate) arguments: usize,
+}
+
+/// Whether `name` is a driver function's: `cu` and an uppercase letter (the runtime's are
+/// `cuda...`).
+pub(crate) fn is_driver_name(name: &str) -> bool {
+    name.strip_prefix("cu")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// The export a foreign function links: its `#[link_name = "..."]`, or its name.
+pub(crate) fn export_of(f: &ForeignItemFn) -> String {
+    f.attrs
+        .iter()
+        .find_map(link_name)
+        .unwrap_or_else(|| f.sig.ident.to_string())
+}
+
+fn link_name(attr: &Attribute) -> Option<String> {
+    let syn::Meta::NameValue(nv) = &attr.meta else {
+        return None;
+    };
+    if !nv.path.is_ident("link_name") {
+        return None;
+    }
+    match &nv.value {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
+}
+
+/// The driver functions of an `extern` block that is no `#[cuda_entry]` one, with their export;
+/// functions carrying `#[cuda_entry(...)]` are declarations (misplaced), not bindings.
+pub(crate) fn linked(block: &ItemForeignMod) -> Vec<(&ForeignItemFn, String)> {
+    if block.attrs.iter().any(is_cuda_entry) {
+        return Vec::new();
+    }
+    block
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            ForeignItem::Fn(f) if !f.attrs.iter().any(is_cuda_entry) => {
+                let export = export_of(f);
+                is_driver_name(&export).then_some((f, export))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Finds what `ast` (parsed from `source`) binds.
+pub(crate) fn find(source: &str, ast: &syn::File) -> Found {
+    let text = Text::new(source);
+    let mut uses = Uses::default();
+    uses.visit_file(ast);
+    let mut finder = Finder {
+        text: &text,
+        uses: &uses,
+        found: Found::default(),
+    };
+    finder.visit_file(ast);
+    let mut idents = HashSet::new();
+    if let Ok(tokens) = without_shebang(source).parse::<TokenStream>() {
+        collect_idents(tokens, &mut idents);
+    }
+    finder.found.idents = idents;
+    finder.found
+}
+
+fn collect_idents(tokens: TokenStream, idents: &mut HashSet<String>) {
+    for token in tokens {
+        match token {
+            TokenTree::Ident(i) => {
+                idents.insert(i.to_string());
+            }
+            TokenTree::Group(g) => collect_idents(g.stream(), idents),
+            _ => {}
+        }
+    }
+}
+
+/// Byte offsets of positions in a source, as proc-macro2 gives them (line 1-based, column in
+/// characters) in the text the parser read (without a byte-order mark or a `#!` line).
+struct Text<'a> {
+    read: &'a str,
+    /// Where the text read starts in the source.
+    base: usize,
+    /// Where each line of the text read starts.
+    lines: Vec<usize>,
+}
+
+impl<'a> Text<'a> {
+    fn new(source: &'a str) -> Text<'a> {
+        let read = without_shebang(source);
+        let lines = std::iter::once(0)
+            .chain(read.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Text {
+            read,
+            base: source.len() - read.len(),
+            lines,
+        }
+    }
+
+    fn offset(&self, at: LineColumn) -> usize {
+        let start = self
+            .lines
+            .get(at.line.saturating_sub(1))
+            .copied()
+            .unwrap_or(self.read.len());
+        let rest = &self.read[start..];
+        let byte = rest
+            .char_indices()
+            .nth(at.column)
+            .map_or(rest.len(), |(i, _)| i);
+        self.base + start + byte
+    }
+
+    fn range(&self, span: Span) -> Range<usize> {
+        self.offset(span.start())..self.offset(span.end())
+    }
+
+    /// The text of `node` as written.
+    fn of(&self, node: &dyn quote::ToTokens) -> String {
+        let range = self.range(node.span());
+        self.read
+            .get(range.start - self.base..range.end - self.base)
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// The `//` comment lines right above the line `offset` is on (not doc comments, which are
+    /// attributes), and where the first starts; `offset` itself when there are none.
+    fn comments_above(&self, offset: usize) -> (usize, Vec<String>) {
+        let mut at = offset - self.base;
+        let line_start = |end: usize| self.read[..end].rfind('\n').map_or(0, |i| i + 1);
+        if !self.read[line_start(at)..at].trim().is_empty() {
+            return (offset, Vec::new());
+        }
+        let mut comments = Vec::new();
+        let mut start = offset;
+        while let Some(end) = line_start(at).checked_sub(1) {
+            let begin = line_start(end);
+            let line = self.read[begin..end].trim();
+            let doc = line.starts_with("///") || line.starts_with("//!");
+            if !line.starts_with("//") || doc {
+                break;
+            }
+            comments.insert(0, line.to_owned());
+            start = self.base
+                + begin
+                + (self.read[begin..end].len() - self.read[begin..end].trim_start().len());
+            at = begin;
+        }
+        (start, comments)
+    }
+
+    /// The indentation of the line `offset` is on.
+    fn indent(&self, offset: usize) -> String {
+        let at = offset - self.base;
+        let start = self.read[..at].rfind('\n').map_or(0, |i| i + 1);
+        self.read[start..at]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .collect()
+    }
+}
+
+/// Where cudarc's `sys` is imported, and as what.
+#[derive(Debug, Default)]
+struct Uses {
+    /// Names of `cudarc::driver::sys` (`sys`, `cu`).
+    sys: HashSet<String>,
+    /// Names of `cudarc::driver`.
+    driver: HashSet<String>,
+    /// Functions of `sys` imported by name: local name -> export.
+    functions: Vec<(String, String)>,
+    /// `use cudarc::driver::sys::*`.
+    glob: bool,
+}
+
+impl<'ast> Visit<'ast> for Uses {
+    fn visit_item_use(&mut self, item: &'ast ItemUse) {
+        let mut imports = Vec::new();
+        flatten(&item.tree, &mut Vec::new(), &mut imports);
+        for (path, name) in imports {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            match (path.as_slice(), name) {
+                (["cudarc", "driver", "sys"], Some(name)) => {
+                    self.sys.insert(name);
+                }
+                (["cudarc", "driver", "sys"], None) => self.glob = true,
+                (["cudarc", "driver"], Some(name)) => {
+                    self.driver.insert(name);
+                }
+                (["cudarc", "driver", "sys", function], Some(name)) => {
+                    self.functions.push((name, (*function).to_owned()));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Each import of a `use` tree: the path and the name it is known by (`None` for a glob).
+fn flatten(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Vec<String>, Option<String>)>) {
+    match tree {
+        UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            flatten(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        UseTree::Name(n) if n.ident == "self" => {
+            if let Some(last) = prefix.last() {
+                out.push((prefix.clone(), Some(last.clone())));
+            }
+        }
+        UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            let mut path = prefix.clone();
+            path.push(name.clone());
+            out.push((path, Some(name)));
+        }
+        UseTree::Rename(r) => {
+            let mut path = prefix.clone();
+            if r.ident != "self" {
+                path.push(r.ident.to_string());
+            }
+            out.push((path, Some(r.rename.to_string())));
+        }
+        UseTree::Glob(_) => out.push((prefix.clone(), None)),
+        UseTree::Group(g) => {
+            for tree in &g.items {
+                flatten(tree, prefix, out);
+            }
+        }
+    }
+}
+
+struct Finder<'a> {
+    text: &'a Text<'a>,
+    uses: &'a Uses,
+    found: Found,
+}
+
+impl Finder<'_> {
+    /// The export and the `sys` module a called path names, if it is cudarc's.
+    fn cudarc(&self, segments: &[String]) -> Option<(String, String)> {
+        let s: Vec<&str> = segments.iter().map(String::as_str).collect();
+        let full = "cudarc::driver::sys".to_owned();
+        match s.as_slice() {
+            [.., "cudarc", "driver", "sys", f] => Some(((*f).to_owned(), full)),
+            [module, f] if self.uses.sys.contains(*module) => {
+                Some(((*f).to_owned(), (*module).to_owned()))
+            }
+            [module, "sys", f] if self.uses.driver.contains(*module) => {
+                Some(((*f).to_owned(), format!("{module}::sys")))
+            }
+            [f] => match self.uses.functions.iter().find(|(name, _)| name == f) {
+                Some((_, export)) => Some((export.clone(), full)),
+                None if self.uses.glob && is_driver_name(f) => Some(((*f).to_owned(), full)),
+                None => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Finder<'_> {
+    fn visit_item_foreign_mod(&mut self, block: &'ast ItemForeignMod) {
+        let abi = block
+            .abi
+            .name
+            .as_ref()
+            .map_or_else(|| "C".to_owned(), syn::LitStr::value);
+        let functions = linked(block);
+        if !functions.is_empty() && (abi == "C" || abi == "system") {
+            let range = self.text.range(block.span());
+            let functions = functions
+                .into_iter()
+                .map(|(f, export)| self.linked(f, export))
+                .collect();
+            self.found.blocks.push(Block {
+                indent: self.text.indent(range.start),
+                range,
+                abi,
+                kept: block
+                    .attrs
+                    .iter()
+                    .filter(|a| kept(a))
+                    .map(|a| self.text.of(a))
+                    .collect(),
+                items: block.items.len(),
+                functions,
+            });
+        }
+        visit::visit_item_foreign_mod(self, block);
+    }
+
+    fn visit_expr_call(&mut self, call: &'ast ExprCall) {
+        if let Expr::Path(path) = &*call.func
+            && path.qself.is_none()
+        {
+            let segments: Vec<String> = path
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            if let Some((export, module)) = self.cudarc(&segments)
+                && is_driver_name(&export)
+            {
+                let at = call.func.span().start();
+                self.found.calls.push(Call {
+                    line: at.line,
+                    column: at.column + 1,
+                    path: self.text.of(&path.path),
+                    export,
+                    module,
+                    arguments: call.args.len(),
+                });
+            }
+        }
+        visit::visit_expr_call(self, call);
+    }
+}
+
+impl Finder<'_> {
+    fn linked(&self, f: &ForeignItemFn, export: String) -> Linked {
+        let at = f.sig.ident.span().start();
+        let params = f
+            .sig
+            .inputs
+            .iter()
+            .filter_map(|input| match input {
+                FnArg::Typed(pt) => Some(Param {
+                    name: match &*pt.pat {
+                        Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                            Some(p.ident.to_string())
+                        }
+                        _ => None,
+                    },
+                    ty: self.text.of(&pt.ty),
+                }),
+                FnArg::Receiver(_) => None,
+            })
+            .collect();
+        let range = self.text.range(f.span());
+        let (start, comments) = self.text.comments_above(range.start);
+        Linked {
+            line: at.line,
+            column: at.column + 1,
+            range: start..range.end,
+            comments,
+            name: f.sig.ident.to_string(),
+            export,
+            vis: match &f.vis {
+                syn::Visibility::Inherited => String::new(),
+                vis => format!("{} ", self.text.of(vis)),
+            },
+            attrs: f
+                .attrs
+                .iter()
+                .filter(|a| link_name(a).is_none())
+                .map(|a| self.text.of(a))
+                .collect(),
+            safe: matches!(f.sig.safety, Safety::Safe(_)),
+            params,
+            ret: match &f.sig.output {
+                ReturnType::Default => None,
+                ReturnType::Type(_, ty) => Some(self.text.of(ty)),
+            },
+            variadic: f.sig.variadic.is_some(),
+        }
+    }
+}
+
+/// Whether a block's attribute applies to each item migrated out of it: `cfg` and lint levels
+/// (`link` and the others stay with the block, or go with it).
+fn kept(attr: &Attribute) -> bool {
+    ["cfg", "allow", "expect", "warn", "deny", "forbid"]
+        .iter()
+        .any(|name| attr.path().is_ident(name))
+}

@@ -1,0 +1,388 @@
+//! What each binding becomes: the typedef its export implements (`cuda_entry_table::export`:
+//! `cuMemAlloc_v2` is `cuMemAlloc` at 3020), the `#[cuda_entry]` declaration to use, and where
+//! the signature disagrees with that typedef: the macro's own rules (arity, pointers), and the
+//! sizes of the types whose size a reader can tell (`u32`, `usize`, pointers).
+
+use cuda_entry_table::rules::{self as shared, twin};
+use cuda_entry_table::{Typedef, export};
+use syn::Type;
+
+use super::find::{Call, Found, Linked};
+use crate::common::table_range;
+use crate::ctype::qualified;
+use crate::decl::{function_name, snake_case};
+
+/// One binding and what it becomes.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    pub(crate) origin: Origin,
+    /// The export it binds (`cuMemAlloc_v2`).
+    pub(crate) export: String,
+    /// The typedef that export implements; `None` for an export the table does not know.
+    pub(crate) target: Option<Target>,
+    /// Where the signature disagrees with the typedef, or why the export is not known.
+    pub(crate) notes: Vec<Note>,
+}
+
+/// Where a binding is.
+#[derive(Debug)]
+pub(crate) enum Origin {
+    /// The `function`th driver function of the `block`th block of [`Found::blocks`].
+    Extern { block: usize, function: usize },
+    /// A call through cudarc's `sys`, by the path written.
+    Cudarc { path: String },
+}
+
+/// The typedef a binding's export implements, and the declaration of it to use.
+#[derive(Debug)]
+pub(crate) struct Target {
+    pub(crate) symbol: &'static str,
+    pub(crate) version: u32,
+    pub(crate) per_thread: bool,
+    /// The typedef's name (`PFN_cuMemAlloc_v3020`).
+    pub(crate) typedef: String,
+    /// The attribute: `#[cuda_entry(symbol = "cuMemAlloc", version = 3020)]`.
+    pub(crate) attribute: String,
+    /// The declaration to use, attribute included, as text.
+    pub(crate) declaration: String,
+}
+
+/// What is said about a binding: a stable kind name and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Note {
+    pub(crate) kind: &'static str,
+    pub(crate) message: String,
+}
+
+/// What a binding's plan comes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Its declaration agrees with the typedef: `--write` migrates it.
+    Ready,
+    /// It disagrees with the typedef: reported, left as it is.
+    Disagrees,
+    /// The table does not know its export: reported, left as it is.
+    Unknown,
+}
+
+impl Plan {
+    pub(crate) fn status(&self) -> Status {
+        match (&self.target, self.notes.is_empty()) {
+            (None, _) => Status::Unknown,
+            (Some(_), true) => Status::Ready,
+            (Some(_), false) => Status::Disagrees,
+        }
+    }
+}
+
+/// The plans of everything found, extern functions first, then calls, each in source order.
+pub(crate) fn plans(found: &Found) -> Vec<Plan> {
+    let mut plans = Vec::new();
+    for (b, block) in found.blocks.iter().enumerate() {
+        for (f, linked) in block.functions.iter().enumerate() {
+            plans.push(extern_plan(linked, &block.abi, b, f));
+        }
+    }
+    plans.extend(found.calls.iter().map(call_plan));
+    plans
+}
+
+/// The attribute for the typedef an export implements: the base symbol, the typedef's version,
+/// and the stream wherever the facade's `per-thread-default-stream` feature could otherwise pick
+/// the other variant than the export linked.
+fn attribute(t: &Typedef) -> String {
+    let stream = if t.stream.is_per_thread() {
+        ", stream = \"per_thread\""
+    } else if twin(t).is_some() {
+        ", stream = \"legacy\""
+    } else {
+        ""
+    };
+    format!(
+        "#[cuda_entry(symbol = \"{}\", version = {}{stream})]",
+        t.symbol, t.version
+    )
+}
+
+/// The typedef of `name`, or the note that the table does not know it.
+fn typedef_of(name: &str) -> Result<&'static Typedef, Note> {
+    export(name).and_then(|e| e.typedef()).ok_or_else(|| Note {
+        kind: "unknown_export",
+        message: format!(
+            "`{name}` is no driver export the typedef table{} knows: which typedef it \
+             implements cannot be told, so it is not migrated; declare it from its typedef in \
+             cudaTypedefs.h (`cuda-entry decl`)",
+            table_range()
+        ),
+    })
+}
+
+fn extern_plan(f: &Linked, abi: &str, block: usize, function: usize) -> Plan {
+    let origin = Origin::Extern { block, function };
+    let mut plan = Plan {
+        line: f.line,
+        column: f.column,
+        origin,
+        export: f.export.clone(),
+        target: None,
+        notes: Vec::new(),
+    };
+    let t = match typedef_of(&f.export) {
+        Ok(t) => t,
+        Err(note) => {
+            plan.notes.push(note);
+            return plan;
+        }
+    };
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| format!("{}: {}", p.name.as_deref().unwrap_or("_"), p.ty))
+        .collect();
+    let variadic = if f.variadic { ", ..." } else { "" };
+    let ret = f
+        .ret
+        .as_ref()
+        .map_or_else(String::new, |r| format!(" -> {r}"));
+    let signature = format!(
+        "unsafe extern \"{abi}\" fn {}({}{variadic}){ret};",
+        f.name,
+        params.join(", ")
+    );
+    let attribute = attribute(t);
+    let mut declaration = String::new();
+    for attr in &f.attrs {
+        declaration.push_str(attr);
+        declaration.push('\n');
+    }
+    declaration.push_str(&format!("{attribute}\n{}{signature}", f.vis));
+    plan.notes = disagreements(t, &attribute, &signature, f);
+    plan.target = Some(target(t, attribute, declaration));
+    plan
+}
+
+fn target(t: &'static Typedef, attribute: String, declaration: String) -> Target {
+    Target {
+        symbol: t.symbol,
+        version: t.version,
+        per_thread: t.stream.is_per_thread(),
+        typedef: t.typedef_name(),
+        attribute,
+        declaration,
+    }
+}
+
+/// Where a declaration disagrees with its typedef: the mistakes the macro's rules find in it,
+/// and the sizes of types the command can tell that differ from the C types'.
+fn disagreements(t: &Typedef, attribute: &str, signature: &str, f: &Linked) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let args = attribute
+        .strip_prefix("#[cuda_entry(")
+        .and_then(|a| a.strip_suffix(")]"))
+        .unwrap_or_default();
+    match (args.parse(), signature.parse()) {
+        (Ok(args), Ok(item)) => match shared::parse_item(args, item) {
+            Ok(entry) => {
+                let mistakes = entry.validate().err().unwrap_or_default();
+                notes.extend(mistakes.iter().map(|m| Note {
+                    kind: m.kind().name(),
+                    message: m.message().to_owned(),
+                }));
+            }
+            Err(m) => notes.push(Note {
+                kind: m.kind().name(),
+                message: m.message().to_owned(),
+            }),
+        },
+        _ => notes.push(Note {
+            kind: "not_read",
+            message: "the declaration does not read back as Rust".to_owned(),
+        }),
+    }
+    if notes.iter().any(|n| n.kind == "wrong_arity") {
+        return notes;
+    }
+    let name = t.typedef_name();
+    for (i, (p, c)) in f.params.iter().zip(t.params).enumerate() {
+        if let Some(size) = known_size(&p.ty)
+            && c.ty.size != 0
+            && size != c.ty.size
+        {
+            notes.push(Note {
+                kind: "size_mismatch",
+                message: format!(
+                    "parameter {} `{}` is `{}` ({} bytes) in `{name}`, `{}` ({size} bytes) here: \
+                     declare it with the C type's width",
+                    i + 1,
+                    p.name.as_deref().unwrap_or("_"),
+                    c.ty.spelling,
+                    c.ty.size,
+                    p.ty
+                ),
+            });
+        }
+    }
+    let ret = f.ret.as_deref().unwrap_or("()");
+    if let Some(size) = known_size(ret)
+        && size != t.ret.size
+    {
+        notes.push(Note {
+            kind: "size_mismatch",
+            message: format!(
+                "`{name}` returns `{}` ({} bytes), this declaration `{ret}` ({size} bytes)",
+                t.ret.spelling, t.ret.size
+            ),
+        });
+    }
+    notes
+}
+
+/// The size of a Rust type on the 64-bit targets CUDA runs on, where its syntax alone tells it:
+/// the integers, floats and C integer aliases, pointers, references, function pointers and
+/// `Option`s of them, `()`. `None` for any other type (the macro's layout check sees it).
+fn known_size(ty: &str) -> Option<u32> {
+    let ty: Type = syn::parse_str(ty).ok()?;
+    size_of(&ty)
+}
+
+fn size_of(ty: &Type) -> Option<u32> {
+    match ty {
+        Type::Ptr(_) | Type::Reference(_) | Type::FnPtr(_) => Some(8),
+        Type::Paren(p) => size_of(&p.elem),
+        Type::Group(g) => size_of(&g.elem),
+        Type::Tuple(t) if t.elems.is_empty() => Some(0),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            match name.as_str() {
+                "u8" | "i8" | "bool" | "c_char" | "c_schar" | "c_uchar" => Some(1),
+                "u16" | "i16" | "c_short" | "c_ushort" => Some(2),
+                "u32" | "i32" | "f32" | "c_int" | "c_uint" | "c_float" => Some(4),
+                "u64" | "i64" | "f64" | "usize" | "isize" | "c_long" | "c_ulong" | "c_longlong"
+                | "c_ulonglong" | "c_double" | "NonNull" => Some(8),
+                "Option" => match &last.arguments {
+                    syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                        Some(syn::GenericArgument::Type(inner))
+                            if matches!(inner, Type::Reference(_) | Type::FnPtr(_))
+                                || matches!(inner, Type::Path(p)
+                                    if p.path.segments.last().is_some_and(|s| s.ident == "NonNull")) =>
+                        {
+                            Some(8)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn call_plan(call: &Call) -> Plan {
+    let mut plan = Plan {
+        line: call.line,
+        column: call.column,
+        origin: Origin::Cudarc {
+            path: call.path.clone(),
+        },
+        export: call.export.clone(),
+        target: None,
+        notes: Vec::new(),
+    };
+    let t = match typedef_of(&call.export) {
+        Ok(t) => t,
+        Err(note) => {
+            plan.notes.push(note);
+            return plan;
+        }
+    };
+    let mut names: Vec<String> = Vec::new();
+    let params: Vec<String> = t
+        .params
+        .iter()
+        .map(|p| {
+            let mut name = snake_case(p.name);
+            while names.contains(&name) {
+                name.push('_');
+            }
+            names.push(name.clone());
+            format!("{name}: {}", qualified(p.ty.spelling, &call.module))
+        })
+        .collect();
+    let attribute = attribute(t);
+    let declaration = format!(
+        "{attribute}\npub unsafe extern \"C\" fn {}({}) -> {};",
+        function_name(t.symbol),
+        params.join(", "),
+        qualified(t.ret.spelling, &call.module)
+    );
+    if call.arguments != t.params.len() {
+        plan.notes.push(Note {
+            kind: "wrong_arity",
+            message: format!(
+                "the call passes {} argument{}, `{}` takes {}",
+                call.arguments,
+                if call.arguments == 1 { "" } else { "s" },
+                t.typedef_name(),
+                t.params.len()
+            ),
+        });
+    }
+    plan.target = Some(target(t, attribute, declaration));
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_a_reader_can_tell() {
+        for (ty, size) in [
+            ("u32", Some(4)),
+            ("usize", Some(8)),
+            ("std::ffi::c_uint", Some(4)),
+            ("*mut CUdeviceptr", Some(8)),
+            ("&mut u8", Some(8)),
+            ("Option<&mut *mut c_void>", Some(8)),
+            ("Option<unsafe extern \"C\" fn()>", Some(8)),
+            ("()", Some(0)),
+            ("CUdeviceptr", None),
+            ("Option<u32>", None),
+        ] {
+            assert_eq!(known_size(ty), size, "{ty}");
+        }
+    }
+
+    #[test]
+    fn exports_name_their_typedef() {
+        let attr = |name: &str| attribute(typedef_of(name).expect("known"));
+        assert_eq!(
+            attr("cuMemAlloc_v2"),
+            "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]"
+        );
+        assert_eq!(
+            attr("cuCtxCreate_v4"),
+            "#[cuda_entry(symbol = \"cuCtxCreate\", version = 12050)]"
+        );
+        assert_eq!(
+            attr("cuStreamSynchronize_ptsz"),
+            "#[cuda_entry(symbol = \"cuStreamSynchronize\", version = 7000, stream = \"per_thread\")]"
+        );
+        // The legacy export of a symbol with a per-thread variant says so.
+        assert_eq!(
+            attr("cuStreamSynchronize"),
+            "#[cuda_entry(symbol = \"cuStreamSynchronize\", version = 2000, stream = \"legacy\")]"
+        );
+        assert_eq!(
+            attr("cuInit"),
+            "#[cuda_entry(symbol = \"cuInit\", version = 2000)]"
+        );
+        let unknown = typedef_of("cuMemAlloc_v9").expect_err("unknown");
+        assert_eq!(unknown.kind, "unknown_export");
+    }
+}

@@ -1,0 +1,257 @@
+//! `--write`: each `extern` block's driver functions that agree with their typedef become a
+//! `#[cuda_entry]` block, every other byte of the file staying as it was.
+//!
+//! A migrated function keeps its name for the call sites, as a shim: the `#[cuda_entry]`
+//! declaration is written under a new name (`<name>_entry`), and a function with the old name and
+//! the old signature (`unsafe extern "C" fn cuMemAlloc_v2(...) -> CUresult`) calls it, so that
+//! calls and function pointers compile unchanged. The shim's body, which turns the entry's
+//! `Result` into the `CUresult` the old declaration returned, is built in one place:
+//! [`adapter`].
+
+use std::collections::HashSet;
+use std::fmt::Write;
+use std::ops::Range;
+
+use super::find::{Block, Found, Linked};
+use super::plan::{Origin, Plan, Status};
+use crate::decl::signature;
+
+/// One replacement of a file's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Edit {
+    pub(crate) range: Range<usize>,
+    pub(crate) text: String,
+}
+
+/// The edits that migrate every ready function of `found`, in order, not overlapping.
+pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
+    let mut taken = found.idents.clone();
+    let mut edits = Vec::new();
+    for (b, block) in found.blocks.iter().enumerate() {
+        let ready: Vec<(&Linked, &Plan)> = plans
+            .iter()
+            .filter(|p| p.status() == Status::Ready)
+            .filter_map(|p| match p.origin {
+                Origin::Extern { block, function } if block == b => {
+                    Some((&found.blocks[b].functions[function], p))
+                }
+                _ => None,
+            })
+            .collect();
+        if ready.is_empty() {
+            continue;
+        }
+        let generated = generate(block, &ready, &mut taken);
+        if ready.len() == block.items {
+            // Nothing else is declared there: the block goes, its `#[link]` with it.
+            edits.push(Edit {
+                range: block.range.clone(),
+                text: generated,
+            });
+        } else {
+            for (f, _) in &ready {
+                edits.push(Edit {
+                    range: whole_lines(source, &f.range),
+                    text: String::new(),
+                });
+            }
+            edits.push(Edit {
+                range: block.range.end..block.range.end,
+                text: format!("\n\n{}{generated}", block.indent),
+            });
+        }
+    }
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits
+}
+
+/// `source` with `edits` applied.
+pub(crate) fn apply(source: &str, edits: &[Edit]) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut at = 0;
+    for edit in edits {
+        out.push_str(&source[at..edit.range.start]);
+        out.push_str(&edit.text);
+        at = edit.range.end;
+    }
+    out.push_str(&source[at..]);
+    out
+}
+
+/// `range`, widened to its whole lines (their line break included) when nothing but whitespace
+/// shares them; as it is otherwise.
+fn whole_lines(source: &str, range: &Range<usize>) -> Range<usize> {
+    let start = source[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = source[range.end..]
+        .find('\n')
+        .map_or(source.len(), |i| range.end + i + 1);
+    let alone =
+        source[start..range.start].trim().is_empty() && source[range.end..end].trim().is_empty();
+    if alone { start..end } else { range.clone() }
+}
+
+/// A name not taken in the file: `base`, or `base` with `_` appended until it is free.
+fn free_name(base: String, taken: &mut HashSet<String>) -> String {
+    let mut name = base;
+    while taken.contains(&name) {
+        name.push('_');
+    }
+    taken.insert(name.clone());
+    name
+}
+
+/// The `#[cuda_entry]` block of `ready` and a shim for each, indented as `block` (the first line
+/// is not: it takes the block's place).
+fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<String>) -> String {
+    let mut out = String::new();
+    out.push_str("#[::cuda_entry::cuda_entry]\n");
+    let _ = writeln!(out, "unsafe extern \"{}\" {{", block.abi);
+    let mut shims = String::new();
+    for (f, plan) in ready {
+        let Some(target) = &plan.target else { continue };
+        let entry = free_name(format!("{}_entry", f.name.trim_start_matches("r#")), taken);
+        let names: Vec<String> = f
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p.name.clone().unwrap_or_else(|| format!("arg{i}")))
+            .collect();
+        let params: Vec<String> = names
+            .iter()
+            .zip(&f.params)
+            .map(|(name, p)| format!("{name}: {}", p.ty))
+            .collect();
+        let ret = f.ret.as_deref().unwrap_or("()");
+        // The entry: the kept attributes of the block and the function's `cfg`s.
+        let _ = writeln!(
+            out,
+            "    /// `{}` at version {} (`{}`), for `{}`.",
+            target.symbol, target.version, target.typedef, f.name
+        );
+        let cfgs = f.attrs.iter().filter(|a| a.starts_with("#[cfg("));
+        for attr in block.kept.iter().chain(cfgs) {
+            let _ = writeln!(out, "    {attr}");
+        }
+        let _ = writeln!(out, "    {}", target.attribute);
+        out.push_str(&signature(
+            "    ",
+            &format!("{}fn {entry}", f.vis),
+            &params,
+            ret,
+            ";",
+        ));
+        // The shim: the function's comments and attributes, its name, its signature.
+        shims.push('\n');
+        for comment in &f.comments {
+            let _ = writeln!(shims, "{comment}");
+        }
+        let (docs, attrs): (Vec<&String>, Vec<&String>) = f
+            .attrs
+            .iter()
+            .partition(|a| a.starts_with("///") || a.starts_with("#[doc"));
+        for doc in &docs {
+            let _ = writeln!(shims, "{doc}");
+        }
+        if !docs.is_empty() {
+            shims.push_str("///\n");
+        }
+        let _ = writeln!(
+            shims,
+            "/// Calls `{}` at version {} through [`{entry}`];\n/// the `extern` declaration \
+             this replaces linked `{}`.",
+            target.symbol, target.version, plan.export
+        );
+        if !f.safe {
+            let _ = writeln!(
+                shims,
+                "///\n/// # Safety\n///\n/// The contract of the driver function `{}`.",
+                target.symbol
+            );
+        }
+        for attr in block.kept.iter().chain(attrs) {
+            let _ = writeln!(shims, "{attr}");
+        }
+        shims.push_str("#[allow(dead_code, non_snake_case, clippy::too_many_arguments)]\n");
+        let head = format!(
+            "{}{}extern \"{}\" fn {}",
+            f.vis,
+            if f.safe { "" } else { "unsafe " },
+            block.abi,
+            f.name
+        );
+        shims.push_str(&signature("", &head, &params, ret, " {"));
+        for line in adapter(&entry, &names, ret, f.safe).lines() {
+            let _ = writeln!(shims, "    {line}");
+        }
+        shims.push_str("}\n");
+    }
+    out.push('}');
+    out.push('\n');
+    out.push_str(&shims);
+    let text = out.trim_end();
+    let mut indented = String::new();
+    for (i, line) in text.lines().enumerate() {
+        if i > 0 {
+            indented.push('\n');
+            if !line.is_empty() {
+                indented.push_str(&block.indent);
+            }
+        }
+        indented.push_str(line);
+    }
+    indented
+}
+
+/// The body of a shim: calls `entry` with `args` and gives back what the replaced declaration
+/// returned, `ret`. The one place that knows what an entry returns.
+///
+/// Today an entry returns `Result<R, cuda_entry::Error>`, `R` the declared return type: `Ok` is
+/// the driver's own `CUresult`; an `Err` (no driver, one older than the typedef, the symbol not
+/// served) becomes `CUDA_ERROR_NOT_FOUND` (500), what a driver answers for a function it does
+/// not have. `R` is the user's `CUresult`, whatever it is (an integer, a newtype, bindgen's
+/// enum): the macro checks that it has the C layout, 4 bytes aligned 4, in which 500 is that
+/// status; it is read from an `i32` 500 (no `transmute`, which rustc flags between integers).
+pub(crate) fn adapter(entry: &str, args: &[String], ret: &str, safe: bool) -> String {
+    let call = format!("{entry}({})", args.join(", "));
+    let contract = if safe {
+        "the `extern` block declared it `safe`"
+    } else {
+        "the caller upholds the driver function's contract, as with the declaration this\n\
+         // replaces"
+    };
+    format!(
+        "// SAFETY: {contract}.\n\
+         match unsafe {{ {call} }} {{\n    \
+             ::core::result::Result::Ok(status) => status,\n    \
+             // Unresolved (`{entry}::pointer()` says why):\n    \
+             // CUDA_ERROR_NOT_FOUND, as for a missing function.\n    \
+             ::core::result::Result::Err(_) => {{\n        \
+                 // SAFETY: `{ret}` has the C layout of `CUresult` (the macro checks it), in\n        \
+                 // which 500 is CUDA_ERROR_NOT_FOUND.\n        \
+                 unsafe {{ ::core::ptr::from_ref(&500_i32).cast::<{ret}>().read() }}\n    \
+             }}\n\
+         }}\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_alone_are_removed_whole() {
+        let source = "a\n    fn f();\nb fn g(); c\n";
+        let f = source.find("fn f").expect("f")..source.find("();").expect(";") + 3;
+        assert_eq!(&source[whole_lines(source, &f)], "    fn f();\n");
+        let g = source.find("fn g").expect("g")..source.find("g();").expect(";") + 4;
+        assert_eq!(&source[whole_lines(source, &g)], "fn g();");
+    }
+
+    #[test]
+    fn names_are_not_taken_twice() {
+        let mut taken: HashSet<String> = ["a_entry".to_owned()].into();
+        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry_");
+        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry__");
+        assert_eq!(free_name("b_entry".to_owned(), &mut taken), "b_entry");
+    }
+}
