@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 
 use quote::quote;
 
+use crate::crate_path::without_manifest;
 use crate::pipeline;
 
 fn rustfmt(code: &str) -> String {
@@ -32,7 +33,7 @@ fn rustfmt(code: &str) -> String {
 }
 
 fn check(name: &str, args: proc_macro2::TokenStream, item: proc_macro2::TokenStream) {
-    let expanded = rustfmt(&pipeline::cuda_entry(args, item).to_string());
+    let expanded = rustfmt(&pipeline::expand(args, item, without_manifest).to_string());
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/expand/{name}.expanded.rs"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
