@@ -57,17 +57,23 @@ impl Paths {
 /// The message for a package whose Cargo.toml has no `cuda-entry` dependency under any name,
 /// when no `crate = "..."` says where else the crate is.
 pub(crate) fn locate(given: Option<&syn::Path>) -> Result<Paths, String> {
-    locate_in(given, manifest())
+    let package = std::env::var("CARGO_PKG_NAME").ok();
+    locate_in(given, manifest(), package.as_deref())
 }
 
 /// The paths without reading a manifest: `::cuda_entry` unless given. For the macro's tests and
 /// fuzz targets, which run outside any declaring crate's build.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn without_manifest(given: Option<&syn::Path>) -> Result<Paths, String> {
-    locate_in(given, None)
+    locate_in(given, None, None)
 }
 
-fn locate_in(given: Option<&syn::Path>, manifest: Option<Manifest>) -> Result<Paths, String> {
+/// `package`: the declaring package's name (`CARGO_PKG_NAME`).
+fn locate_in(
+    given: Option<&syn::Path>,
+    manifest: Option<Manifest>,
+    package: Option<&str>,
+) -> Result<Paths, String> {
     let Some(given) = given else {
         let outer = match &manifest {
             Some(Manifest {
@@ -78,7 +84,7 @@ fn locate_in(given: Option<&syn::Path>, manifest: Option<Manifest>) -> Result<Pa
                 certain: true,
                 path,
                 ..
-            }) if std::env::var("CARGO_PKG_NAME").is_ok_and(|p| p != PACKAGE) => {
+            }) if package.is_some_and(|p| p != PACKAGE) => {
                 return Err(format!(
                     "cannot find the `cuda-entry` crate: {} has no dependency on it under any \
                      name; depend on `cuda-entry`, or add `crate = \"path::to::cuda_entry\"` \
@@ -254,6 +260,71 @@ mod tests {
             inner_of("reexport::cuda_entry", None),
             "reexport::cuda_entry"
         );
+    }
+
+    fn outer_of(manifest: Manifest, package: &str) -> Result<String, String> {
+        let paths = locate_in(None, Some(manifest), Some(package))?;
+        Ok(paths.outer.to_token_stream().to_string().replace(' ', ""))
+    }
+
+    #[test]
+    fn the_manifest_names_a_renamed_dependency() {
+        let renamed = Manifest {
+            name: Some("cuda".to_owned()),
+            ..manifest(&["cuda"])
+        };
+        assert_eq!(outer_of(renamed, "app").as_deref(), Ok("::cuda"));
+        // The facade's own tests and examples name it `::cuda_entry`; so does an unsure reading.
+        assert_eq!(
+            outer_of(manifest(&[]), "cuda-entry").as_deref(),
+            Ok("::cuda_entry")
+        );
+        let unsure = Manifest {
+            certain: false,
+            ..manifest(&[])
+        };
+        assert_eq!(outer_of(unsure, "app").as_deref(), Ok("::cuda_entry"));
+    }
+
+    #[test]
+    fn a_package_without_the_dependency_is_told_how_to_name_it() {
+        let message = outer_of(manifest(&["gpu_sys"]), "app").expect_err("no cuda-entry");
+        assert_eq!(
+            message,
+            "cannot find the `cuda-entry` crate: Cargo.toml has no dependency on it under any \
+             name; depend on `cuda-entry`, or add `crate = \"path::to::cuda_entry\"` naming \
+             where a dependency re-exports it (e.g. `crate = \"gpu_sys::cuda_entry\"`)"
+        );
+        // `crate = ...` says where: nothing to read.
+        let given: syn::Path = syn::parse_quote!(gpu_sys::cuda_entry);
+        let paths = locate_in(Some(&given), Some(manifest(&["gpu_sys"])), Some("app")).unwrap();
+        assert_eq!(
+            paths.inner.to_token_stream().to_string().replace(' ', ""),
+            "gpu_sys::cuda_entry"
+        );
+    }
+
+    #[test]
+    fn an_inherited_dependency_is_read_from_the_workspace_root() {
+        let dir = std::env::temp_dir().join(format!("cuda-entry-macros-{}", std::process::id()));
+        let member = dir.join("members/service");
+        std::fs::create_dir_all(&member).unwrap();
+        let write = |path: PathBuf, text: &str| std::fs::write(path, text).unwrap();
+        write(
+            member.join("Cargo.toml"),
+            "[package]\nname = \"service\"\n[dependencies]\ncuda = { workspace = true }\n",
+        );
+        // Without a root, the package of `cuda` is unknown: no claim that it is missing.
+        let alone = read(&member.join("Cargo.toml")).expect("readable");
+        assert_eq!((alone.name, alone.certain), (None, false));
+        write(
+            dir.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"members/*\"]\n[workspace.dependencies]\n\
+             cuda = { package = \"cuda-entry\", path = \"core\" }\n",
+        );
+        let found = read(&member.join("Cargo.toml")).expect("readable");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!((found.name.as_deref(), found.certain), (Some("cuda"), true));
     }
 
     #[test]

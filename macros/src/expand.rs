@@ -14,7 +14,7 @@ use syn::Type;
 use syn::spanned::Spanned;
 
 use crate::crate_path::Paths;
-use crate::shape::{Docs, Shape, signature_text};
+use crate::shape::{Docs, Shape, respan, signature_text};
 
 /// The expansion of a declaration the rules accept.
 pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
@@ -89,6 +89,9 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             ""
         }
     );
+    // Using any of these uses the declared function (for `dead_code`); `ENTRY` cannot count,
+    // the registration uses it.
+    let link = quote!(let () = <() as Signature>::LINK;);
     let pointer_doc = format!(
         " The {} of the resolution (cached).",
         paths.doc_link(true, "Error")
@@ -107,13 +110,13 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         #vis mod #name {
             #module_items
             /// The symbol passed to `cuGetProcAddress`.
-            #inner_vis const SYMBOL: &str = #symbol;
+            #inner_vis const SYMBOL: &str = { #link #symbol };
             /// The typedef version passed to `cuGetProcAddress`.
-            #inner_vis const VERSION: u32 = #version_const;
+            #inner_vis const VERSION: u32 = { #link #version_const };
             /// The default-stream flavour, which selects the flag passed to `cuGetProcAddress`.
-            #inner_vis const STREAM: #p::Stream = #stream_const;
+            #inner_vis const STREAM: #p::Stream = { #link #stream_const };
             /// The typedef the signature was checked against.
-            #inner_vis const TYPEDEF: &str = #typedef_const;
+            #inner_vis const TYPEDEF: &str = { #link #typedef_const };
             /// The entry: resolved on first use, cached for the life of the process.
             #inner_vis static ENTRY: #p::Entry = #entry;
 
@@ -124,7 +127,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #[doc = #pointer_doc]
             #[inline]
             #inner_vis fn pointer() -> #p::Result<Pfn, #p::Error> {
-                let () = <() as Signature>::LINK;
+                #link
                 // SAFETY: `Pfn` is the signature checked against the typedef this entry names.
                 unsafe { ENTRY.resolve_as::<Pfn>() }
             }
@@ -132,7 +135,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             /// Whether the driver can serve this entry; resolves it (once) but never calls it.
             #[must_use]
             #inner_vis fn is_available() -> bool {
-                let () = <() as Signature>::LINK;
+                #link
                 ENTRY.is_available()
             }
 
@@ -140,10 +143,11 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #[linkme(crate = #p::linkme)]
             static REGISTERED: &#p::Entry = &ENTRY;
 
+            // The values, not the constants: those count as the user's use of the declaration.
             const RECORD: #p::manifest::Record<'static> = #p::manifest::Record {
-                symbol: SYMBOL,
-                version: VERSION,
-                stream: #p::manifest_stream(STREAM),
+                symbol: #symbol,
+                version: #version_const,
+                stream: #p::manifest_stream(#stream_const),
                 resolver: #p::manifest_resolver(#resolver),
                 unverified: #unverified,
                 optional: #optional,
@@ -309,6 +313,8 @@ fn assertion(
     let span: Span = ty.span();
     let size = size as usize;
     let align = align as usize;
+    // The whole call at the type, so that a failed assertion points at it.
+    let private = respan(private.clone(), span);
     quote_spanned! {span=>
         #[cfg(target_pointer_width = "64")]
         const _: () = #private::check_abi::<#ty>(#size, #align, #what);

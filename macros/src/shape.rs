@@ -71,15 +71,22 @@ impl Shape {
                 }
             },
         );
-        // The declaration's span on the item's first and last tokens: rustc's `dead_code` and
-        // `missing_docs` speak of an item only when it is the user's.
+        // The declaration's span on the item's first and last tokens, and on the signature's
+        // (those of the return type): rustc's `dead_code` and `missing_docs` speak of an item only
+        // when it is the user's, and point at its signature.
         body.set_span(name.span());
         let unsafe_fn = quote_spanned!(name.span()=> unsafe fn);
+        // Only the closing `>`: a path of the user's would be linted as theirs
+        // (`unused_qualifications` on `cuda_entry::__private::Result`).
+        let close = respan(quote!(>), name.span());
+        let returns = quote!(#private::Result<#ret, #private::Error #close);
         let documented = attrs.iter().any(is_doc_comment);
         let (pfn_doc, docs) = match docs {
-            Some(Docs { function, pfn }) if documented => {
-                (pfn, quote!(#[doc = ""] #[doc = #function]))
-            }
+            // At the declaration, so that clippy reads the sections as the user's docs.
+            Some(Docs { function, pfn }) if documented => (
+                pfn,
+                respan(quote!(#[doc = ""] #[doc = #function]), name.span()),
+            ),
             Some(Docs { pfn, .. }) => (
                 pfn,
                 // Undocumented: `missing_docs` says so, as for a plain function; clippy's demand
@@ -93,8 +100,7 @@ impl Shape {
             #docs
             #[inline]
             #[allow(clippy::too_many_arguments)] // the C signature's arity is not ours to change
-            #vis #unsafe_fn #name(#(#names: #types),*)
-                -> #private::Result<#ret, #private::Error>
+            #vis #unsafe_fn #name(#(#names: #types),*) -> #returns
             #body
         };
         let signature = quote! {
@@ -231,6 +237,26 @@ fn inner_visibility(vis: &Visibility) -> TokenStream {
             }
         }
     }
+}
+
+/// `tokens` at `span`, resolved as there too: but `$crate`, which names the crate of the
+/// `macro_rules!` that wrote it by its own span's resolution, only moves.
+pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            match &token {
+                TokenTree::Group(g) => {
+                    let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                    group.set_span(span);
+                    return TokenTree::Group(group);
+                }
+                TokenTree::Ident(i) if i == "$crate" => token.set_span(i.span().located_at(span)),
+                _ => token.set_span(span),
+            }
+            token
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -89,3 +89,22 @@ fn rejected_declaration_keeps_a_stub() {
         },
     );
 }
+
+#[test]
+fn optional_declaration_through_a_reexport() {
+    check(
+        "reexport",
+        quote!(
+            symbol = "cuCtxCreate",
+            version = 12050,
+            optional,
+            crate = "gpu_sys::cuda_entry"
+        ),
+        quote! {
+            /// Creates a context with creation parameters.
+            pub(crate) unsafe extern "C" fn ctx_create_v4(
+                pctx: *mut CUcontext, params: *mut c_void, flags: u32, dev: CUdevice,
+            ) -> CUresult;
+        },
+    );
+}

@@ -128,18 +128,28 @@ pub(crate) mod launch {
     #[doc = " The function pointer type, the signature of `PFN_cuLaunchKernel_v4000`:\n\n ```text\n unsafe extern \"C\" fn(f: CUfunction, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void) -> CUresult\n ```"]
     pub(crate) type Pfn = <() as Signature>::Pfn;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
-    pub(crate) const SYMBOL: &str = "cuLaunchKernel";
+    pub(crate) const SYMBOL: &str = {
+        let () = <() as Signature>::LINK;
+        "cuLaunchKernel"
+    };
     #[doc = r" The typedef version passed to `cuGetProcAddress`."]
-    pub(crate) const VERSION: u32 =
-        ::cuda_entry::__private::default_stream_version(4000u32, 7000u32);
+    pub(crate) const VERSION: u32 = {
+        let () = <() as Signature>::LINK;
+        ::cuda_entry::__private::default_stream_version(4000u32, 7000u32)
+    };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub(crate) const STREAM: ::cuda_entry::__private::Stream =
-        ::cuda_entry::__private::default_stream(7000u32);
+    pub(crate) const STREAM: ::cuda_entry::__private::Stream = {
+        let () = <() as Signature>::LINK;
+        ::cuda_entry::__private::default_stream(7000u32)
+    };
     #[doc = r" The typedef the signature was checked against."]
-    pub(crate) const TYPEDEF: &str = if ::cuda_entry::__private::PER_THREAD_DEFAULT {
-        "PFN_cuLaunchKernel_v7000_ptsz"
-    } else {
-        "PFN_cuLaunchKernel_v4000"
+    pub(crate) const TYPEDEF: &str = {
+        let () = <() as Signature>::LINK;
+        if ::cuda_entry::__private::PER_THREAD_DEFAULT {
+            "PFN_cuLaunchKernel_v7000_ptsz"
+        } else {
+            "PFN_cuLaunchKernel_v4000"
+        }
     };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
     pub(crate) static ENTRY: ::cuda_entry::__private::Entry =
@@ -166,9 +176,11 @@ pub(crate) mod launch {
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
     const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
         ::cuda_entry::__private::manifest::Record {
-            symbol: SYMBOL,
-            version: VERSION,
-            stream: ::cuda_entry::__private::manifest_stream(STREAM),
+            symbol: "cuLaunchKernel",
+            version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
+            stream: ::cuda_entry::__private::manifest_stream(
+                ::cuda_entry::__private::default_stream(7000u32),
+            ),
             resolver: ::cuda_entry::__private::manifest_resolver(
                 ::cuda_entry::__private::Resolver::Driver,
             ),
@@ -239,14 +251,25 @@ mod mem_free {
     #[doc = " The function pointer type, the signature of `PFN_cuMemFree_v3020`:\n\n ```text\n unsafe extern \"C\" fn(dptr: CUdeviceptr) -> CUresult\n ```"]
     pub(super) type Pfn = <() as Signature>::Pfn;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
-    pub(super) const SYMBOL: &str = "cuMemFree";
+    pub(super) const SYMBOL: &str = {
+        let () = <() as Signature>::LINK;
+        "cuMemFree"
+    };
     #[doc = r" The typedef version passed to `cuGetProcAddress`."]
-    pub(super) const VERSION: u32 = 3020u32;
+    pub(super) const VERSION: u32 = {
+        let () = <() as Signature>::LINK;
+        3020u32
+    };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub(super) const STREAM: ::cuda_entry::__private::Stream =
-        ::cuda_entry::__private::Stream::Legacy;
+    pub(super) const STREAM: ::cuda_entry::__private::Stream = {
+        let () = <() as Signature>::LINK;
+        ::cuda_entry::__private::Stream::Legacy
+    };
     #[doc = r" The typedef the signature was checked against."]
-    pub(super) const TYPEDEF: &str = "PFN_cuMemFree_v3020";
+    pub(super) const TYPEDEF: &str = {
+        let () = <() as Signature>::LINK;
+        "PFN_cuMemFree_v3020"
+    };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
     pub(super) static ENTRY: ::cuda_entry::__private::Entry = ::cuda_entry::__private::Entry::new(
         c"cuMemFree",
@@ -276,9 +299,11 @@ mod mem_free {
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
     const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
         ::cuda_entry::__private::manifest::Record {
-            symbol: SYMBOL,
-            version: VERSION,
-            stream: ::cuda_entry::__private::manifest_stream(STREAM),
+            symbol: "cuMemFree",
+            version: 3020u32,
+            stream: ::cuda_entry::__private::manifest_stream(
+                ::cuda_entry::__private::Stream::Legacy,
+            ),
             resolver: ::cuda_entry::__private::manifest_resolver(
                 ::cuda_entry::__private::Resolver::Runtime,
             ),

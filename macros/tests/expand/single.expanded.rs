@@ -55,13 +55,25 @@ pub mod mem_alloc {
     #[doc = " The function pointer type, the signature of `PFN_cuMemAlloc_v3020`:\n\n ```text\n unsafe extern \"C\" fn(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult\n ```"]
     pub type Pfn = <() as Signature>::Pfn;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
-    pub const SYMBOL: &str = "cuMemAlloc";
+    pub const SYMBOL: &str = {
+        let () = <() as Signature>::LINK;
+        "cuMemAlloc"
+    };
     #[doc = r" The typedef version passed to `cuGetProcAddress`."]
-    pub const VERSION: u32 = 3020u32;
+    pub const VERSION: u32 = {
+        let () = <() as Signature>::LINK;
+        3020u32
+    };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub const STREAM: ::cuda_entry::__private::Stream = ::cuda_entry::__private::Stream::Legacy;
+    pub const STREAM: ::cuda_entry::__private::Stream = {
+        let () = <() as Signature>::LINK;
+        ::cuda_entry::__private::Stream::Legacy
+    };
     #[doc = r" The typedef the signature was checked against."]
-    pub const TYPEDEF: &str = "PFN_cuMemAlloc_v3020";
+    pub const TYPEDEF: &str = {
+        let () = <() as Signature>::LINK;
+        "PFN_cuMemAlloc_v3020"
+    };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
     pub static ENTRY: ::cuda_entry::__private::Entry = ::cuda_entry::__private::Entry::new(
         c"cuMemAlloc",
@@ -89,9 +101,11 @@ pub mod mem_alloc {
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
     const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
         ::cuda_entry::__private::manifest::Record {
-            symbol: SYMBOL,
-            version: VERSION,
-            stream: ::cuda_entry::__private::manifest_stream(STREAM),
+            symbol: "cuMemAlloc",
+            version: 3020u32,
+            stream: ::cuda_entry::__private::manifest_stream(
+                ::cuda_entry::__private::Stream::Legacy,
+            ),
             resolver: ::cuda_entry::__private::manifest_resolver(
                 ::cuda_entry::__private::Resolver::Driver,
             ),

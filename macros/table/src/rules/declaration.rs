@@ -316,7 +316,7 @@ fn in_block(f: ForeignItemFn, abi: Abi, recognised: &Recognised) -> Declaration 
                         "add `#[cuda_entry(symbol = \"cuName\", version = N)]` to `{ident}`: \
                          every declaration in the block is resolved through cuGetProcAddress, \
                          none is linked against libcuda (an attribute imported under another \
-                         name is recognised by its `symbol = ...` and `version = ...`)"
+                         name is recognised by its `symbol` or `version` argument)"
                     ),
                 ),
             );
