@@ -39,10 +39,12 @@ impl Paths {
     }
 
     /// `item` of the crate as an intra-doc link (code text alone where rustdoc cannot follow the
-    /// path: `$crate`).
+    /// path: `$crate`). Without a leading `::`, which rustdoc takes for a URL: the path then
+    /// resolves as a use of the extern crate does.
     pub(crate) fn doc_link(&self, inner: bool, item: &str) -> String {
         let path = if inner { &self.inner } else { &self.outer };
         let text = path.to_token_stream().to_string().replace(' ', "");
+        let text = text.trim_start_matches("::");
         if text.contains('$') {
             format!("`{item}`")
         } else {
@@ -333,7 +335,7 @@ mod tests {
             outer: syn::parse_quote!(::cuda),
             inner: syn::parse_quote!(super::x),
         };
-        assert_eq!(paths.doc_link(false, "Error"), "[`Error`](::cuda::Error)");
+        assert_eq!(paths.doc_link(false, "Error"), "[`Error`](cuda::Error)");
         assert_eq!(paths.doc_link(true, "Error"), "[`Error`](super::x::Error)");
     }
 }

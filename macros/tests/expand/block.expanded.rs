@@ -158,7 +158,7 @@ pub(crate) mod launch {
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
-    #[doc = " The [`Error`](::cuda_entry::Error) of the resolution (cached)."]
+    #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
     pub(crate) fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error>
     {
@@ -281,7 +281,7 @@ mod mem_free {
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
-    #[doc = " The [`Error`](::cuda_entry::Error) of the resolution (cached)."]
+    #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
     pub(super) fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error>
     {

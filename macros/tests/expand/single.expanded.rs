@@ -1,6 +1,6 @@
 #[doc = r" Allocates device memory."]
 #[doc = ""]
-#[doc = " # Errors\n\n The driver entry's [`Error`](::cuda_entry::Error) when `cuMemAlloc` at version 3020 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuMemAlloc` (`PFN_cuMemAlloc_v3020`): valid pointers and handles, as the CUDA driver API documentation states."]
+#[doc = " # Errors\n\n The driver entry's [`Error`](cuda_entry::Error) when `cuMemAlloc` at version 3020 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuMemAlloc` (`PFN_cuMemAlloc_v3020`): valid pointers and handles, as the CUDA driver API documentation states."]
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn mem_alloc(
@@ -84,7 +84,7 @@ pub mod mem_alloc {
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
-    #[doc = " The [`Error`](::cuda_entry::Error) of the resolution (cached)."]
+    #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
     pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
         let () = <() as Signature>::LINK;
