@@ -110,7 +110,15 @@ fn entries_of_the_program_and_its_dependencies_are_listed() {
             .iter()
             .any(|e| std::ptr::eq(*e, &mem_alloc::ENTRY))
     );
-    let _ = (begin_capture::VERSION, fixture::ctx_create::VERSION);
+    // The entries as their modules state them (and a use of each declaration, for `dead_code`).
+    assert_eq!(
+        (
+            mem_alloc::SYMBOL,
+            begin_capture::VERSION,
+            fixture::ctx_create::VERSION
+        ),
+        ("cuMemAlloc", 10010, 12050)
+    );
 }
 
 /// The manifest records read from the executable's file, as `cuda-entry check BINARY` reads them.

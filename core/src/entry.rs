@@ -71,6 +71,8 @@ pub struct Entry {
     version: u32,
     stream: Stream,
     resolver: Resolver,
+    /// Whether the program runs without it ([`Entry::optional`]).
+    optional: bool,
 }
 
 /// The symbol as text: every driver symbol is ASCII; anything else is named as such.
@@ -88,6 +90,7 @@ impl fmt::Debug for Entry {
             .field("version", &self.version)
             .field("stream", &self.stream)
             .field("resolver", &self.resolver)
+            .field("optional", &self.optional)
             .field("pfn", &self.pfn.load(Ordering::Acquire))
             .field("error", &*lock(&self.error))
             .finish()
@@ -112,6 +115,7 @@ impl Entry {
             version,
             stream,
             resolver: Resolver::Driver,
+            optional: false,
         }
     }
 
@@ -120,6 +124,20 @@ impl Entry {
     pub const fn through(mut self, resolver: Resolver) -> Entry {
         self.resolver = resolver;
         self
+    }
+
+    /// The same entry, marked optional: the program runs without it (it falls back to an older
+    /// ABI or does without), so [`requirements`](crate::requirements) sets no minimum driver by
+    /// it and [`preload_all`](crate::preload_all) does not fail on it. Resolving it is unchanged.
+    #[must_use]
+    pub const fn optional(mut self) -> Entry {
+        self.optional = true;
+        self
+    }
+
+    /// Whether the entry is optional ([`Entry::optional`]; `#[cuda_entry(..., optional)]`).
+    pub const fn is_optional(&self) -> bool {
+        self.optional
     }
 
     /// The symbol asked for.

@@ -23,36 +23,61 @@ pub fn entries() -> &'static [&'static Entry] {
 }
 
 /// Resolves every declared entry now and reports every failure at once: for services that
-/// prefer to fail at start-up rather than at their first driver call.
+/// prefer to fail at start-up rather than at their first driver call. Optional entries
+/// ([`Entry::is_optional`]) are resolved too, but a driver that cannot serve them fails nothing:
+/// the program falls back without them.
 ///
 /// # Errors
-/// A [`PreloadError`] listing each entry that cannot be resolved.
+/// A [`PreloadError`] listing each entry that cannot be resolved and is not optional.
 pub fn preload_all() -> Result<(), PreloadError> {
-    preload(entries())
+    let (optional, required): (Vec<&Entry>, Vec<&Entry>) =
+        entries().iter().copied().partition(|e| e.is_optional());
+    for entry in optional {
+        // Cached either way: the fallback's `is_available()` then answers at once.
+        let _ = entry.resolve();
+    }
+    preload(&required)
 }
 
 /// The driver a program needs: the minimum version of each entry and of the whole program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Requirements {
-    /// Every declared entry, newest requirement first. An entry needs a driver at least as new as
-    /// its typedef version.
+    /// Every entry the program cannot run without, newest requirement first. An entry needs a
+    /// driver at least as new as its typedef version.
     pub entries: Vec<Request>,
-    /// The driver version the whole program needs (0 when it declares no entry).
+    /// The driver version the whole program needs (0 when it requires no entry).
     pub minimum_driver: u32,
     /// The entries that set [`Requirements::minimum_driver`].
     pub set_by: Vec<Request>,
+    /// The optional entries ([`Entry::is_optional`]), newest first: used when the driver serves
+    /// them, required by nothing.
+    pub optional: Vec<Request>,
 }
 
 /// What the program's declared entries need of the driver. Asks nothing.
 pub fn requirements() -> Requirements {
-    let mut entries: Vec<Request> = entries().iter().map(|e| e.request()).collect();
-    entries.sort_by(|a, b| {
-        b.version
-            .cmp(&a.version)
-            .then_with(|| a.symbol.cmp(b.symbol))
-    });
-    entries.dedup();
+    let newest_first = |requests: &mut Vec<Request>| {
+        requests.sort_by(|a, b| {
+            b.version
+                .cmp(&a.version)
+                .then_with(|| a.symbol.cmp(b.symbol))
+        });
+        requests.dedup();
+    };
+    let (mut optional, mut entries): (Vec<Request>, Vec<Request>) = (Vec::new(), Vec::new());
+    for entry in self::entries() {
+        let list = if entry.is_optional() {
+            &mut optional
+        } else {
+            &mut entries
+        };
+        list.push(entry.request());
+    }
+    newest_first(&mut entries);
+    newest_first(&mut optional);
+    // Declared both ways: required.
+    optional.retain(|r| !entries.contains(r));
     let minimum_driver = entries.first().map_or(0, |r| r.version);
     let set_by = entries
         .iter()
@@ -63,23 +88,35 @@ pub fn requirements() -> Requirements {
         entries,
         minimum_driver,
         set_by,
+        optional,
     }
 }
 
 impl fmt::Display for Requirements {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.entries.is_empty() {
-            return f.write_str("no CUDA driver entries are declared");
+        let list = |f: &mut fmt::Formatter<'_>, requests: &[Request]| {
+            for (i, r) in requests.iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                write!(f, "{sep}{} {}", r.symbol, r.version)?;
+            }
+            Ok(())
+        };
+        match (self.entries.len(), self.optional.len()) {
+            (0, 0) => return f.write_str("no CUDA driver entries are declared"),
+            (0, _) => f.write_str("no CUDA driver entries are required")?,
+            (n, _) => {
+                write!(
+                    f,
+                    "{n} CUDA driver entries; the program needs a driver of {} or newer, because \
+                     of ",
+                    Cuda(self.minimum_driver),
+                )?;
+                list(f, &self.set_by)?;
+            }
         }
-        write!(
-            f,
-            "{} CUDA driver entries; the program needs a driver of {} or newer, because of ",
-            self.entries.len(),
-            Cuda(self.minimum_driver),
-        )?;
-        for (i, r) in self.set_by.iter().enumerate() {
-            let sep = if i == 0 { "" } else { ", " };
-            write!(f, "{sep}{} {}", r.symbol, r.version)?;
+        if !self.optional.is_empty() {
+            write!(f, "; {} optional: ", self.optional.len())?;
+            list(f, &self.optional)?;
         }
         Ok(())
     }

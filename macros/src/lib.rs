@@ -4,8 +4,11 @@
 
 use proc_macro::TokenStream;
 
+mod cargo_toml;
+mod crate_path;
 mod expand;
 mod pipeline;
+mod shape;
 #[cfg(test)]
 mod snapshots;
 

@@ -3,23 +3,50 @@
 //! `cuda_entry_table::rules`, shared with the `cuda-entry` command.
 
 use cuda_entry_table::rules::{self, Mistake};
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 
+use crate::crate_path::{self, Paths};
 use crate::expand;
 
 /// The expansion of `#[cuda_entry(args)] item`. On any mistake: every mistake as a compile error,
 /// in source order, and a stub of every declaration, so call sites show no follow-on errors.
 /// Never panics.
 pub(crate) fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand(args, item, crate_path::locate)
+}
+
+/// [`cuda_entry`] with `locate` finding the crate of each declaration (the tests and fuzz targets
+/// pass [`crate_path::without_manifest`]).
+pub(crate) fn expand(
+    args: TokenStream,
+    item: TokenStream,
+    locate: fn(Option<&syn::Path>) -> Result<Paths, String>,
+) -> TokenStream {
     let item = match rules::parse_item(args, item) {
         Ok(item) => item,
         Err(mistake) => return mistake.to_compile_error(),
     };
+    // Where the crate is, for each declaration (a block's may name it on each function).
+    let mut paths = Vec::new();
+    for decl in item.declarations() {
+        match locate(decl.args.crate_path.value().map(|c| &c.0)) {
+            Ok(found) => paths.push(found),
+            // Nothing can name the crate: the one message says how to name it.
+            Err(message) => {
+                return syn::Error::new(Span::call_site(), message).into_compile_error();
+            }
+        }
+    }
     match item.validate() {
-        Ok(declarations) => declarations.iter().map(expand::declaration).collect(),
+        Ok(declarations) => declarations
+            .iter()
+            .zip(&paths)
+            .map(|(checked, paths)| expand::declaration(checked, paths))
+            .collect(),
         Err(mistakes) => item
             .declarations()
-            .map(expand::stub)
+            .zip(&paths)
+            .map(|(decl, paths)| expand::stub(decl, paths))
             .chain(mistakes.iter().map(Mistake::to_compile_error))
             .collect(),
     }
@@ -29,7 +56,14 @@ pub(crate) fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
 mod tests {
     use quote::quote;
 
-    use super::cuda_entry;
+    use crate::crate_path::without_manifest;
+
+    fn cuda_entry(
+        args: proc_macro2::TokenStream,
+        item: proc_macro2::TokenStream,
+    ) -> proc_macro2::TokenStream {
+        super::expand(args, item, without_manifest)
+    }
 
     /// The property the fuzz targets check, on inputs that once panicked or might: the output is
     /// always well-formed items.

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 
 use quote::quote;
 
+use crate::crate_path::without_manifest;
 use crate::pipeline;
 
 fn rustfmt(code: &str) -> String {
@@ -32,7 +33,7 @@ fn rustfmt(code: &str) -> String {
 }
 
 fn check(name: &str, args: proc_macro2::TokenStream, item: proc_macro2::TokenStream) {
-    let expanded = rustfmt(&pipeline::cuda_entry(args, item).to_string());
+    let expanded = rustfmt(&pipeline::expand(args, item, without_manifest).to_string());
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/expand/{name}.expanded.rs"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
@@ -85,6 +86,25 @@ fn rejected_declaration_keeps_a_stub() {
         quote!(symbol = "cuMemAlloc", version = CUDA_VERSION),
         quote! {
             pub unsafe extern "C" fn mem_alloc(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+        },
+    );
+}
+
+#[test]
+fn optional_declaration_through_a_reexport() {
+    check(
+        "reexport",
+        quote!(
+            symbol = "cuCtxCreate",
+            version = 12050,
+            optional,
+            crate = "gpu_sys::cuda_entry"
+        ),
+        quote! {
+            /// Creates a context with creation parameters.
+            pub(crate) unsafe extern "C" fn ctx_create_v4(
+                pctx: *mut CUcontext, params: *mut c_void, flags: u32, dev: CUdevice,
+            ) -> CUresult;
         },
     );
 }

@@ -15,6 +15,7 @@ const CTX_CREATE: Record<'static> = Record {
     stream: StreamCode::Legacy,
     resolver: ResolverCode::Driver,
     unverified: false,
+    optional: false,
     package: "app",
 };
 const LAUNCH: Record<'static> = Record {
@@ -23,6 +24,7 @@ const LAUNCH: Record<'static> = Record {
     stream: StreamCode::PerThread,
     resolver: ResolverCode::Runtime,
     unverified: false,
+    optional: false,
     package: "kernels",
 };
 const CTX_CREATE_BYTES: [u8; manifest::record_len(&CTX_CREATE)] = manifest::encode(&CTX_CREATE);

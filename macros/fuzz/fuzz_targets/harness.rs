@@ -14,7 +14,7 @@ pub fn check(args: &str, item: &str) {
     let (Ok(args), Ok(item)) = (TokenStream::from_str(args), TokenStream::from_str(item)) else {
         return;
     };
-    let output = crate::pipeline::cuda_entry(args, item);
+    let output = crate::pipeline::expand(args, item, crate::crate_path::without_manifest);
     if let Err(e) = syn::parse2::<syn::File>(output.clone()) {
         panic!("the expansion is not valid Rust: {e}\n{output}");
     }

@@ -11,7 +11,7 @@
 //! | 4 | 1 | [`FORMAT`] |
 //! | 5 | 1 | the stream ([`StreamCode`]) |
 //! | 6 | 1 | the resolver ([`ResolverCode`]) |
-//! | 7 | 1 | flags: bit 0 [`FLAG_UNVERIFIED`] |
+//! | 7 | 1 | flags: bit 0 [`FLAG_UNVERIFIED`], bit 1 [`FLAG_OPTIONAL`] |
 //! | 8 | 4 | the typedef version |
 //! | 12 | 2 | the symbol's length |
 //! | 14 | 2 | the package's length |
@@ -31,6 +31,9 @@ pub const FORMAT: u8 = 1;
 pub const HEADER: usize = 16;
 /// Flag bit: the declaration was `unverified` (not checked against the typedef table).
 pub const FLAG_UNVERIFIED: u8 = 1;
+/// Flag bit: the declaration was `optional` (the program runs without it, falling back to
+/// another entry): a driver that cannot serve it does not fail the program.
+pub const FLAG_OPTIONAL: u8 = 2;
 /// The longest symbol or package a record holds (their lengths are `u16`).
 pub const MAX_TEXT: usize = u16::MAX as usize;
 
@@ -96,6 +99,8 @@ pub struct Record<'a> {
     pub resolver: ResolverCode,
     /// Whether it was declared `unverified`.
     pub unverified: bool,
+    /// Whether it was declared `optional`.
+    pub optional: bool,
     /// The package that declared it (`CARGO_PKG_NAME`).
     pub package: &'a str,
 }
@@ -117,11 +122,11 @@ pub const fn encode<const N: usize>(record: &Record<'_>) -> [u8; N] {
     let v = record.version.to_le_bytes();
     let s = (record.symbol.len() as u16).to_le_bytes();
     let p = (record.package.len() as u16).to_le_bytes();
-    let flags = if record.unverified {
+    let flags = (if record.unverified {
         FLAG_UNVERIFIED
     } else {
         0
-    };
+    }) | (if record.optional { FLAG_OPTIONAL } else { 0 });
     let header: [u8; HEADER] = [
         MAGIC[0],
         MAGIC[1],
@@ -171,6 +176,8 @@ pub struct OwnedRecord {
     pub resolver: ResolverCode,
     /// Whether it was declared `unverified`.
     pub unverified: bool,
+    /// Whether it was declared `optional`: the program runs without it.
+    pub optional: bool,
     /// The package that declared it.
     pub package: String,
 }
@@ -258,7 +265,7 @@ pub fn parse(mut bytes: &[u8]) -> Result<Vec<OwnedRecord>, ManifestError> {
             .ok_or_else(|| fail(ManifestErrorKind::UnknownStream(header[5])))?;
         let resolver = ResolverCode::from_byte(header[6])
             .ok_or_else(|| fail(ManifestErrorKind::UnknownResolver(header[6])))?;
-        if header[7] & !FLAG_UNVERIFIED != 0 {
+        if header[7] & !(FLAG_UNVERIFIED | FLAG_OPTIONAL) != 0 {
             return Err(fail(ManifestErrorKind::UnknownFlags(header[7])));
         }
         let version = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
@@ -279,6 +286,7 @@ pub fn parse(mut bytes: &[u8]) -> Result<Vec<OwnedRecord>, ManifestError> {
             stream,
             resolver,
             unverified: header[7] & FLAG_UNVERIFIED != 0,
+            optional: header[7] & FLAG_OPTIONAL != 0,
             package: text(&body[symbol_len..])?,
         });
         bytes = &bytes[end..];
@@ -295,9 +303,16 @@ mod tests {
         stream: StreamCode::PerThread,
         resolver: ResolverCode::Runtime,
         unverified: true,
+        optional: false,
         package: "app",
     };
     const BYTES: [u8; record_len(&RECORD)] = encode(&RECORD);
+    const OPTIONAL: Record<'static> = Record {
+        unverified: false,
+        optional: true,
+        ..RECORD
+    };
+    const OPTIONAL_BYTES: [u8; record_len(&OPTIONAL)] = encode(&OPTIONAL);
 
     #[test]
     fn a_record_reads_back_as_written_across_padding() {
@@ -325,7 +340,23 @@ mod tests {
             )
         );
         assert_eq!(r.package, "app");
+        assert!(!r.optional);
         assert_eq!(&BYTES[..5], b"CUEN\x01");
+    }
+
+    #[test]
+    fn the_optional_flag_reads_back_apart_from_unverified() {
+        assert_eq!(OPTIONAL_BYTES[7], FLAG_OPTIONAL);
+        let records = parse(&OPTIONAL_BYTES).unwrap();
+        assert_eq!((records[0].optional, records[0].unverified), (true, false));
+        let both = Record {
+            unverified: true,
+            ..OPTIONAL
+        };
+        let bytes: [u8; record_len(&RECORD)] = encode(&both);
+        assert_eq!(bytes[7], FLAG_UNVERIFIED | FLAG_OPTIONAL);
+        let records = parse(&bytes).unwrap();
+        assert_eq!((records[0].optional, records[0].unverified), (true, true));
     }
 
     #[test]
@@ -345,6 +376,8 @@ mod tests {
         let mut bad = BYTES;
         bad[7] = 0x80;
         assert_eq!(kind(&bad).kind, ManifestErrorKind::UnknownFlags(0x80));
+        bad[7] = 0x04 | FLAG_OPTIONAL;
+        assert_eq!(kind(&bad).kind, ManifestErrorKind::UnknownFlags(0x06));
         let mut section = vec![0u8; 2];
         section.extend_from_slice(&[b'X'; HEADER]);
         let e = kind(&section);

@@ -1,5 +1,4 @@
-#[doc = ""]
-#[doc = " # Errors\n\n The driver entry's [`cuda_entry::Error`] when `cuLaunchKernel` at version 4000 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuLaunchKernel` (`PFN_cuLaunchKernel_v4000`): valid pointers and handles, as the CUDA driver API documentation states."]
+#[allow(clippy::missing_errors_doc, clippy::missing_safety_doc)]
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn launch(
@@ -22,21 +21,25 @@ pub(crate) unsafe fn launch(
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }
 }
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-pub(crate) type __cuda_entry_pfn_launch = unsafe extern "C" fn(
-    CUfunction,
-    u32,
-    u32,
-    u32,
-    u32,
-    u32,
-    u32,
-    u32,
-    CUstream,
-    *mut *mut c_void,
-    *mut *mut c_void,
-) -> CUresult;
+#[allow(deprecated)]
+impl launch::Signature for () {
+    type Pfn = unsafe extern "C" fn(
+        f: CUfunction,
+        gx: u32,
+        gy: u32,
+        gz: u32,
+        bx: u32,
+        by: u32,
+        bz: u32,
+        shared: u32,
+        stream: CUstream,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> CUresult;
+    const LINK: () = {
+        let _ = launch;
+    };
+}
 const _: () = {
     #[cfg(target_pointer_width = "64")]
     const _: () = ::cuda_entry::__private::check_abi::<CUfunction>(
@@ -112,23 +115,41 @@ const _: () = {
     );
 };
 #[doc = " The driver entry behind `launch()`: `cuLaunchKernel` at version 4000 (`PFN_cuLaunchKernel_v4000`)."]
-#[allow(dead_code, non_snake_case, clippy::module_name_repetitions)]
+#[allow(non_snake_case, clippy::module_name_repetitions)]
 pub(crate) mod launch {
-    #[doc = r" The function pointer type, the signature of the typedef."]
-    pub(crate) type Pfn = super::__cuda_entry_pfn_launch;
+    #[doc = r" The pointer type's definition, written where the declaration is."]
+    #[doc(hidden)]
+    pub(crate) trait Signature {
+        #[doc = r" The function pointer type."]
+        type Pfn: Copy;
+        #[doc = r" Names the declared function."]
+        const LINK: ();
+    }
+    #[doc = " The function pointer type, the signature of `PFN_cuLaunchKernel_v4000`:\n\n ```text\n unsafe extern \"C\" fn(f: CUfunction, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void) -> CUresult\n ```"]
+    pub(crate) type Pfn = <() as Signature>::Pfn;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
-    pub(crate) const SYMBOL: &str = "cuLaunchKernel";
+    pub(crate) const SYMBOL: &str = {
+        let () = <() as Signature>::LINK;
+        "cuLaunchKernel"
+    };
     #[doc = r" The typedef version passed to `cuGetProcAddress`."]
-    pub(crate) const VERSION: u32 =
-        ::cuda_entry::__private::default_stream_version(4000u32, 7000u32);
+    pub(crate) const VERSION: u32 = {
+        let () = <() as Signature>::LINK;
+        ::cuda_entry::__private::default_stream_version(4000u32, 7000u32)
+    };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub(crate) const STREAM: ::cuda_entry::__private::Stream =
-        ::cuda_entry::__private::default_stream(7000u32);
+    pub(crate) const STREAM: ::cuda_entry::__private::Stream = {
+        let () = <() as Signature>::LINK;
+        ::cuda_entry::__private::default_stream(7000u32)
+    };
     #[doc = r" The typedef the signature was checked against."]
-    pub(crate) const TYPEDEF: &str = if ::cuda_entry::__private::PER_THREAD_DEFAULT {
-        "PFN_cuLaunchKernel_v7000_ptsz"
-    } else {
-        "PFN_cuLaunchKernel_v4000"
+    pub(crate) const TYPEDEF: &str = {
+        let () = <() as Signature>::LINK;
+        if ::cuda_entry::__private::PER_THREAD_DEFAULT {
+            "PFN_cuLaunchKernel_v7000_ptsz"
+        } else {
+            "PFN_cuLaunchKernel_v4000"
+        }
     };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
     pub(crate) static ENTRY: ::cuda_entry::__private::Entry =
@@ -137,15 +158,17 @@ pub(crate) mod launch {
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
-    #[doc = r" The [`cuda_entry::Error`] of the resolution (cached)."]
+    #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
     pub(crate) fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error>
     {
+        let () = <() as Signature>::LINK;
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
     #[must_use]
     pub(crate) fn is_available() -> bool {
+        let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
@@ -153,13 +176,16 @@ pub(crate) mod launch {
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
     const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
         ::cuda_entry::__private::manifest::Record {
-            symbol: SYMBOL,
-            version: VERSION,
-            stream: ::cuda_entry::__private::manifest_stream(STREAM),
+            symbol: "cuLaunchKernel",
+            version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
+            stream: ::cuda_entry::__private::manifest_stream(
+                ::cuda_entry::__private::default_stream(7000u32),
+            ),
             resolver: ::cuda_entry::__private::manifest_resolver(
                 ::cuda_entry::__private::Resolver::Driver,
             ),
             unverified: false,
+            optional: false,
             package: "cuda-entry-macros",
         };
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
@@ -174,8 +200,7 @@ pub(crate) mod launch {
         ::cuda_entry::__private::manifest::encode(&RECORD);
 }
 #[cfg(unix)]
-#[doc = ""]
-#[doc = " # Errors\n\n The driver entry's [`cuda_entry::Error`] when `cuMemFree` at version 3020 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuMemFree` (`PFN_cuMemFree_v3020`): valid pointers and handles, as the CUDA driver API documentation states."]
+#[allow(clippy::missing_errors_doc, clippy::missing_safety_doc)]
 #[inline]
 #[allow(clippy::too_many_arguments)]
 unsafe fn mem_free(
@@ -189,9 +214,13 @@ unsafe fn mem_free(
     }
 }
 #[cfg(unix)]
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-type __cuda_entry_pfn_mem_free = unsafe extern "C" fn(CUdeviceptr) -> CUresult;
+#[allow(deprecated)]
+impl mem_free::Signature for () {
+    type Pfn = unsafe extern "C" fn(dptr: CUdeviceptr) -> CUresult;
+    const LINK: () = {
+        let _ = mem_free;
+    };
+}
 #[cfg(unix)]
 const _: () = {
     #[cfg(target_pointer_width = "64")]
@@ -209,19 +238,38 @@ const _: () = {
 };
 #[cfg(unix)]
 #[doc = " The driver entry behind `mem_free()`: `cuMemFree` at version 3020 (`PFN_cuMemFree_v3020`)."]
-#[allow(dead_code, non_snake_case, clippy::module_name_repetitions)]
+#[allow(non_snake_case, clippy::module_name_repetitions)]
 mod mem_free {
-    #[doc = r" The function pointer type, the signature of the typedef."]
-    pub(super) type Pfn = super::__cuda_entry_pfn_mem_free;
+    #[doc = r" The pointer type's definition, written where the declaration is."]
+    #[doc(hidden)]
+    pub(super) trait Signature {
+        #[doc = r" The function pointer type."]
+        type Pfn: Copy;
+        #[doc = r" Names the declared function."]
+        const LINK: ();
+    }
+    #[doc = " The function pointer type, the signature of `PFN_cuMemFree_v3020`:\n\n ```text\n unsafe extern \"C\" fn(dptr: CUdeviceptr) -> CUresult\n ```"]
+    pub(super) type Pfn = <() as Signature>::Pfn;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
-    pub(super) const SYMBOL: &str = "cuMemFree";
+    pub(super) const SYMBOL: &str = {
+        let () = <() as Signature>::LINK;
+        "cuMemFree"
+    };
     #[doc = r" The typedef version passed to `cuGetProcAddress`."]
-    pub(super) const VERSION: u32 = 3020u32;
+    pub(super) const VERSION: u32 = {
+        let () = <() as Signature>::LINK;
+        3020u32
+    };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub(super) const STREAM: ::cuda_entry::__private::Stream =
-        ::cuda_entry::__private::Stream::Legacy;
+    pub(super) const STREAM: ::cuda_entry::__private::Stream = {
+        let () = <() as Signature>::LINK;
+        ::cuda_entry::__private::Stream::Legacy
+    };
     #[doc = r" The typedef the signature was checked against."]
-    pub(super) const TYPEDEF: &str = "PFN_cuMemFree_v3020";
+    pub(super) const TYPEDEF: &str = {
+        let () = <() as Signature>::LINK;
+        "PFN_cuMemFree_v3020"
+    };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
     pub(super) static ENTRY: ::cuda_entry::__private::Entry = ::cuda_entry::__private::Entry::new(
         c"cuMemFree",
@@ -233,15 +281,17 @@ mod mem_free {
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
-    #[doc = r" The [`cuda_entry::Error`] of the resolution (cached)."]
+    #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
     pub(super) fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error>
     {
+        let () = <() as Signature>::LINK;
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
     #[must_use]
     pub(super) fn is_available() -> bool {
+        let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
@@ -249,13 +299,16 @@ mod mem_free {
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
     const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
         ::cuda_entry::__private::manifest::Record {
-            symbol: SYMBOL,
-            version: VERSION,
-            stream: ::cuda_entry::__private::manifest_stream(STREAM),
+            symbol: "cuMemFree",
+            version: 3020u32,
+            stream: ::cuda_entry::__private::manifest_stream(
+                ::cuda_entry::__private::Stream::Legacy,
+            ),
             resolver: ::cuda_entry::__private::manifest_resolver(
                 ::cuda_entry::__private::Resolver::Runtime,
             ),
             unverified: false,
+            optional: false,
             package: "cuda-entry-macros",
         };
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]

@@ -11,12 +11,24 @@ pub unsafe fn mem_alloc(
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }
 }
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-pub type __cuda_entry_pfn_mem_alloc = unsafe extern "C" fn(*mut CUdeviceptr, usize) -> CUresult;
+#[allow(deprecated)]
+impl mem_alloc::Signature for () {
+    type Pfn = unsafe extern "C" fn(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+    const LINK: () = {
+        let _ = mem_alloc;
+    };
+}
 #[allow(dead_code, non_snake_case, missing_docs, unreachable_pub)]
 pub mod mem_alloc {
-    pub type Pfn = super::__cuda_entry_pfn_mem_alloc;
+    #[doc = r" The pointer type's definition, written where the declaration is."]
+    #[doc(hidden)]
+    pub trait Signature {
+        #[doc = r" The function pointer type."]
+        type Pfn: Copy;
+        #[doc = r" Names the declared function."]
+        const LINK: ();
+    }
+    pub type Pfn = <() as Signature>::Pfn;
     pub const SYMBOL: &str = "cuMemAlloc";
     pub const STREAM: ::cuda_entry::__private::Stream = ::cuda_entry::__private::Stream::Legacy;
     pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {

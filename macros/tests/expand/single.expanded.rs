@@ -1,6 +1,6 @@
 #[doc = r" Allocates device memory."]
 #[doc = ""]
-#[doc = " # Errors\n\n The driver entry's [`cuda_entry::Error`] when `cuMemAlloc` at version 3020 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuMemAlloc` (`PFN_cuMemAlloc_v3020`): valid pointers and handles, as the CUDA driver API documentation states."]
+#[doc = " # Errors\n\n The driver entry's [`Error`](cuda_entry::Error) when `cuMemAlloc` at version 3020 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuMemAlloc` (`PFN_cuMemAlloc_v3020`): valid pointers and handles, as the CUDA driver API documentation states."]
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn mem_alloc(
@@ -14,9 +14,13 @@ pub unsafe fn mem_alloc(
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }
 }
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-pub type __cuda_entry_pfn_mem_alloc = unsafe extern "C" fn(*mut CUdeviceptr, usize) -> CUresult;
+#[allow(deprecated)]
+impl mem_alloc::Signature for () {
+    type Pfn = unsafe extern "C" fn(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+    const LINK: () = {
+        let _ = mem_alloc;
+    };
+}
 const _: () = {
     #[cfg(target_pointer_width = "64")]
     const _: () = ::cuda_entry::__private::check_abi::<*mut CUdeviceptr>(
@@ -38,18 +42,38 @@ const _: () = {
     );
 };
 #[doc = " The driver entry behind `mem_alloc()`: `cuMemAlloc` at version 3020 (`PFN_cuMemAlloc_v3020`)."]
-#[allow(dead_code, non_snake_case, clippy::module_name_repetitions)]
+#[allow(non_snake_case, clippy::module_name_repetitions)]
 pub mod mem_alloc {
-    #[doc = r" The function pointer type, the signature of the typedef."]
-    pub type Pfn = super::__cuda_entry_pfn_mem_alloc;
+    #[doc = r" The pointer type's definition, written where the declaration is."]
+    #[doc(hidden)]
+    pub trait Signature {
+        #[doc = r" The function pointer type."]
+        type Pfn: Copy;
+        #[doc = r" Names the declared function."]
+        const LINK: ();
+    }
+    #[doc = " The function pointer type, the signature of `PFN_cuMemAlloc_v3020`:\n\n ```text\n unsafe extern \"C\" fn(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult\n ```"]
+    pub type Pfn = <() as Signature>::Pfn;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
-    pub const SYMBOL: &str = "cuMemAlloc";
+    pub const SYMBOL: &str = {
+        let () = <() as Signature>::LINK;
+        "cuMemAlloc"
+    };
     #[doc = r" The typedef version passed to `cuGetProcAddress`."]
-    pub const VERSION: u32 = 3020u32;
+    pub const VERSION: u32 = {
+        let () = <() as Signature>::LINK;
+        3020u32
+    };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub const STREAM: ::cuda_entry::__private::Stream = ::cuda_entry::__private::Stream::Legacy;
+    pub const STREAM: ::cuda_entry::__private::Stream = {
+        let () = <() as Signature>::LINK;
+        ::cuda_entry::__private::Stream::Legacy
+    };
     #[doc = r" The typedef the signature was checked against."]
-    pub const TYPEDEF: &str = "PFN_cuMemAlloc_v3020";
+    pub const TYPEDEF: &str = {
+        let () = <() as Signature>::LINK;
+        "PFN_cuMemAlloc_v3020"
+    };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
     pub static ENTRY: ::cuda_entry::__private::Entry = ::cuda_entry::__private::Entry::new(
         c"cuMemAlloc",
@@ -60,14 +84,16 @@ pub mod mem_alloc {
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
-    #[doc = r" The [`cuda_entry::Error`] of the resolution (cached)."]
+    #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
     pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
+        let () = <() as Signature>::LINK;
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
     #[must_use]
     pub fn is_available() -> bool {
+        let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
@@ -75,13 +101,16 @@ pub mod mem_alloc {
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
     const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
         ::cuda_entry::__private::manifest::Record {
-            symbol: SYMBOL,
-            version: VERSION,
-            stream: ::cuda_entry::__private::manifest_stream(STREAM),
+            symbol: "cuMemAlloc",
+            version: 3020u32,
+            stream: ::cuda_entry::__private::manifest_stream(
+                ::cuda_entry::__private::Stream::Legacy,
+            ),
             resolver: ::cuda_entry::__private::manifest_resolver(
                 ::cuda_entry::__private::Resolver::Driver,
             ),
             unverified: false,
+            optional: false,
             package: "cuda-entry-macros",
         };
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]

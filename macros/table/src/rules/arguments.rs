@@ -1,10 +1,15 @@
 //! The attribute's arguments: `#[cuda_entry(symbol = "...", version = N, stream = "...",
-//! resolver = "...", unverified)]`, parsed into typed state.
+//! resolver = "...", unverified, optional, crate = "...")]`, parsed into typed state. A value
+//! may arrive in an invisible group (a `macro_rules!` fragment such as `$version:literal` or
+//! `$version:expr`): it is read as if written in place.
+
+use std::fmt;
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
 use syn::{Expr, Ident, Lit, Token};
 
 use super::mistake::{Found, Mistake, MistakeKind, place};
@@ -57,6 +62,17 @@ pub enum Resolver {
     Runtime,
 }
 
+/// Where the `cuda-entry` crate is: `crate = "path::to::cuda_entry"` (or the path unquoted), for
+/// a crate that reaches it through a re-export.
+#[derive(Clone)]
+pub struct CratePath(pub syn::Path);
+
+impl fmt::Debug for CratePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CratePath({})", self.0.to_token_stream())
+    }
+}
+
 /// The parsed arguments of one declaration.
 #[derive(Clone, Debug)]
 pub struct Arguments {
@@ -70,6 +86,10 @@ pub struct Arguments {
     pub resolver: Argument<Resolver>,
     /// `unverified`.
     pub unverified: Argument<()>,
+    /// `optional`: the program runs without the entry (it falls back to another).
+    pub optional: Argument<()>,
+    /// `crate = "path::to::cuda_entry"`.
+    pub crate_path: Argument<CratePath>,
     /// The whole argument list (or the attribute when it has none): where a missing argument is
     /// reported.
     pub(crate) whole: (Span, Span),
@@ -87,11 +107,23 @@ pub(crate) struct Places {
 
 /// The argument names, for "unknown argument" mistakes.
 const KNOWN: &str = "`symbol = \"cuName\"`, `version = N`, `stream = \"legacy\" | \"per_thread\"`, \
-                     `resolver = \"driver\" | \"runtime\"`, `unverified`";
+                     `resolver = \"driver\" | \"runtime\"`, `unverified`, `optional`, \
+                     `crate = \"path::to::cuda_entry\"`";
+
+/// Every argument's name.
+pub(crate) const NAMES: [&str; 7] = [
+    "symbol",
+    "version",
+    "stream",
+    "resolver",
+    "unverified",
+    "optional",
+    "crate",
+];
 
 /// One `name = value` or bare `name`.
-struct RawArg {
-    name: Ident,
+pub(crate) struct RawArg {
+    pub(crate) name: Ident,
     value: Option<Expr>,
 }
 
@@ -118,6 +150,8 @@ impl Arguments {
             stream: Argument::Invalid,
             resolver: Argument::Invalid,
             unverified: Argument::Invalid,
+            optional: Argument::Invalid,
+            crate_path: Argument::Invalid,
             whole,
             places: Places::default(),
         }
@@ -144,6 +178,8 @@ impl Arguments {
             stream: Argument::Absent,
             resolver: Argument::Absent,
             unverified: Argument::Absent,
+            optional: Argument::Absent,
+            crate_path: Argument::Absent,
             whole,
             places: Places::default(),
         };
@@ -171,10 +207,14 @@ impl Arguments {
                 }
                 ("stream", Some(value)) => args.stream = given(stream(&value), at, found),
                 ("resolver", Some(value)) => args.resolver = given(resolver(&value), at, found),
+                ("crate", Some(value)) => {
+                    args.crate_path = given(crate_path(&value), at, found);
+                }
                 ("unverified", None) => {
                     args.places.unverified = at;
                     args.unverified = Argument::Given(arg.name.span(), ());
                 }
+                ("optional", None) => args.optional = Argument::Given(arg.name.span(), ()),
                 ("unverified", Some(value)) => {
                     args.unverified = Argument::Invalid;
                     fail(
@@ -186,11 +226,23 @@ impl Arguments {
                             .to_owned(),
                     );
                 }
-                ("symbol" | "version" | "stream" | "resolver", None) => {
+                ("optional", Some(value)) => {
+                    args.optional = Argument::Invalid;
+                    fail(
+                        found,
+                        MistakeKind::OptionalWithValue,
+                        &value,
+                        "`optional` takes no value: write `optional` alone for an entry the \
+                         program can run without"
+                            .to_owned(),
+                    );
+                }
+                ("symbol" | "version" | "stream" | "resolver" | "crate", None) => {
                     match name.as_str() {
                         "symbol" => args.symbol = Argument::Invalid,
                         "version" => args.version = Argument::Invalid,
                         "stream" => args.stream = Argument::Invalid,
+                        "crate" => args.crate_path = Argument::Invalid,
                         _ => args.resolver = Argument::Invalid,
                     }
                     fail(
@@ -212,6 +264,26 @@ impl Arguments {
     }
 }
 
+/// Whether `tokens` read as this attribute's arguments: `name` or `name = value`, every name one
+/// of ours, and `symbol` or `version` among them. How an attribute imported under another name
+/// is recognised (`use cuda_entry::cuda_entry as driver_fn;`).
+pub(crate) fn are_entry_arguments(tokens: TokenStream) -> bool {
+    let Ok(raw) = Punctuated::<RawArg, Token![,]>::parse_terminated.parse2(tokens) else {
+        return false;
+    };
+    let names: Vec<String> = raw.iter().map(|a| a.name.to_string()).collect();
+    names.iter().all(|n| NAMES.contains(&n.as_str()))
+        && names.iter().any(|n| n == "symbol" || n == "version")
+}
+
+/// Whether `tokens` give `crate = ...` and nothing else: what an `extern` block's own attribute
+/// may say.
+pub(crate) fn only_crate(tokens: TokenStream) -> bool {
+    Punctuated::<RawArg, Token![,]>::parse_terminated
+        .parse2(tokens)
+        .is_ok_and(|raw| raw.iter().all(|a| a.name == "crate"))
+}
+
 /// `Given` from a parsed value, or `Invalid` with its mistake recorded at `at`.
 fn given<T>(parsed: Result<(Span, T), Mistake>, at: u32, found: &mut Found) -> Argument<T> {
     match parsed {
@@ -223,8 +295,18 @@ fn given<T>(parsed: Result<(Span, T), Mistake>, at: u32, found: &mut Found) -> A
     }
 }
 
+/// `value` without the invisible groups a `macro_rules!` fragment (`$x:literal`, `$x:expr`)
+/// arrives in.
+fn ungrouped(value: &Expr) -> &Expr {
+    match value {
+        Expr::Group(group) => ungrouped(&group.expr),
+        _ => value,
+    }
+}
+
 /// The string literal of `value`, if it is a C identifier.
 fn symbol(value: &Expr) -> Result<(Span, String), Mistake> {
+    let value = ungrouped(value);
     let kind = MistakeKind::SymbolNotALiteral;
     let Expr::Lit(lit) = value else {
         return Err(Mistake::new(
@@ -290,6 +372,7 @@ fn symbol(value: &Expr) -> Result<(Span, String), Mistake> {
 
 /// The integer literal of `value`, if it is a [`Version`].
 fn version(value: &Expr) -> Result<(Span, Version), Mistake> {
+    let value = ungrouped(value);
     let literal = match value {
         Expr::Lit(lit) => &lit.lit,
         Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
@@ -358,7 +441,7 @@ fn version(value: &Expr) -> Result<(Span, Version), Mistake> {
 
 /// The string literal of `value`, if it is one of `choices`.
 fn choice<T: Copy>(value: &Expr, choices: &[(&str, T)]) -> Option<(Span, T)> {
-    if let Expr::Lit(lit) = value
+    if let Expr::Lit(lit) = ungrouped(value)
         && let Lit::Str(s) = &lit.lit
     {
         let text = s.value();
@@ -394,6 +477,34 @@ fn resolver(value: &Expr) -> Result<(Span, Resolver), Mistake> {
              \"runtime\"` (the CUDA runtime's cudaGetDriverEntryPointByVersion)",
         )
     })
+}
+
+/// The path of `crate = "path::to::cuda_entry"`, or of `crate = path::to::cuda_entry` (which a
+/// `macro_rules!` can write as `$crate::cuda_entry`).
+fn crate_path(value: &Expr) -> Result<(Span, CratePath), Mistake> {
+    let value = ungrouped(value);
+    let parsed = match value {
+        Expr::Path(p) if p.qself.is_none() => Some(p.path.clone()),
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Str(s) => s.parse::<syn::Path>().ok(),
+            _ => None,
+        },
+        _ => None,
+    };
+    let path = parsed.filter(|p| p.segments.iter().all(|s| s.arguments.is_none()));
+    match path {
+        Some(path) => Ok((value.span(), CratePath(path))),
+        None => Err(Mistake::new(
+            MistakeKind::WrongCratePath,
+            value,
+            format!(
+                "expected `crate = \"path::to::cuda_entry\"`, found `crate = {}`: name the \
+                 `cuda-entry` crate as this crate reaches it, e.g. `crate = \
+                 \"gpu_sys::cuda_entry\"` where a dependency `gpu_sys` re-exports it",
+                value.to_token_stream()
+            ),
+        )),
+    }
 }
 
 /// The spans of the first and last of `tokens`; `None` when there are none.

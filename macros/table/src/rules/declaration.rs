@@ -11,7 +11,8 @@ use syn::{
     Pat, ReturnType, Safety, Signature, Type, Visibility,
 };
 
-use super::arguments::{Arguments, ends};
+use super::arguments::{Argument, Arguments, only_crate};
+use super::attribute::{Args, Recognised, arguments_of};
 use super::mistake::{Found, Mistake, MistakeKind, place};
 
 /// One declaration, from either form: everything the expansion and validation need, owned.
@@ -100,28 +101,37 @@ impl EntryItem {
     /// it: a function (the single form; a body is a mistake), the single form that syn keeps as
     /// [`Item::Verbatim`], or an `extern` block. `None` when the item has no `#[cuda_entry]`
     /// (nor, for a block, any declaration inside with one).
+    ///
+    /// An attribute is recognised as `is_entry_attribute` says, and a block's own attribute also
+    /// under the path its functions' attributes use (`#[driver_fn] unsafe extern "C" { ... }`).
     pub fn from_item(item: &Item) -> Option<EntryItem> {
+        let single_attribute = Recognised::default();
         match item {
             Item::Fn(f) => {
-                let (attr, attrs) = take_attribute(&f.attrs)?;
+                let (attr, attrs) = single_attribute.take(&f.attrs)?;
                 let (vis, sig) = (f.vis.clone(), f.sig.clone());
                 Some(single(arguments_of(&attr), attrs, vis, sig, Some(&f.block)))
             }
             Item::Verbatim(tokens) => {
                 let f = syn::parse2::<ForeignItemFn>(tokens.clone()).ok()?;
-                let (attr, attrs) = take_attribute(&f.attrs)?;
+                let (attr, attrs) = single_attribute.take(&f.attrs)?;
                 Some(single(arguments_of(&attr), attrs, f.vis, f.sig, None))
             }
-            Item::ForeignMod(block) => match take_attribute(&block.attrs) {
-                Some((attr, attrs)) => {
-                    let block = ItemForeignMod {
-                        attrs,
-                        ..block.clone()
-                    };
-                    Some(block_form(arguments_of(&attr).tokens, block))
+            Item::ForeignMod(block) => {
+                let recognised = Recognised::in_block(&block.items);
+                match block
+                    .attrs
+                    .iter()
+                    .position(|a| recognised.is_block_attribute(a))
+                {
+                    Some(at) => {
+                        let mut block = block.clone();
+                        let attr = block.attrs.remove(at);
+                        Some(block_form(arguments_of(&attr).tokens, block))
+                    }
+                    None => without_attribute(block, &recognised),
                 }
-                None => without_attribute(block),
-            },
+            }
             _ => None,
         }
     }
@@ -154,61 +164,6 @@ pub fn parse_item(args: TokenStream, item: TokenStream) -> Result<EntryItem, Mis
     ))
 }
 
-/// An argument list and where a missing argument is reported when it is empty.
-struct Args {
-    tokens: TokenStream,
-    empty: (Span, Span),
-}
-
-/// Whether `attr` is `#[cuda_entry...]` (by any path ending in `cuda_entry`).
-pub fn is_cuda_entry(attr: &Attribute) -> bool {
-    attr.path()
-        .segments
-        .last()
-        .is_some_and(|s| s.ident == "cuda_entry")
-}
-
-/// The first `#[cuda_entry...]` of `attrs` and the attributes without it.
-fn take_attribute(attrs: &[Attribute]) -> Option<(Attribute, Vec<Attribute>)> {
-    let at = attrs.iter().position(is_cuda_entry)?;
-    let mut rest = attrs.to_vec();
-    let attr = rest.remove(at);
-    Some((attr, rest))
-}
-
-/// `attrs` without its `#[cuda_entry...]` attributes, each of which is a duplicate (the first was
-/// taken already).
-fn duplicates(attrs: Vec<Attribute>, found: &mut Found) -> Vec<Attribute> {
-    let (duplicates, attrs): (Vec<Attribute>, Vec<Attribute>) =
-        attrs.into_iter().partition(is_cuda_entry);
-    for attr in duplicates {
-        found.push(
-            place::ATTRIBUTE,
-            Mistake::new(
-                MistakeKind::DuplicateAttribute,
-                &attr,
-                "duplicate `#[cuda_entry(...)]`: give it once",
-            ),
-        );
-    }
-    attrs
-}
-
-/// The arguments of a `#[cuda_entry...]` attribute (none for `#[cuda_entry]`).
-fn arguments_of(attr: &Attribute) -> Args {
-    let empty = ends(attr).unwrap_or((attr.span(), attr.span()));
-    let tokens = match &attr.meta {
-        syn::Meta::List(list) => list.tokens.clone(),
-        syn::Meta::Path(_) => TokenStream::new(),
-        // `#[cuda_entry = ...]`: rustc rejects it before a macro runs; here it does not parse.
-        syn::Meta::NameValue(nv) => {
-            let value = &nv.value;
-            quote::quote!(= #value)
-        }
-    };
-    Args { tokens, empty }
-}
-
 /// The single form.
 fn single(
     args: Args,
@@ -219,7 +174,7 @@ fn single(
 ) -> EntryItem {
     let mut found = Found::default();
     let args = Arguments::parse(args.tokens, args.empty, &mut found);
-    let attrs = duplicates(attrs, &mut found);
+    let attrs = Recognised::default().duplicates(attrs, &mut found);
     if !matches!(sig.safety, Safety::Unsafe(_)) {
         found.push(
             place::SAFETY,
@@ -266,18 +221,27 @@ fn single(
     }
 }
 
-/// The block form; `args` are the block's own attribute's arguments (there should be none).
+/// The block form; `args` are the block's own attribute's arguments (`crate = ...` at most).
 fn block_form(args: TokenStream, block: ItemForeignMod) -> EntryItem {
     let mut parts = Vec::new();
+    let mut block_crate = Argument::Absent;
+    let only = only_crate(args.clone());
+    if only {
+        let mut found = Found::default();
+        let whole = (Span::call_site(), Span::call_site());
+        block_crate = Arguments::parse(args.clone(), whole, &mut found).crate_path;
+        parts.extend(found.into_sorted().into_iter().map(Part::Mistake));
+    }
     let mut fail = |kind, tokens: &dyn ToTokens, message: &str| {
         parts.push(Part::Mistake(Mistake::new(kind, tokens, message)));
     };
-    if !args.is_empty() {
+    if !only {
         fail(
             MistakeKind::ArgumentsOnBlock,
             &args,
-            "on an `extern` block, write `#[cuda_entry]` alone and put the arguments on each \
-             declaration inside: `#[cuda_entry(symbol = \"cuName\", version = N)]`",
+            "on an `extern` block, write `#[cuda_entry]` alone (or with `crate = \"...\"` alone) \
+             and put the arguments on each declaration inside: `#[cuda_entry(symbol = \
+             \"cuName\", version = N)]`",
         );
     }
     if let Some(attr) = block.attrs.first() {
@@ -298,6 +262,7 @@ fn block_form(args: TokenStream, block: ItemForeignMod) -> EntryItem {
     let mut found = Found::default();
     check_abi(&block.abi, &mut found);
     parts.extend(found.into_sorted().into_iter().map(Part::Mistake));
+    let recognised = Recognised::in_block(&block.items);
     for item in block.items {
         let ForeignItem::Fn(f) = item else {
             parts.push(Part::Mistake(Mistake::new(
@@ -308,16 +273,23 @@ fn block_form(args: TokenStream, block: ItemForeignMod) -> EntryItem {
             )));
             continue;
         };
-        parts.push(Part::Declaration(Box::new(in_block(f, block.abi.clone()))));
+        let mut decl = in_block(f, block.abi.clone(), &recognised);
+        if matches!(decl.args.crate_path, Argument::Absent) {
+            decl.args.crate_path = block_crate.clone();
+        }
+        parts.push(Part::Declaration(Box::new(decl)));
     }
     EntryItem { parts }
 }
 
 /// One function of a block.
-fn in_block(f: ForeignItemFn, abi: Abi) -> Declaration {
+fn in_block(f: ForeignItemFn, abi: Abi, recognised: &Recognised) -> Declaration {
     let mut found = Found::default();
-    let (entry, attrs) = match take_attribute(&f.attrs) {
-        Some((attr, attrs)) => (Some(arguments_of(&attr)), duplicates(attrs, &mut found)),
+    let (entry, attrs) = match recognised.take(&f.attrs) {
+        Some((attr, attrs)) => (
+            Some(arguments_of(&attr)),
+            recognised.duplicates(attrs, &mut found),
+        ),
         None => (None, f.attrs.clone()),
     };
     if let Safety::Safe(safe) = &f.sig.safety {
@@ -343,7 +315,8 @@ fn in_block(f: ForeignItemFn, abi: Abi) -> Declaration {
                     format!(
                         "add `#[cuda_entry(symbol = \"cuName\", version = N)]` to `{ident}`: \
                          every declaration in the block is resolved through cuGetProcAddress, \
-                         none is linked against libcuda"
+                         none is linked against libcuda (an attribute imported under another \
+                         name is recognised by its `symbol` or `version` argument)"
                     ),
                 ),
             );
@@ -355,11 +328,11 @@ fn in_block(f: ForeignItemFn, abi: Abi) -> Declaration {
 
 /// A block without `#[cuda_entry]` whose functions carry `#[cuda_entry(...)]`: each is a
 /// mistake (the macro never sees them together; the command does).
-fn without_attribute(block: &ItemForeignMod) -> Option<EntryItem> {
+fn without_attribute(block: &ItemForeignMod, recognised: &Recognised) -> Option<EntryItem> {
     let mut parts = Vec::new();
     for item in &block.items {
         let ForeignItem::Fn(f) = item else { continue };
-        let Some((attr, attrs)) = take_attribute(&f.attrs) else {
+        let Some((attr, attrs)) = recognised.take(&f.attrs) else {
             continue;
         };
         let args = arguments_of(&attr);
@@ -374,7 +347,7 @@ fn without_attribute(block: &ItemForeignMod) -> Option<EntryItem> {
             ),
         );
         let args = Arguments::parse(args.tokens, args.empty, &mut found);
-        let attrs = duplicates(attrs, &mut found);
+        let attrs = recognised.duplicates(attrs, &mut found);
         let f = f.clone();
         let decl = declaration(attrs, f.vis, block.abi.clone(), f.sig, args, found);
         parts.push(Part::Declaration(Box::new(decl)));

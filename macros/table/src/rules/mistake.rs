@@ -53,10 +53,14 @@ pub enum MistakeKind {
     DuplicateArgument,
     /// An argument this attribute does not have.
     UnknownArgument,
-    /// `symbol`, `version`, `stream` or `resolver` without `= value`.
+    /// `symbol`, `version`, `stream`, `resolver` or `crate` without `= value`.
     ArgumentWithoutValue,
     /// `unverified = ...`.
     UnverifiedWithValue,
+    /// `optional = ...`.
+    OptionalWithValue,
+    /// A `crate = ...` that is not a path (or a string literal of one).
+    WrongCratePath,
     /// No `symbol = "cuName"`.
     MissingSymbol,
     /// A symbol that is not a string literal.
@@ -124,6 +128,8 @@ impl MistakeKind {
             MistakeKind::UnknownArgument => "unknown_argument",
             MistakeKind::ArgumentWithoutValue => "argument_without_value",
             MistakeKind::UnverifiedWithValue => "unverified_with_value",
+            MistakeKind::OptionalWithValue => "optional_with_value",
+            MistakeKind::WrongCratePath => "wrong_crate_path",
             MistakeKind::MissingSymbol => "missing_symbol",
             MistakeKind::SymbolNotALiteral => "symbol_not_a_literal",
             MistakeKind::SymbolNotAnIdentifier => "symbol_not_an_identifier",

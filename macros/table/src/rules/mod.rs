@@ -52,13 +52,15 @@
 //! ```
 
 mod arguments;
+mod attribute;
 mod declaration;
 mod mistake;
 #[cfg(test)]
 mod tests;
 mod validate;
 
-pub use arguments::{Argument, Arguments, DefaultStream, Resolver};
-pub use declaration::{Declaration, EntryItem, Parameter, is_c_type, is_cuda_entry, parse_item};
+pub use arguments::{Argument, Arguments, CratePath, DefaultStream, Resolver};
+pub use attribute::{is_cuda_entry, is_entry_attribute};
+pub use declaration::{Declaration, EntryItem, Parameter, is_c_type, parse_item};
 pub use mistake::{Mistake, MistakeKind};
 pub use validate::{Checked, twin, unknown_symbol};

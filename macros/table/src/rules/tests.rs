@@ -301,3 +301,211 @@ fn misspellings_find_the_nearest_symbol() {
     let message = unknown_symbol("somethingElseEntirely");
     assert!(!message.contains("did you mean"), "{message}");
 }
+
+/// `tokens` in an invisible group, as a `macro_rules!` fragment (`$x:literal`, `$x:expr`)
+/// forwards them.
+fn invisible(tokens: TokenStream) -> TokenStream {
+    let group = proc_macro2::Group::new(proc_macro2::Delimiter::None, tokens);
+    proc_macro2::TokenTree::Group(group).into()
+}
+
+#[test]
+fn values_in_invisible_groups_are_read_as_written() {
+    let (symbol, version) = (invisible(quote!("cuLaunchKernel")), invisible(quote!(7000)));
+    let stream = invisible(quote!("per_thread"));
+    let resolver = invisible(invisible(quote!("runtime")));
+    let item = parse_item(
+        quote!(symbol = #symbol, version = #version, stream = #stream, resolver = #resolver),
+        quote!(
+            unsafe extern "C" fn launch(
+                f: u64,
+                gx: u32,
+                gy: u32,
+                gz: u32,
+                bx: u32,
+                by: u32,
+                bz: u32,
+                shared: u32,
+                stream: *mut u8,
+                params: *mut *mut u8,
+                extra: *mut *mut u8,
+            ) -> i32;
+        ),
+    )
+    .unwrap();
+    let checked = item.validate().expect("accepted");
+    assert_eq!(
+        (checked[0].symbol, checked[0].version.get()),
+        ("cuLaunchKernel", 7000)
+    );
+    assert_eq!(checked[0].resolver, Resolver::Runtime);
+    assert!(checked[0].per_thread());
+    // What is wrong inside a group is named as written, without the group.
+    let constant = invisible(quote!(CUDA_VERSION));
+    let item = parse_item(
+        quote!(symbol = "cuMemFree", version = #constant),
+        quote!(
+            unsafe extern "C" fn mem_free(dptr: u64) -> i32;
+        ),
+    )
+    .unwrap();
+    let mistakes = item.validate().unwrap_err();
+    assert_eq!(mistakes[0].kind(), MistakeKind::VersionNotALiteral);
+    assert!(
+        mistakes[0]
+            .message()
+            .contains("found `version = CUDA_VERSION`")
+    );
+    let negative = invisible(quote!(-3020));
+    let kinds = kinds(
+        quote!(symbol = "cuMemFree", version = #negative),
+        quote!(
+            unsafe extern "C" fn mem_free(dptr: u64) -> i32;
+        ),
+    );
+    assert_eq!(kinds, ["not_a_version"]);
+}
+
+#[test]
+fn an_attribute_is_recognised_by_name_by_arguments_or_by_its_blocks_path() {
+    let attr = |tokens: TokenStream| -> syn::Attribute { syn::parse_quote!(#[#tokens]) };
+    for (tokens, ours) in [
+        (quote!(cuda_entry), true),
+        (quote!(cuda_entry::cuda_entry(symbol = "cuMemFree")), true),
+        (
+            quote!(driver_fn(symbol = "cuMemFree", version = 3020, optional)),
+            true,
+        ),
+        (quote!(driver_fn(version = 3020)), true),
+        (quote!(driver_fn), false),
+        (
+            quote!(driver_fn(symbol = "cuMemFree", since = "1.0")),
+            false,
+        ),
+        (quote!(driver_fn(optional)), false),
+        (quote!(deprecated(symbol = "x")), false),
+        (quote!(doc(alias = "cuMemFree")), false),
+    ] {
+        assert_eq!(is_entry_attribute(&attr(tokens.clone())), ours, "{tokens}");
+    }
+    let file = syn::parse_file(
+        r#"
+        #[driver_fn]
+        unsafe extern "C" {
+            #[driver_fn(symbol = "cuMemAlloc", version = 3020)]
+            fn mem_alloc(dptr: *mut u64, bytesize: usize) -> i32;
+            #[driver_fn(symbol = "cuMemFree", verison = 3020)]
+            fn mem_free(dptr: u64) -> i32;
+        }
+        "#,
+    )
+    .unwrap();
+    let item = EntryItem::from_item(&file.items[0]).expect("the block, by its functions' path");
+    assert_eq!(
+        item.mistakes().count(),
+        0,
+        "the block's own attribute is taken"
+    );
+    let names: Vec<String> = item.declarations().map(|d| d.ident.to_string()).collect();
+    assert_eq!(names, ["mem_alloc", "mem_free"]);
+    let kinds: Vec<&str> = item
+        .validate()
+        .unwrap_err()
+        .iter()
+        .map(|m| m.kind().name())
+        .collect();
+    assert_eq!(kinds, ["missing_version", "unknown_argument"]);
+}
+
+#[test]
+fn crate_is_a_path_quoted_or_not() {
+    let decl = |args: TokenStream| {
+        let item = parse_item(
+            args,
+            quote!(
+                unsafe extern "C" fn mem_free(dptr: u64) -> i32;
+            ),
+        );
+        item.expect("a declaration")
+    };
+    for (value, path) in [
+        (quote!("gpu_sys::cuda_entry"), "gpu_sys :: cuda_entry"),
+        (quote!(gpu_sys::cuda_entry), "gpu_sys :: cuda_entry"),
+        (quote!("::cuda"), ":: cuda"),
+        (invisible(quote!(crate::reexport)), "crate :: reexport"),
+    ] {
+        let item = decl(quote!(symbol = "cuMemFree", version = 3020, crate = #value));
+        let d = item.declarations().next().unwrap();
+        let given = d
+            .args
+            .crate_path
+            .value()
+            .map(|c| quote::ToTokens::to_token_stream(&c.0));
+        assert_eq!(given.map(|t| t.to_string()).as_deref(), Some(path));
+        assert!(item.validate().is_ok());
+    }
+    for (value, kind) in [
+        (quote!(= 42), "wrong_crate_path"),
+        (quote!(= "gpu sys"), "wrong_crate_path"),
+        (quote!(= "x::<y>"), "wrong_crate_path"),
+        (quote!(), "argument_without_value"),
+    ] {
+        let found = kinds(
+            quote!(symbol = "cuMemFree", version = 3020, crate #value),
+            quote!(
+                unsafe extern "C" fn mem_free(dptr: u64) -> i32;
+            ),
+        );
+        assert_eq!(found, [kind], "{value}");
+    }
+}
+
+#[test]
+fn a_block_names_the_crate_once_for_every_declaration() {
+    let block = quote!(
+        unsafe extern "C" {
+            #[cuda_entry(symbol = "cuMemFree", version = 3020)]
+            fn mem_free(dptr: u64) -> i32;
+            #[cuda_entry(symbol = "cuInit", version = 2000, crate = "other")]
+            fn init(flags: u32) -> i32;
+        }
+    );
+    let item = parse_item(quote!(crate = "gpu_sys::cuda_entry"), block.clone()).unwrap();
+    let crates: Vec<String> = item
+        .declarations()
+        .map(|d| match &d.args.crate_path {
+            Argument::Given(_, c) => quote::ToTokens::to_token_stream(&c.0).to_string(),
+            _ => String::new(),
+        })
+        .collect();
+    assert_eq!(crates, ["gpu_sys :: cuda_entry", "other"]);
+    assert!(item.validate().is_ok());
+    let item = parse_item(quote!(crate = "x", symbol = "cuMemFree"), block).unwrap();
+    let kinds: Vec<&str> = item
+        .validate()
+        .unwrap_err()
+        .iter()
+        .map(|m| m.kind().name())
+        .collect();
+    assert_eq!(kinds, ["arguments_on_block"]);
+}
+
+#[test]
+fn optional_is_a_flag() {
+    let decl = quote!(
+        unsafe extern "C" fn mem_free(dptr: u64) -> i32;
+    );
+    let item = parse_item(
+        quote!(symbol = "cuMemFree", version = 3020, optional),
+        decl.clone(),
+    );
+    let item = item.unwrap();
+    assert!(item.validate().expect("accepted")[0].optional);
+    let item = parse_item(quote!(symbol = "cuMemFree", version = 3020), decl.clone()).unwrap();
+    assert!(!item.validate().expect("accepted")[0].optional);
+    let found = kinds(
+        quote!(symbol = "cuMemFree", version = 3020, optional = true),
+        decl,
+    );
+    assert_eq!(found, ["optional_with_value"]);
+}

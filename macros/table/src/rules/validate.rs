@@ -28,6 +28,9 @@ pub struct Checked<'a> {
     /// For a declaration that names no stream: the per-thread typedef with the same C types
     /// ([`twin`]).
     pub twin: Option<&'static Typedef>,
+    /// Whether it is `optional`: the program runs without it (it falls back to another entry),
+    /// so it sets no requirement on the driver.
+    pub optional: bool,
 }
 
 impl Checked<'_> {
@@ -145,6 +148,14 @@ fn check<'a>(decl: &'a Declaration, found: &mut Found) -> Option<Checked<'a>> {
         Argument::Given(_, r) => r,
         Argument::Invalid => return None,
     };
+    let optional = match args.optional {
+        Argument::Absent => false,
+        Argument::Given(..) => true,
+        Argument::Invalid => return None,
+    };
+    if matches!(args.crate_path, Argument::Invalid) {
+        return None;
+    }
     Some(Checked {
         declaration: decl,
         symbol,
@@ -153,6 +164,7 @@ fn check<'a>(decl: &'a Declaration, found: &mut Found) -> Option<Checked<'a>> {
         resolver,
         typedef,
         twin,
+        optional,
     })
 }
 

@@ -1,0 +1,294 @@
+//! What the expansion and the stub share: the function, the impl that gives the module its
+//! pointer type, the `cfg`s that the items beside the function repeat, the module items'
+//! visibility.
+//!
+//! The pointer type is written where the declaration is, so its types resolve there, in a module
+//! or in a function body alike (a module nested in a block cannot name the block's items by path,
+//! and a glob import of the parent per declaration makes name resolution quadratic). The module
+//! declares a trait, `Signature`, and the expansion implements it beside the function; the
+//! module's `Pfn` is the impl's type. The impl's `LINK` names the function, so that using the
+//! module (`name::pointer()`) counts as using the declaration and an unused one gets its
+//! `dead_code` warning; the function's first and last tokens carry the declaration's span for
+//! rustc to report it, as it reports nothing inside an expansion.
+
+use cuda_entry_table::rules::Declaration;
+use proc_macro2::{Delimiter, Group, Spacing, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::{Abi, Attribute, Ident, Type, Visibility};
+
+use crate::crate_path::Paths;
+
+pub(crate) struct Shape {
+    pub(crate) function: TokenStream,
+    /// `impl name::Signature for ()`.
+    pub(crate) signature: TokenStream,
+    /// The module's `Signature` trait and `Pfn`.
+    pub(crate) module_items: TokenStream,
+    pub(crate) cfgs: Vec<Attribute>,
+    pub(crate) inner_vis: TokenStream,
+}
+
+/// The function's documentation beyond the user's: where the generated `# Errors` and `# Safety`
+/// go, and the pointer type's.
+pub(crate) struct Docs {
+    /// `# Errors` and `# Safety`, added after the user's docs when there are any.
+    pub(crate) function: String,
+    /// `Pfn`'s.
+    pub(crate) pfn: String,
+}
+
+impl Shape {
+    pub(crate) fn new(
+        decl: &Declaration,
+        types: &[&Type],
+        ret: &Type,
+        abi: &Abi,
+        docs: Option<Docs>,
+        paths: &Paths,
+    ) -> Shape {
+        let (name, vis, attrs) = (&decl.ident, &decl.vis, &decl.attrs);
+        let names: Vec<&Ident> = decl.params.iter().map(|p| &p.name).collect();
+        let cfgs: Vec<Attribute> = attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
+            .cloned()
+            .collect();
+        let private = paths.private();
+        // Locals of the generated body, hygienic so a parameter named `pfn` or `error` is not
+        // shadowed.
+        let pfn = Ident::new("pfn", Span::mixed_site());
+        let error = Ident::new("error", Span::mixed_site());
+        let mut body = Group::new(
+            Delimiter::Brace,
+            quote! {
+                match #name::pointer() {
+                    #private::Result::Ok(#pfn) => {
+                        // SAFETY: the pointer has the signature checked against the typedef; the
+                        // caller upholds the driver function's contract.
+                        #private::Result::Ok(unsafe { #pfn(#(#names),*) })
+                    }
+                    #private::Result::Err(#error) => #private::Result::Err(#error),
+                }
+            },
+        );
+        // The declaration's span on the item's first and last tokens, and on the signature's
+        // (those of the return type): rustc's `dead_code` and `missing_docs` speak of an item only
+        // when it is the user's, and point at its signature.
+        body.set_span(name.span());
+        let unsafe_fn = quote_spanned!(name.span()=> unsafe fn);
+        // Only the closing `>`: a path of the user's would be linted as theirs
+        // (`unused_qualifications` on `cuda_entry::__private::Result`).
+        let close = respan(quote!(>), name.span());
+        let returns = quote!(#private::Result<#ret, #private::Error #close);
+        let documented = attrs.iter().any(is_doc_comment);
+        let (pfn_doc, docs) = match docs {
+            // At the declaration, so that clippy reads the sections as the user's docs.
+            Some(Docs { function, pfn }) if documented => (
+                pfn,
+                respan(quote!(#[doc = ""] #[doc = #function]), name.span()),
+            ),
+            Some(Docs { pfn, .. }) => (
+                pfn,
+                // Undocumented: `missing_docs` says so, as for a plain function; clippy's demand
+                // for the sections would come on top of it.
+                quote!(#[allow(clippy::missing_errors_doc, clippy::missing_safety_doc)]),
+            ),
+            None => (String::new(), TokenStream::new()),
+        };
+        let function = quote! {
+            #(#attrs)*
+            #docs
+            #[inline]
+            #[allow(clippy::too_many_arguments)] // the C signature's arity is not ours to change
+            #vis #unsafe_fn #name(#(#names: #types),*) -> #returns
+            #body
+        };
+        let signature = quote! {
+            #(#cfgs)*
+            #[allow(deprecated)]
+            impl #name::Signature for () {
+                type Pfn = unsafe #abi fn(#(#names: #types),*) -> #ret;
+                const LINK: () = {
+                    let _ = #name;
+                };
+            }
+        };
+        let inner_vis = inner_visibility(vis);
+        let pfn_doc = (!pfn_doc.is_empty()).then(|| quote!(#[doc = #pfn_doc]));
+        let module_items = quote! {
+            /// The pointer type's definition, written where the declaration is.
+            #[doc(hidden)]
+            #inner_vis trait Signature {
+                /// The function pointer type.
+                type Pfn: Copy;
+                /// Names the declared function.
+                const LINK: ();
+            }
+            #pfn_doc
+            #inner_vis type Pfn = <() as Signature>::Pfn;
+        };
+        Shape {
+            function,
+            signature,
+            module_items,
+            cfgs,
+            inner_vis,
+        }
+    }
+}
+
+/// Whether `attr` is a doc comment (`///`, `#[doc = "..."]`), not `#[doc(hidden)]` or an alias.
+fn is_doc_comment(attr: &Attribute) -> bool {
+    matches!(&attr.meta, syn::Meta::NameValue(nv) if nv.path.is_ident("doc"))
+}
+
+/// The signature as code text for the docs: `unsafe extern "C" fn(dptr: *mut CUdeviceptr) ->
+/// CUresult`, spaced as rustfmt would (tokens print with a space between each).
+pub(crate) fn signature_text(abi: &Abi, decl: &Declaration) -> String {
+    let params = decl.params.iter().map(|p| {
+        let (name, ty) = (&p.name, &p.ty);
+        quote!(#name: #ty)
+    });
+    let ret = &decl.ret;
+    let mut pieces = Vec::new();
+    flatten(quote!(unsafe #abi fn(#(#params),*) -> #ret), &mut pieces);
+    let mut text = String::new();
+    let (mut glue_next, mut after_word, mut after_joint_colon) = (true, false, false);
+    let mut previous = String::new();
+    for Piece {
+        text: piece,
+        word,
+        joint,
+    } in pieces
+    {
+        // A path's leading `::` after a keyword (`*const ::std::...`) keeps its space.
+        let keyword = matches!(previous.as_str(), "const" | "mut" | "dyn" | "impl" | "fn");
+        let glue_before = glue_next
+            || matches!(piece.as_str(), "," | ";" | ")" | "]" | ">" | "<")
+            || (piece == ":" && !(joint && keyword))
+            || (piece == "(" && after_word);
+        if !glue_before {
+            text.push(' ');
+        }
+        text.push_str(&piece);
+        glue_next = matches!(piece.as_str(), "(" | "[" | "<" | "&" | "*" | "'")
+            || (piece == ":" && (joint || after_joint_colon))
+            || (piece == "-" && joint);
+        after_joint_colon = piece == ":" && joint;
+        after_word = word;
+        previous = piece;
+    }
+    text
+}
+
+/// One token of [`signature_text`]: its text, whether it is an identifier, whether it is
+/// punctuation joined to the next.
+struct Piece {
+    text: String,
+    word: bool,
+    joint: bool,
+}
+
+/// The tokens with every group's delimiters as pieces of their own.
+fn flatten(tokens: TokenStream, out: &mut Vec<Piece>) {
+    let piece = |text: &str, word, joint| Piece {
+        text: text.to_owned(),
+        word,
+        joint,
+    };
+    for token in tokens {
+        match token {
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::None => ("", ""),
+                };
+                if !open.is_empty() {
+                    out.push(piece(open, false, false));
+                }
+                flatten(g.stream(), out);
+                if !close.is_empty() {
+                    out.push(piece(close, false, false));
+                }
+            }
+            TokenTree::Punct(p) => {
+                let joint = p.spacing() == Spacing::Joint;
+                out.push(piece(&p.as_char().to_string(), false, joint));
+            }
+            other => out.push(piece(&other.to_string(), true, false)),
+        }
+    }
+}
+
+/// The visibility of the generated module's items: as visible as the declared function.
+fn inner_visibility(vis: &Visibility) -> TokenStream {
+    match vis {
+        Visibility::Public(_) => quote!(pub),
+        Visibility::Inherited => quote!(pub(super)),
+        Visibility::Restricted(r) => {
+            let path = &r.path;
+            let first = path.segments.first().map(|s| s.ident.to_string());
+            match first.as_deref() {
+                Some("crate") => vis.to_token_stream(),
+                Some("self") if path.segments.len() == 1 => quote!(pub(super)),
+                _ => quote!(pub(in super::#path)),
+            }
+        }
+    }
+}
+
+/// `tokens` at `span`, resolved as there too: but `$crate`, which names the crate of the
+/// `macro_rules!` that wrote it by its own span's resolution, only moves.
+pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            match &token {
+                TokenTree::Group(g) => {
+                    let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                    group.set_span(span);
+                    return TokenTree::Group(group);
+                }
+                TokenTree::Ident(i) if i == "$crate" => token.set_span(i.span().located_at(span)),
+                _ => token.set_span(span),
+            }
+            token
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use cuda_entry_table::rules::parse_item;
+    use quote::quote;
+
+    use super::signature_text;
+
+    #[test]
+    fn signatures_read_as_written() {
+        let cases = [
+            (
+                quote!(
+                    unsafe extern "C" fn f(dptr: *mut CUdeviceptr, n: usize) -> CUresult;
+                ),
+                r#"unsafe extern "C" fn(dptr: *mut CUdeviceptr, n: usize) -> CUresult"#,
+            ),
+            (
+                quote!(
+                    unsafe extern "system" fn f(
+                        x: Option<&mut *const ::std::ffi::c_void>,
+                        y: [u8; 4],
+                    );
+                ),
+                r#"unsafe extern "system" fn(x: Option<&mut *const ::std::ffi::c_void>, y: [u8; 4]) -> ()"#,
+            ),
+        ];
+        for (item, expected) in cases {
+            let item = parse_item(quote!(), item).expect("a declaration");
+            let decl = item.declarations().next().expect("one");
+            assert_eq!(signature_text(&decl.abi, decl), expected);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+#[doc = r" Creates a context with creation parameters."]
+#[doc = ""]
+#[doc = " # Errors\n\n The driver entry's [`Error`](gpu_sys::cuda_entry::Error) when `cuCtxCreate` at version 12050 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuCtxCreate` (`PFN_cuCtxCreate_v12050`): valid pointers and handles, as the CUDA driver API documentation states."]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn ctx_create_v4(
+    pctx: *mut CUcontext,
+    params: *mut c_void,
+    flags: u32,
+    dev: CUdevice,
+) -> gpu_sys::cuda_entry::__private::Result<CUresult, gpu_sys::cuda_entry::__private::Error> {
+    match ctx_create_v4::pointer() {
+        gpu_sys::cuda_entry::__private::Result::Ok(pfn) => {
+            gpu_sys::cuda_entry::__private::Result::Ok(unsafe { pfn(pctx, params, flags, dev) })
+        }
+        gpu_sys::cuda_entry::__private::Result::Err(error) => {
+            gpu_sys::cuda_entry::__private::Result::Err(error)
+        }
+    }
+}
+#[allow(deprecated)]
+impl ctx_create_v4::Signature for () {
+    type Pfn = unsafe extern "C" fn(
+        pctx: *mut CUcontext,
+        params: *mut c_void,
+        flags: u32,
+        dev: CUdevice,
+    ) -> CUresult;
+    const LINK: () = {
+        let _ = ctx_create_v4;
+    };
+}
+const _: () = {
+    #[cfg(target_pointer_width = "64")]
+    const _: () = gpu_sys::cuda_entry::__private::check_abi::<*mut CUcontext>(
+        8usize,
+        8usize,
+        "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext * pctx` (8 bytes, align 8)",
+    );
+    #[cfg(target_pointer_width = "64")]
+    const _: () = gpu_sys::cuda_entry::__private::check_abi::<*mut c_void>(
+        8usize,
+        8usize,
+        "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams * ctxCreateParams` (8 bytes, align 8)",
+    );
+    #[cfg(target_pointer_width = "64")]
+    const _: () = gpu_sys::cuda_entry::__private::check_abi::<u32>(
+        4usize,
+        4usize,
+        "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags` (4 bytes, align 4)",
+    );
+    #[cfg(target_pointer_width = "64")]
+    const _: () = gpu_sys::cuda_entry::__private::check_abi::<CUdevice>(
+        4usize,
+        4usize,
+        "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4)",
+    );
+    #[cfg(target_pointer_width = "64")]
+    const _: () = gpu_sys::cuda_entry::__private::check_abi::<CUresult>(
+        4usize,
+        4usize,
+        "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4)",
+    );
+};
+#[doc = " The driver entry behind `ctx_create_v4()`: `cuCtxCreate` at version 12050 (`PFN_cuCtxCreate_v12050`), optional: the program runs without it."]
+#[allow(non_snake_case, clippy::module_name_repetitions)]
+pub(crate) mod ctx_create_v4 {
+    #[doc = r" The pointer type's definition, written where the declaration is."]
+    #[doc(hidden)]
+    pub(crate) trait Signature {
+        #[doc = r" The function pointer type."]
+        type Pfn: Copy;
+        #[doc = r" Names the declared function."]
+        const LINK: ();
+    }
+    #[doc = " The function pointer type, the signature of `PFN_cuCtxCreate_v12050`:\n\n ```text\n unsafe extern \"C\" fn(pctx: *mut CUcontext, params: *mut c_void, flags: u32, dev: CUdevice) -> CUresult\n ```"]
+    pub(crate) type Pfn = <() as Signature>::Pfn;
+    #[doc = r" The symbol passed to `cuGetProcAddress`."]
+    pub(crate) const SYMBOL: &str = {
+        let () = <() as Signature>::LINK;
+        "cuCtxCreate"
+    };
+    #[doc = r" The typedef version passed to `cuGetProcAddress`."]
+    pub(crate) const VERSION: u32 = {
+        let () = <() as Signature>::LINK;
+        12050u32
+    };
+    #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
+    pub(crate) const STREAM: gpu_sys::cuda_entry::__private::Stream = {
+        let () = <() as Signature>::LINK;
+        gpu_sys::cuda_entry::__private::Stream::Legacy
+    };
+    #[doc = r" The typedef the signature was checked against."]
+    pub(crate) const TYPEDEF: &str = {
+        let () = <() as Signature>::LINK;
+        "PFN_cuCtxCreate_v12050"
+    };
+    #[doc = r" The entry: resolved on first use, cached for the life of the process."]
+    pub(crate) static ENTRY: gpu_sys::cuda_entry::__private::Entry =
+        gpu_sys::cuda_entry::__private::Entry::new(
+            c"cuCtxCreate",
+            12050u32,
+            gpu_sys::cuda_entry::__private::Stream::Legacy,
+        )
+        .optional();
+    #[doc = r" The typed function pointer, for hot loops."]
+    #[doc = r""]
+    #[doc = r" # Errors"]
+    #[doc = r""]
+    #[doc = " The [`Error`](gpu_sys::cuda_entry::Error) of the resolution (cached)."]
+    #[inline]
+    pub(crate) fn pointer()
+    -> gpu_sys::cuda_entry::__private::Result<Pfn, gpu_sys::cuda_entry::__private::Error> {
+        let () = <() as Signature>::LINK;
+        unsafe { ENTRY.resolve_as::<Pfn>() }
+    }
+    #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[must_use]
+    pub(crate) fn is_available() -> bool {
+        let () = <() as Signature>::LINK;
+        ENTRY.is_available()
+    }
+    #[gpu_sys::cuda_entry::__private::linkme::distributed_slice(
+        gpu_sys::cuda_entry::__private::ENTRIES
+    )]
+    # [linkme (crate = gpu_sys :: cuda_entry :: __private :: linkme)]
+    static REGISTERED: &gpu_sys::cuda_entry::__private::Entry = &ENTRY;
+    const RECORD: gpu_sys::cuda_entry::__private::manifest::Record<'static> =
+        gpu_sys::cuda_entry::__private::manifest::Record {
+            symbol: "cuCtxCreate",
+            version: 12050u32,
+            stream: gpu_sys::cuda_entry::__private::manifest_stream(
+                gpu_sys::cuda_entry::__private::Stream::Legacy,
+            ),
+            resolver: gpu_sys::cuda_entry::__private::manifest_resolver(
+                gpu_sys::cuda_entry::__private::Resolver::Driver,
+            ),
+            unverified: false,
+            optional: true,
+            package: "cuda-entry-macros",
+        };
+    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
+    #[used]
+    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
+    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
+    #[cfg_attr(
+        not(any(windows, target_vendor = "apple")),
+        unsafe(link_section = "cuda_entry")
+    )]
+    static MANIFEST_RECORD: [u8; gpu_sys::cuda_entry::__private::manifest::record_len(&RECORD)] =
+        gpu_sys::cuda_entry::__private::manifest::encode(&RECORD);
+}
