@@ -442,6 +442,7 @@ fn a_binary_cannot_drive_the_terminal() {
         stream: StreamCode::Legacy,
         resolver: ResolverCode::Driver,
         unverified: false,
+        optional: false,
         package: "app\x1b[1A\u{9b}2K\u{202e}\nfake.rs:1: ok",
     };
     let bytes: [u8; manifest::record_len(&FORGED)] = manifest::encode(&FORGED);
