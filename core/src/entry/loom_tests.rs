@@ -1,0 +1,85 @@
+//! `RUSTFLAGS="--cfg loom" cargo test -p cuda-entry --lib loom --release`
+use super::*;
+use loom::sync::Arc;
+use loom::sync::atomic::AtomicUsize;
+
+fn fake(n: usize) -> NonNull<c_void> {
+    NonNull::new(std::ptr::without_provenance_mut(n)).expect("non-zero")
+}
+
+fn resolve_faked(
+    entry: &Entry,
+    asked: &AtomicUsize,
+    answer: Result<usize, ()>,
+) -> Result<NonNull<c_void>, Error> {
+    entry.cached().map_or_else(
+        || {
+            entry.resolve_with(|request| {
+                let n = asked.fetch_add(1, Ordering::SeqCst);
+                answer.map(|a| fake(a + n)).map_err(|()| {
+                    let kind = crate::ErrorKind::SymbolNotFound;
+                    Error::new(kind, Some(request), Some(13000))
+                })
+            })
+        },
+        Ok,
+    )
+}
+
+fn race(answer: Result<usize, ()>) {
+    loom::model(move || {
+        let entry = Arc::new(Entry::new(c"cuMemAlloc", 3020, Stream::Legacy));
+        let asked = Arc::new(AtomicUsize::new(0));
+        let other = {
+            let (entry, asked) = (entry.clone(), asked.clone());
+            loom::thread::spawn(move || {
+                resolve_faked(&entry, &asked, answer).map(|p| p.as_ptr() as usize)
+            })
+        };
+        let here = resolve_faked(&entry, &asked, answer).map(|p| p.as_ptr() as usize);
+        let there = other.join().unwrap();
+        assert_eq!(here, there, "both threads see the same outcome");
+        assert_eq!(asked.load(Ordering::SeqCst), 1, "resolved once");
+        let again = resolve_faked(&entry, &asked, answer).map(|p| p.as_ptr() as usize);
+        assert_eq!(again, here, "and it stays cached");
+    });
+}
+
+#[test]
+fn racing_first_calls_resolve_once() {
+    race(Ok(0x1000));
+}
+
+#[test]
+fn racing_first_calls_cache_one_error() {
+    race(Err(()));
+}
+
+#[test]
+fn a_preload_racing_calls_resolves_each_entry_once() {
+    loom::model(|| {
+        let entries = Arc::new([
+            Entry::new(c"cuMemAlloc", 3020, Stream::Legacy),
+            Entry::new(c"cuMemFree", 3020, Stream::Legacy),
+        ]);
+        let asked = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let preload = {
+            let (entries, asked) = (entries.clone(), asked.clone());
+            loom::thread::spawn(move || {
+                (0..2)
+                    .map(|i| {
+                        resolve_faked(&entries[i], &asked[i], Ok(0x1000 * (i + 1)))
+                            .map(|p| p.as_ptr() as usize)
+                    })
+                    .collect::<Vec<_>>()
+            })
+        };
+        let call = resolve_faked(&entries[1], &asked[1], Ok(0x2000)).map(|p| p.as_ptr() as usize);
+        let preloaded = preload.join().unwrap();
+        assert_eq!(preloaded[1], call);
+        assert_eq!(preloaded[0], Ok(0x1000));
+        for a in asked.iter() {
+            assert_eq!(a.load(Ordering::SeqCst), 1);
+        }
+    });
+}
