@@ -80,12 +80,12 @@ pub(crate) fn driver() -> Result<&'static Driver, Error> {
     }
 }
 
-/// Whether the driver's one-time load has begun: from then on [`PATH_VARIABLE`] is not read again.
 /// The driver, if it was loaded successfully; never loads it.
 pub(crate) fn loaded() -> Option<&'static Driver> {
     DRIVER.get().and_then(|d| d.as_ref().ok())
 }
 
+/// Whether the driver's one-time load has begun: from then on [`PATH_VARIABLE`] is not read again.
 #[cfg(not(loom))]
 pub(crate) fn load_started() -> bool {
     DRIVER.started()
