@@ -52,12 +52,12 @@ pub(crate) fn runtime() -> Result<&'static Runtime, Error> {
     }
 }
 
-/// Whether the runtime's one-time load has begun: from then on `RUNTIME_PATH_VARIABLE` is not
 /// The runtime, if it was loaded successfully; never loads it.
 pub(crate) fn loaded() -> Option<&'static Runtime> {
     RUNTIME.get().and_then(|r| r.as_ref().ok())
 }
 
+/// Whether the runtime's one-time load has begun: from then on `RUNTIME_PATH_VARIABLE` is not
 /// read again.
 #[cfg(not(loom))]
 pub(crate) fn load_started() -> bool {
