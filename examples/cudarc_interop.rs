@@ -214,13 +214,10 @@ fn print_exports(simulated: bool) {
     }
 }
 
-/// A driver call's outcome as a message: the resolution error, or the `CUresult`.
-fn check(what: &str, outcome: Result<CUresult, Error>) -> Result<(), String> {
-    match outcome {
-        Ok(code) if code.is_success() => Ok(()),
-        Ok(code) => Err(format!("{what} failed: {code}")),
-        Err(error) => Err(format!("{what}: {error}")),
-    }
+/// A driver call's outcome as a message: the resolution error or the driver's status, both in
+/// the `Error` of a checked call.
+fn check(what: &str, outcome: Result<(), Error>) -> Result<(), String> {
+    outcome.map_err(|error| format!("{what}: {error}"))
 }
 
 /// Whether cudarc would open the very driver library cuda-entry uses, decided without letting
@@ -313,8 +310,11 @@ fn device_of(ctx: CUcontext, driver: u32) -> Result<CUdevice, String> {
     match ctx_get_device_v13000::pointer() {
         Ok(get) => {
             // SAFETY: a valid out-pointer and a live context.
+            // The raw pointer hands back the driver's status itself.
             let code = unsafe { get(&raw mut device, ctx) };
-            check("cuCtxGetDevice (13000)", Ok(code))?;
+            if !code.is_success() {
+                return Err(format!("cuCtxGetDevice (13000) returned {code}"));
+            }
             println!(
                 "  cuCtxGetDevice version 13000 (the context passed explicitly): context {ctx:p} is \
                  on device {device}"

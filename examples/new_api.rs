@@ -134,13 +134,10 @@ fn export_of(entry: &Entry) -> String {
     }
 }
 
-/// A driver call's outcome as a message: the resolution error, or the `CUresult`.
-fn check(what: &str, outcome: Result<CUresult, Error>) -> Result<(), String> {
-    match outcome {
-        Ok(code) if code.is_success() => Ok(()),
-        Ok(code) => Err(format!("{what} failed: {code}")),
-        Err(error) => Err(format!("{what}: {error}")),
-    }
+/// A driver call's outcome as a message: the resolution error or the driver's status, both in
+/// the `Error` of a checked call.
+fn check(what: &str, outcome: Result<(), Error>) -> Result<(), String> {
+    outcome.map_err(|error| format!("{what}: {error}"))
 }
 
 /// (a) `cuCtxGetDevice` at 13000 when the driver has it, else the 2000 ABI.

@@ -117,41 +117,35 @@ fn main() -> ExitCode {
     }
     match allocate_and_free() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            println!("\n{message}");
+        Err(error) => {
+            println!("\n{error}");
             ExitCode::FAILURE
         }
     }
 }
 
-/// Retains the primary context of device 0, allocates 64 MiB, frees it.
-fn allocate_and_free() -> Result<(), String> {
-    let check = |what: &str, r: Result<CUresult, cuda_entry::Error>| match r {
-        Ok(code) if code.is_success() => Ok(()),
-        Ok(code) => Err(format!("{what} failed: {code}")),
-        Err(error) => Err(format!("{what}: {error}")),
-    };
+/// Retains the primary context of device 0, allocates 64 MiB, frees it. One `?` per call: a
+/// failure to resolve the entry and a status other than `CUDA_SUCCESS` are both an `Error` that
+/// names the call.
+fn allocate_and_free() -> Result<(), cuda_entry::Error> {
     let mut dev: CUdevice = 0;
     let mut ctx: CUcontext = std::ptr::null_mut();
     let mut dptr: CUdeviceptr = 0;
     let bytes = 64 << 20;
     // SAFETY: each call gets valid out-pointers to locals, in the order the driver API requires.
     unsafe {
-        check("cuInit", init(0))?;
-        check("cuDeviceGet", device_get(&raw mut dev, 0))?;
-        check(
-            "cuDevicePrimaryCtxRetain",
-            primary_ctx_retain(&raw mut ctx, dev),
-        )?;
-        check("cuCtxSetCurrent", ctx_set_current(ctx))?;
-        check("cuMemAlloc", mem_alloc(&raw mut dptr, bytes))?;
+        init(0)?;
+        device_get(&raw mut dev, 0)?;
+        primary_ctx_retain(&raw mut ctx, dev)?;
+        ctx_set_current(ctx)?;
+        mem_alloc(&raw mut dptr, bytes)?;
         println!(
             "\nallocated {} MiB at device address {dptr:#x}",
             bytes >> 20
         );
-        check("cuMemFree", mem_free(dptr))?;
+        mem_free(dptr)?;
         println!("freed it");
-        check("cuDevicePrimaryCtxRelease", primary_ctx_release(dev))?;
+        primary_ctx_release(dev)?;
     }
     Ok(())
 }

@@ -251,37 +251,9 @@ fn print_exports() -> bool {
     ok
 }
 
-/// A driver call's outcome as a message: the resolution error, or the `CUresult` with its name.
-fn check(what: &str, outcome: Result<CUresult, cuda_entry::Error>) -> Result<(), String> {
-    match outcome {
-        Ok(code) if code.is_success() => Ok(()),
-        Ok(code) => Err(format!("{what} failed: {}", describe(code))),
-        Err(error) => Err(format!("{what}: {error}")),
-    }
-}
-
-/// A `CUresult` with its cuda.h name, for the codes this program can meet.
-fn describe(code: CUresult) -> String {
-    let name = match code.0 {
-        1 => "CUDA_ERROR_INVALID_VALUE",
-        2 => "CUDA_ERROR_OUT_OF_MEMORY",
-        3 => "CUDA_ERROR_NOT_INITIALIZED",
-        100 => "CUDA_ERROR_NO_DEVICE",
-        101 => "CUDA_ERROR_INVALID_DEVICE",
-        200 => "CUDA_ERROR_INVALID_IMAGE",
-        201 => "CUDA_ERROR_INVALID_CONTEXT",
-        209 => "CUDA_ERROR_NO_BINARY_FOR_GPU",
-        218 => "CUDA_ERROR_INVALID_PTX",
-        221 => "CUDA_ERROR_JIT_COMPILER_NOT_FOUND",
-        222 => "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
-        400 => "CUDA_ERROR_INVALID_HANDLE",
-        500 => "CUDA_ERROR_NOT_FOUND",
-        700 => "CUDA_ERROR_ILLEGAL_ADDRESS",
-        701 => "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-        719 => "CUDA_ERROR_LAUNCH_FAILED",
-        _ => return format!("{code}"),
-    };
-    format!("{name} ({})", code.0)
+/// A driver call's outcome as a message: the resolution error or the driver's status.
+fn check(what: &str, outcome: Result<(), cuda_entry::Error>) -> Result<(), String> {
+    outcome.map_err(|error| format!("{what}: {error}"))
 }
 
 /// The device objects to give back, whatever happened.

@@ -141,10 +141,10 @@ fn macro_entries_call_through_the_runtime() {
     let mut dptr: CUdeviceptr = 0;
     // SAFETY: valid out-pointers to locals, in the driver API's order.
     unsafe {
-        assert_eq!(init(0), Ok(CUresult::SUCCESS));
-        assert_eq!(primary_ctx_retain(&raw mut ctx, 0), Ok(CUresult::SUCCESS));
-        assert_eq!(ctx_set_current(ctx), Ok(CUresult::SUCCESS));
-        assert_eq!(mem_alloc(&raw mut dptr, 4096), Ok(CUresult::SUCCESS));
+        assert_eq!(init(0), Ok(()));
+        assert_eq!(primary_ctx_retain(&raw mut ctx, 0), Ok(()));
+        assert_eq!(ctx_set_current(ctx), Ok(()));
+        assert_eq!(mem_alloc(&raw mut dptr, 4096), Ok(()));
     }
     assert_eq!(sim.last_call(), "cuMemAlloc_v2");
     assert_ne!(dptr, 0);

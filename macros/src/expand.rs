@@ -14,7 +14,7 @@ use syn::Type;
 use syn::spanned::Spanned;
 
 use crate::crate_path::Paths;
-use crate::shape::{Docs, Shape, respan, signature_text};
+use crate::shape::{Docs, Shape, Status, respan, signature_text};
 
 /// The expansion of a declaration the rules accept.
 pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
@@ -27,7 +27,15 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         module_items,
         cfgs,
         inner_vis,
-    } = Shape::new(decl, &types, &decl.ret, &decl.abi, Some(docs), paths);
+    } = Shape::new(
+        decl,
+        &types,
+        &decl.ret,
+        &decl.abi,
+        Some(docs),
+        checked.returns_status().then_some(Status::Checked),
+        paths,
+    );
     let (name, vis) = (&decl.ident, &decl.vis);
     let p = paths.inner_private();
 
@@ -185,7 +193,15 @@ pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
         module_items,
         cfgs,
         inner_vis,
-    } = Shape::new(decl, &types, &ret, &abi, None, paths);
+    } = Shape::new(
+        decl,
+        &types,
+        &ret,
+        &abi,
+        None,
+        decl.returns_status_by_name().then_some(Status::Stub),
+        paths,
+    );
     let (name, vis) = (&decl.ident, &decl.vis);
     let p = paths.inner_private();
     let args = &decl.args;
@@ -232,11 +248,17 @@ pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
 fn docs(checked: &Checked<'_>, paths: &Paths) -> Docs {
     let (symbol, version) = (checked.symbol, checked.version.get());
     let typedef_name = checked.typedef_name();
+    let status = if checked.returns_status() {
+        " The same error, of kind `DriverStatus`, when the driver function returns a status other \
+         than `CUDA_SUCCESS` (`Error::driver_status` gives the code)."
+    } else {
+        ""
+    };
     let function = format!(
         " # Errors\n\n The driver entry's {} when `{symbol}` at version {version} cannot be \
-         resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver \
-         function `{symbol}` (`{typedef_name}`): valid pointers and handles, as the CUDA driver \
-         API documentation states.",
+         resolved (resolved once, then cached).{status}\n\n # Safety\n\n The contract of the \
+         driver function `{symbol}` (`{typedef_name}`): valid pointers and handles, as the CUDA \
+         driver API documentation states.",
         paths.doc_link(false, "Error")
     );
     let decl = checked.declaration;

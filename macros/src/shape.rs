@@ -18,6 +18,15 @@ use syn::{Abi, Attribute, Ident, Type, Visibility};
 
 use crate::crate_path::Paths;
 
+/// How a function whose C return type is `CUresult` reports the driver's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Through `name::ENTRY`: `Ok(())` for `CUDA_SUCCESS`, else the status as an `Error`.
+    Checked,
+    /// A rejected declaration's stub: the same signature, a body that never runs.
+    Stub,
+}
+
 pub(crate) struct Shape {
     pub(crate) function: TokenStream,
     /// `impl name::Signature for ()`.
@@ -38,12 +47,15 @@ pub(crate) struct Docs {
 }
 
 impl Shape {
+    /// `status`: the function returns `Result<(), Error>` with the driver's status checked, the
+    /// entry being `name::ENTRY` (`None` in a stub, whose body never runs).
     pub(crate) fn new(
         decl: &Declaration,
         types: &[&Type],
         ret: &Type,
         abi: &Abi,
         docs: Option<Docs>,
+        status: Option<Status>,
         paths: &Paths,
     ) -> Shape {
         let (name, vis, attrs) = (&decl.ident, &decl.vis, &decl.attrs);
@@ -58,15 +70,25 @@ impl Shape {
         // shadowed.
         let pfn = Ident::new("pfn", Span::mixed_site());
         let error = Ident::new("error", Span::mixed_site());
+        let call = quote! {
+            // SAFETY: the pointer has the signature checked against the typedef; the caller
+            // upholds the driver function's contract.
+            unsafe { #pfn(#(#names),*) }
+        };
+        let answer = match status {
+            None => quote!(#private::Result::Ok(#call)),
+            // One compare and a branch not taken more than the raw call.
+            Some(Status::Checked) => quote!(#private::checked_status(#call, &#name::ENTRY)),
+            Some(Status::Stub) => quote! {{
+                let _ = #call;
+                #private::Result::Ok(())
+            }},
+        };
         let mut body = Group::new(
             Delimiter::Brace,
             quote! {
                 match #name::pointer() {
-                    #private::Result::Ok(#pfn) => {
-                        // SAFETY: the pointer has the signature checked against the typedef; the
-                        // caller upholds the driver function's contract.
-                        #private::Result::Ok(unsafe { #pfn(#(#names),*) })
-                    }
+                    #private::Result::Ok(#pfn) => #answer,
                     #private::Result::Err(#error) => #private::Result::Err(#error),
                 }
             },
@@ -79,7 +101,10 @@ impl Shape {
         // Only the closing `>`: a path of the user's would be linted as theirs
         // (`unused_qualifications` on `cuda_entry::__private::Result`).
         let close = respan(quote!(>), name.span());
-        let returns = quote!(#private::Result<#ret, #private::Error #close);
+        let returns = match status {
+            None => quote!(#private::Result<#ret, #private::Error #close),
+            Some(_) => quote!(#private::Result<(), #private::Error #close),
+        };
         let documented = attrs.iter().any(is_doc_comment);
         let (pfn_doc, docs) = match docs {
             // At the declaration, so that clippy reads the sections as the user's docs.

@@ -11,7 +11,7 @@ fn device_count() -> Option<i32> {
     let mut count = 0;
     // SAFETY: a valid out-pointer.
     match unsafe { device_get_count(&mut count) } {
-        Ok(CUresult::SUCCESS) => Some(count),
+        Ok(()) => Some(count),
         _ => None,
     }
 }

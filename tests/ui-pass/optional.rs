@@ -17,7 +17,7 @@ unsafe extern "C" {
 #[cuda_entry(symbol = "cuFutureFunction", version = 14000, unverified, optional)]
 unsafe extern "C" fn future_function() -> CUresult;
 
-unsafe fn ctx_create(pctx: *mut CUcontext, flags: u32, dev: CUdevice) -> Result<CUresult, cuda_entry::Error> {
+unsafe fn ctx_create(pctx: *mut CUcontext, flags: u32, dev: CUdevice) -> Result<(), cuda_entry::Error> {
     if ctx_create_v4::is_available() {
         // SAFETY: the caller's contract.
         unsafe { ctx_create_v4(pctx, std::ptr::null_mut(), flags, dev) }

@@ -60,8 +60,11 @@ fn install_points_cuda_entry_at_the_simulator_and_the_records_follow() {
         // Calling it before cuInit answers as the driver does (3, not initialised), recorded.
         let mut dptr: CUdeviceptr = 0;
         // SAFETY: a valid out-pointer.
-        let rc = unsafe { mem_alloc(&mut dptr, 16) }.expect("resolved");
-        assert_eq!(rc, CUresult::ERROR_NOT_INITIALIZED);
+        let status = unsafe { mem_alloc(&mut dptr, 16) }.expect_err("the driver's status");
+        assert_eq!(
+            status.driver_status(),
+            Some(CUresult::ERROR_NOT_INITIALIZED.0)
+        );
         assert_eq!(cuda_entry_sim::last_call(), "cuMemAlloc_v2");
         assert_eq!(cuda_entry_sim::calls("cuMemAlloc_v2"), 1);
         assert!(cuda_entry_sim::unsupported_calls().is_empty());
@@ -129,8 +132,11 @@ fn an_unimplemented_function_resolves_and_answers_not_supported_by_name() {
         assert_eq!(driver.implements("cuMemsetD32_v2"), Some(false));
         assert_eq!(driver.implements("cuFoo"), None);
         // SAFETY: the stub reads no argument.
-        let rc = unsafe { memset_d32(0x1000_0000, 7, 4) }.expect("resolved");
-        assert_eq!(rc, CUresult(801));
+        let status = unsafe { memset_d32(0x1000_0000, 7, 4) }.expect_err("not supported");
+        assert_eq!(
+            status.driver_status(),
+            Some(CUresult::ERROR_NOT_SUPPORTED.0)
+        );
         let unsupported = cuda_entry_sim::unsupported_calls();
         assert_eq!(unsupported.len(), 1, "{unsupported:?}");
         assert_eq!(unsupported[0].name, "cuMemsetD32_v2");

@@ -13,11 +13,12 @@ pub(crate) unsafe fn launch(
     stream: CUstream,
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
-) -> ::cuda_entry::__private::Result<CUresult, ::cuda_entry::__private::Error> {
+) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
     match launch::pointer() {
-        ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::Result::Ok(unsafe {
-            pfn(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra)
-        }),
+        ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
+            unsafe { pfn(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra) },
+            &launch::ENTRY,
+        ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }
 }
@@ -205,10 +206,10 @@ pub(crate) mod launch {
 #[allow(clippy::too_many_arguments)]
 unsafe fn mem_free(
     dptr: CUdeviceptr,
-) -> ::cuda_entry::__private::Result<CUresult, ::cuda_entry::__private::Error> {
+) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
     match mem_free::pointer() {
         ::cuda_entry::__private::Result::Ok(pfn) => {
-            ::cuda_entry::__private::Result::Ok(unsafe { pfn(dptr) })
+            ::cuda_entry::__private::checked_status(unsafe { pfn(dptr) }, &mem_free::ENTRY)
         }
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }

@@ -1,6 +1,6 @@
 #[doc = r" Creates a context with creation parameters."]
 #[doc = ""]
-#[doc = " # Errors\n\n The driver entry's [`Error`](gpu_sys::cuda_entry::Error) when `cuCtxCreate` at version 12050 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuCtxCreate` (`PFN_cuCtxCreate_v12050`): valid pointers and handles, as the CUDA driver API documentation states."]
+#[doc = " # Errors\n\n The driver entry's [`Error`](gpu_sys::cuda_entry::Error) when `cuCtxCreate` at version 12050 cannot be resolved (resolved once, then cached). The same error, of kind `DriverStatus`, when the driver function returns a status other than `CUDA_SUCCESS` (`Error::driver_status` gives the code).\n\n # Safety\n\n The contract of the driver function `cuCtxCreate` (`PFN_cuCtxCreate_v12050`): valid pointers and handles, as the CUDA driver API documentation states."]
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn ctx_create_v4(
@@ -8,10 +8,13 @@ pub(crate) unsafe fn ctx_create_v4(
     params: *mut c_void,
     flags: u32,
     dev: CUdevice,
-) -> gpu_sys::cuda_entry::__private::Result<CUresult, gpu_sys::cuda_entry::__private::Error> {
+) -> gpu_sys::cuda_entry::__private::Result<(), gpu_sys::cuda_entry::__private::Error> {
     match ctx_create_v4::pointer() {
         gpu_sys::cuda_entry::__private::Result::Ok(pfn) => {
-            gpu_sys::cuda_entry::__private::Result::Ok(unsafe { pfn(pctx, params, flags, dev) })
+            gpu_sys::cuda_entry::__private::checked_status(
+                unsafe { pfn(pctx, params, flags, dev) },
+                &ctx_create_v4::ENTRY,
+            )
         }
         gpu_sys::cuda_entry::__private::Result::Err(error) => {
             gpu_sys::cuda_entry::__private::Result::Err(error)

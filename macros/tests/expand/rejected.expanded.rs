@@ -3,10 +3,11 @@
 pub unsafe fn mem_alloc(
     dptr: *mut CUdeviceptr,
     bytesize: usize,
-) -> ::cuda_entry::__private::Result<CUresult, ::cuda_entry::__private::Error> {
+) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
     match mem_alloc::pointer() {
         ::cuda_entry::__private::Result::Ok(pfn) => {
-            ::cuda_entry::__private::Result::Ok(unsafe { pfn(dptr, bytesize) })
+            let _ = unsafe { pfn(dptr, bytesize) };
+            ::cuda_entry::__private::Result::Ok(())
         }
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }

@@ -1,16 +1,17 @@
 #[doc = r" Allocates device memory."]
 #[doc = ""]
-#[doc = " # Errors\n\n The driver entry's [`Error`](cuda_entry::Error) when `cuMemAlloc` at version 3020 cannot be resolved (resolved once, then cached).\n\n # Safety\n\n The contract of the driver function `cuMemAlloc` (`PFN_cuMemAlloc_v3020`): valid pointers and handles, as the CUDA driver API documentation states."]
+#[doc = " # Errors\n\n The driver entry's [`Error`](cuda_entry::Error) when `cuMemAlloc` at version 3020 cannot be resolved (resolved once, then cached). The same error, of kind `DriverStatus`, when the driver function returns a status other than `CUDA_SUCCESS` (`Error::driver_status` gives the code).\n\n # Safety\n\n The contract of the driver function `cuMemAlloc` (`PFN_cuMemAlloc_v3020`): valid pointers and handles, as the CUDA driver API documentation states."]
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn mem_alloc(
     dptr: *mut CUdeviceptr,
     bytesize: usize,
-) -> ::cuda_entry::__private::Result<CUresult, ::cuda_entry::__private::Error> {
+) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
     match mem_alloc::pointer() {
-        ::cuda_entry::__private::Result::Ok(pfn) => {
-            ::cuda_entry::__private::Result::Ok(unsafe { pfn(dptr, bytesize) })
-        }
+        ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
+            unsafe { pfn(dptr, bytesize) },
+            &mem_alloc::ENTRY,
+        ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }
 }

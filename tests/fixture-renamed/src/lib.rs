@@ -34,7 +34,7 @@ unsafe extern "C" {
 /// Creates a context with the newest ABI the driver serves: `cuCtxCreate` 12050, else 3020.
 ///
 /// # Errors
-/// The older entry's [`cuda::Error`] when neither can be resolved.
+/// The older entry's [`cuda::Error`] when neither can be resolved, or the driver's status.
 ///
 /// # Safety
 /// `pctx` is valid for a write; `dev` is a device ordinal.
@@ -42,7 +42,7 @@ pub unsafe fn ctx_create(
     pctx: *mut CUcontext,
     flags: u32,
     dev: CUdevice,
-) -> Result<CUresult, cuda::Error> {
+) -> Result<(), cuda::Error> {
     if ctx_create_v4::is_available() {
         // SAFETY: the caller's contract; no creation parameters.
         unsafe { ctx_create_v4(pctx, std::ptr::null_mut(), flags, dev) }
@@ -56,11 +56,11 @@ pub unsafe fn ctx_create(
 ///
 /// # Errors
 /// The entry's [`cuda::Error`] when `cuDeviceGetCount` cannot be resolved.
-pub fn device_count() -> Result<(CUresult, i32), cuda::Error> {
+pub fn device_count() -> Result<i32, cuda::Error> {
     #[cuda::cuda_entry(symbol = "cuDeviceGetCount", version = 2000)]
     unsafe extern "C" fn device_get_count(count: *mut i32) -> CUresult;
     let mut count = 0;
     // SAFETY: a valid out-pointer.
-    let result = unsafe { device_get_count(&mut count) }?;
-    Ok((result, count))
+    unsafe { device_get_count(&mut count) }?;
+    Ok(count)
 }

@@ -180,7 +180,10 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
             f.name
         );
         shims.push_str(&signature("", &head, &params, ret, " {"));
-        for line in adapter(&entry, &names, ret, f.safe).lines() {
+        // A typedef returning `CUresult` gives a checked call (`Result<(), Error>`).
+        let checked = cuda_entry_table::find(target.symbol, target.version, target.per_thread)
+            .is_some_and(|t| t.ret.spelling == "CUresult");
+        for line in adapter(&entry, &names, ret, f.safe, checked).lines() {
             let _ = writeln!(shims, "    {line}");
         }
         shims.push_str("}\n");
@@ -205,13 +208,22 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
 /// The body of a shim: calls `entry` with `args` and gives back what the replaced declaration
 /// returned, `ret`. The one place that knows what an entry returns.
 ///
-/// Today an entry returns `Result<R, cuda_entry::Error>`, `R` the declared return type: `Ok` is
-/// the driver's own `CUresult`; an `Err` (no driver, one older than the typedef, the symbol not
-/// served) becomes `CUDA_ERROR_NOT_FOUND` (500), what a driver answers for a function it does
-/// not have. `R` is the user's `CUresult`, whatever it is (an integer, a newtype, bindgen's
-/// enum): the macro checks that it has the C layout, 4 bytes aligned 4, in which 500 is that
-/// status; it is read from an `i32` 500 (no `transmute`, which rustc flags between integers).
-pub(crate) fn adapter(entry: &str, args: &[String], ret: &str, safe: bool) -> String {
+/// An entry whose typedef returns `CUresult` is a checked call, `Result<(), cuda_entry::Error>`
+/// (`checked`): `Ok` is `CUDA_SUCCESS` (0); an `Err` is the driver's own status when the call
+/// returned one (`Error::driver_status`), else the entry could not be resolved (no driver, one
+/// older than the typedef, the symbol not served) and it becomes `CUDA_ERROR_NOT_FOUND` (500),
+/// what a driver answers for a function it does not have. Any other entry returns
+/// `Result<R, cuda_entry::Error>`, `R` the declared return type, whose `Ok` is passed on. `ret` is
+/// the user's `CUresult`, whatever it is (an integer, a newtype, bindgen's enum): the macro checks
+/// that it has the C layout, 4 bytes aligned 4; the status is read into it from an `i32` (no
+/// `transmute`, which rustc flags between integers).
+pub(crate) fn adapter(
+    entry: &str,
+    args: &[String],
+    ret: &str,
+    safe: bool,
+    checked: bool,
+) -> String {
     let call = format!("{entry}({})", args.join(", "));
     let contract = if safe {
         "the `extern` block declared it `safe`"
@@ -219,18 +231,38 @@ pub(crate) fn adapter(entry: &str, args: &[String], ret: &str, safe: bool) -> St
         "the caller upholds the driver function's contract, as with the declaration this\n\
          // replaces"
     };
+    let status = |expression: &str| {
+        format!(
+            "{{\n        \
+                 let status: i32 = {expression};\n        \
+                 // SAFETY: `{ret}` has the C layout of `CUresult` (the macro checks it), in\n        \
+                 // which `status` is that code.\n        \
+                 unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read() }}\n    \
+             }}"
+        )
+    };
+    if checked {
+        return format!(
+            "// SAFETY: {contract}.\n\
+             match unsafe {{ {call} }} {{\n    \
+                 ::core::result::Result::Ok(()) => {},\n    \
+                 // The driver's status; unresolved (`{entry}::pointer()` says why):\n    \
+                 // CUDA_ERROR_NOT_FOUND, as for a missing function.\n    \
+                 ::core::result::Result::Err(error) => {},\n\
+             }}\n",
+            status("0"),
+            status("error.driver_status().unwrap_or(500)")
+        );
+    }
     format!(
         "// SAFETY: {contract}.\n\
          match unsafe {{ {call} }} {{\n    \
-             ::core::result::Result::Ok(status) => status,\n    \
+             ::core::result::Result::Ok(returned) => returned,\n    \
              // Unresolved (`{entry}::pointer()` says why):\n    \
              // CUDA_ERROR_NOT_FOUND, as for a missing function.\n    \
-             ::core::result::Result::Err(_) => {{\n        \
-                 // SAFETY: `{ret}` has the C layout of `CUresult` (the macro checks it), in\n        \
-                 // which 500 is CUDA_ERROR_NOT_FOUND.\n        \
-                 unsafe {{ ::core::ptr::from_ref(&500_i32).cast::<{ret}>().read() }}\n    \
-             }}\n\
-         }}\n"
+             ::core::result::Result::Err(_) => {},\n\
+         }}\n",
+        status("500")
     )
 }
 

@@ -34,6 +34,16 @@ pub struct Checked<'a> {
 }
 
 impl Checked<'_> {
+    /// Whether calls are checked: the function returns `Result<(), Error>`, the driver's status
+    /// folded into the error. True when the typedef returns `CUresult`, or, for an `unverified`
+    /// declaration, when the declared return type is named `CUresult` (any path ending so).
+    pub fn returns_status(&self) -> bool {
+        match self.typedef {
+            Some(t) => t.ret.spelling == "CUresult",
+            None => self.declaration.returns_status_by_name(),
+        }
+    }
+
     /// Whether it names the per-thread default stream.
     pub fn per_thread(&self) -> bool {
         self.stream == Some(DefaultStream::PerThread)
@@ -84,6 +94,27 @@ impl EntryItem {
 }
 
 impl Declaration {
+    /// Whether the declared return type is named `CUresult` (`CUresult`, `sys::CUresult`,
+    /// `cuda_entry::types::CUresult`): how a declaration the table cannot judge is known to
+    /// return a driver status.
+    pub fn returns_status_by_name(&self) -> bool {
+        fn named(ty: &syn::Type) -> bool {
+            match ty {
+                syn::Type::Path(p) => {
+                    p.qself.is_none()
+                        && p.path
+                            .segments
+                            .last()
+                            .is_some_and(|s| s.ident == "CUresult" && s.arguments.is_none())
+                }
+                syn::Type::Group(g) => named(&g.elem),
+                syn::Type::Paren(p) => named(&p.elem),
+                _ => false,
+            }
+        }
+        named(&self.ret)
+    }
+
     /// Validates the declaration against the typedef table.
     ///
     /// # Errors
