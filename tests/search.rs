@@ -192,28 +192,41 @@ fn the_runtime_is_never_loaded_from_the_current_directory_or_path() {
     );
 }
 
-/// Linux hands a relative path to `dlopen`, which opens it from the current directory; Windows
-/// hands it to `LoadLibraryExW` with the driver's search flag, which appends it to System32
-/// (Microsoft's documentation of `LoadLibraryExW`), never to the current directory.
+/// Linux hands a relative override (`./planted/…`, `./…`) to `dlopen`, which opens it from the
+/// current directory; Windows hands it (`planted\…`, `.\…`) to `LoadLibraryExW` with the driver's
+/// search flag, which looks for it under System32 (Microsoft's documentation of `LoadLibraryExW`),
+/// never under the current directory.
 fn a_relative_override_is_resolved_against_the_current_directory_on_linux_only() {
     let dir = folder("relative");
     let planted = dir.join("planted");
     std::fs::create_dir_all(&planted).expect("planted folder");
     plant(Simulator::Current, &planted, DRIVER_NAME);
+    plant(Simulator::Current, &dir, DRIVER_NAME);
     let exe = copy_of_this_test(&dir);
-    let relative = if cfg!(windows) {
-        format!("planted\\{DRIVER_NAME}")
+    let relatives: &[String] = if cfg!(windows) {
+        &[
+            format!("planted\\{DRIVER_NAME}"),
+            format!(".\\{DRIVER_NAME}"),
+        ]
     } else {
-        format!("./planted/{DRIVER_NAME}")
+        &[
+            format!("./planted/{DRIVER_NAME}"),
+            format!("./{DRIVER_NAME}"),
+        ]
     };
-    let answer = run(&exe, "driver", &dir, &dir, Some(&relative));
+    let answers: Vec<String> = relatives
+        .iter()
+        .map(|relative| run(&exe, "driver", &dir, &dir, Some(relative)))
+        .collect();
     let _ = std::fs::remove_dir_all(&dir);
-    if cfg!(windows) {
-        assert!(
-            answer.starts_with("error library_not_found") && answer.contains(&relative),
-            "{answer}"
-        );
-    } else {
-        assert!(loaded_the_planted_one(&answer), "{answer}");
+    for (relative, answer) in relatives.iter().zip(&answers) {
+        if cfg!(windows) {
+            assert!(
+                answer.starts_with("error library_not_found") && answer.contains(relative.as_str()),
+                "{relative}: {answer}"
+            );
+        } else {
+            assert!(loaded_the_planted_one(answer), "{relative}: {answer}");
+        }
     }
 }
