@@ -3,11 +3,11 @@
 #
 # Every check is required except those that need something this machine may lack: Miri, the fuzz
 # smoke run, the Windows check and the Windows run under Wine (a tool), the header completeness
-# test (the downloaded headers) and the GPU suite (a GPU). Those print "SKIPPED <check>: <why>" and the run goes on; the end of
-# the run lists every SKIPPED line again. With CI set (not empty, 0 or false; .ci/run exports
-# CI=1) the tools and the headers are required: a missing tool fails the run before anything
-# starts, missing headers fail the completeness test. The GPU suite is required only with
-# CUDA_ENTRY_REQUIRE_GPU=1 (tests/device/run.sh). docs/testing.md has the rule.
+# test (the downloaded headers) and the GPU suite (a GPU). Those print "SKIPPED <check>: <why>"
+# and the run goes on; the end of the run lists every SKIPPED line again. With CI set (not empty,
+# 0 or false; .ci/run exports CI=1) the tools and the headers are required: a missing tool fails
+# the run before anything starts, missing headers fail the completeness test. The GPU suite is
+# required only with CUDA_ENTRY_REQUIRE_GPU=1 (tests/device/run.sh). docs/testing.md has the rule.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
