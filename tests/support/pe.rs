@@ -113,6 +113,9 @@ impl Image {
         let functions = self.u32(exports + 28)? as usize;
         let name_rvas = self.u32(exports + 32)? as usize;
         let ordinals = self.u32(exports + 36)? as usize;
+        // Both arrays inside the image, or a damaged count is not walked.
+        self.bytes(name_rvas, names.checked_mul(4)?)?;
+        self.bytes(ordinals, names.checked_mul(2)?)?;
         (0..names).find_map(|i| {
             let ordinal = usize::from(self.u16(ordinals + 2 * i)?);
             if self.u32(functions + 4 * ordinal)? != rva {
