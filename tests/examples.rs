@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cuda_entry_support::{Simulator, elf};
+use object::Object;
 
 /// The built example `name`: `target/<profile>/examples/<name>`, beside this test's `deps/`.
 fn example(name: &str) -> PathBuf {
@@ -299,29 +300,63 @@ fn quickstart_reaches_each_cuctxcreate_abi() {
     assert_contains(&text, "allocated 64 MiB");
 }
 
-/// The examples resolve everything at run time: no `DT_NEEDED` entry names libcuda.
+/// The libraries an executable links to at load time: its `DT_NEEDED` entries on Linux (the
+/// workspace's own ELF reader), the DLLs of its PE import table on Windows; `None` elsewhere.
+fn load_time_libraries(path: &Path) -> Option<Vec<String>> {
+    if cfg!(target_os = "linux") {
+        return Some(elf::needed_libraries(path).unwrap_or_else(|e| panic!("{e}")));
+    }
+    if !cfg!(windows) {
+        return None;
+    }
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let file = object::File::parse(&*bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut dlls = Vec::new();
+    for import in file
+        .imports()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    {
+        let import = import.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        dlls.push(String::from_utf8_lossy(import.library()).to_ascii_lowercase());
+    }
+    dlls.sort();
+    dlls.dedup();
+    Some(dlls)
+}
+
+/// The driver library an example must not link to: resolved at run time instead.
+fn is_the_driver(library: &str) -> bool {
+    library.starts_with("libcuda") || library.eq_ignore_ascii_case("nvcuda.dll")
+}
+
+/// The examples resolve everything at run time: neither a `DT_NEEDED` entry nor a PE import
+/// names the driver.
 #[test]
 fn examples_do_not_link_to_libcuda() {
-    if !cfg!(target_os = "linux") {
-        println!(
-            "skipped: the link-time check reads ELF files, and this target ({}) does not build \
-             them",
-            std::env::consts::OS
-        );
-        return;
-    }
+    // Every Rust program links to it: the reader really reads the table.
+    let always = if cfg!(windows) {
+        "kernel32.dll"
+    } else {
+        "libc.so.6"
+    };
     for name in ["vector_add", "quickstart", "new_api"] {
         let path = example(name);
-        let needed = elf::needed_libraries(&path).unwrap_or_else(|e| panic!("{e}"));
-        println!("{name}: NEEDED {needed:?}");
-        // The reader really reads the table: every Rust program on Linux links to libc.
+        let Some(needed) = load_time_libraries(&path) else {
+            println!(
+                "skipped: the link-time check reads ELF and PE files, and this target ({}) \
+                 builds neither",
+                std::env::consts::OS
+            );
+            return;
+        };
+        println!("{name}: links to {needed:?}");
         assert!(
-            needed.iter().any(|n| n == "libc.so.6"),
-            "{name}: libc.so.6 not among {needed:?}; the ELF reader is wrong"
+            needed.iter().any(|n| n == always),
+            "{name}: {always} not among {needed:?}; the reader is wrong"
         );
         assert!(
-            !needed.iter().any(|n| n.starts_with("libcuda")),
-            "{name} links to libcuda at load time: {needed:?}"
+            !needed.iter().any(|n| is_the_driver(n)),
+            "{name} links to the driver at load time: {needed:?}"
         );
     }
 }
@@ -406,13 +441,11 @@ fn cudarc_interop_runs_the_cuda_entry_part_and_says_cudarc_needs_a_real_driver()
     );
     assert!(!text.contains("panicked"), "{text}");
 
-    if cfg!(target_os = "linux") {
-        let needed =
-            elf::needed_libraries(&example("cudarc_interop")).unwrap_or_else(|e| panic!("{e}"));
-        println!("cudarc_interop: NEEDED {needed:?}");
+    if let Some(needed) = load_time_libraries(&example("cudarc_interop")) {
+        println!("cudarc_interop: links to {needed:?}");
         assert!(
-            !needed.iter().any(|n| n.starts_with("libcuda")),
-            "cudarc_interop links to libcuda at load time: {needed:?}"
+            !needed.iter().any(|n| is_the_driver(n)),
+            "cudarc_interop links to the driver at load time: {needed:?}"
         );
     }
 }

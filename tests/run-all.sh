@@ -2,12 +2,12 @@
 # The whole test suite: formatting, lints, every test, and the docs with warnings denied.
 #
 # Every check is required except those that need something this machine may lack: Miri, the fuzz
-# smoke run and the Windows check (a tool), the header completeness test (the downloaded headers)
-# and the GPU suite (a GPU). Those print "SKIPPED <check>: <why>" and the run goes on; the end of
-# the run lists every SKIPPED line again. With CI set (not empty, 0 or false; .ci/run exports
-# CI=1) the tools and the headers are required: a missing tool fails the run before anything
-# starts, missing headers fail the completeness test. The GPU suite is required only with
-# CUDA_ENTRY_REQUIRE_GPU=1 (tests/device/run.sh). docs/testing.md has the rule.
+# smoke run, the Windows check and the Windows run under Wine (a tool), the header completeness
+# test (the downloaded headers) and the GPU suite (a GPU). Those print "SKIPPED <check>: <why>"
+# and the run goes on; the end of the run lists every SKIPPED line again. With CI set (not empty,
+# 0 or false; .ci/run exports CI=1) the tools and the headers are required: a missing tool fails
+# the run before anything starts, missing headers fail the completeness test. The GPU suite is
+# required only with CUDA_ENTRY_REQUIRE_GPU=1 (tests/device/run.sh). docs/testing.md has the rule.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +20,10 @@ on_ci() {
 have_miri() { cargo +nightly miri --version >/dev/null 2>&1; }
 have_fuzz() { cargo +nightly fuzz --version >/dev/null 2>&1; }
 have_windows() { rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu; }
+have_wine() {
+  have_windows && command -v wine >/dev/null && command -v wineboot >/dev/null \
+    && command -v x86_64-w64-mingw32-gcc >/dev/null
+}
 
 # How to get what each optional check needs.
 install() {
@@ -27,12 +31,16 @@ install() {
     Miri) echo "rustup +nightly component add miri rust-src" ;;
     "the fuzz smoke run") echo "cargo install cargo-fuzz (needs the nightly toolchain)" ;;
     "the Windows check") echo "rustup target add x86_64-pc-windows-gnu" ;;
+    "the Windows run under Wine")
+      echo "apt-get install wine wine64 gcc-mingw-w64-x86-64; rustup target add x86_64-pc-windows-gnu"
+      ;;
   esac
 }
 missing=()
 have_miri || missing+=("Miri")
 have_fuzz || missing+=("the fuzz smoke run")
 have_windows || missing+=("the Windows check")
+have_wine || missing+=("the Windows run under Wine")
 if on_ci && [ "${#missing[@]}" -gt 0 ]; then
   echo "run-all.sh: CI=$CI, so every check is required, and these cannot run here:" >&2
   for check in "${missing[@]}"; do
@@ -93,9 +101,32 @@ else
   skip "the fuzz smoke run"
 fi
 if have_windows; then
-  (set -x; cargo check -p cuda-entry -p cuda-entry-macros --target x86_64-pc-windows-gnu)
+  # Linted as well as compiled: the Windows-only code (tests/support/pe.rs, the loader's flags)
+  # is never seen by the Linux clippy run.
+  (set -x; cargo clippy --target x86_64-pc-windows-gnu -p cuda-entry -p cuda-entry-workspace \
+    -p cuda-entry-simdriver-core -p cuda-entry-simruntime-core --all-targets -- -D warnings)
 else
   skip "the Windows check"
+fi
+# The Windows build run as a Windows user would, under Wine (tests/windows/wine-run.sh is cargo's
+# runner for the target: it makes the run's Wine prefix and builds the ProcessPrng shim into it):
+# the scenario tests, the examples, the registry (which runs cuda-entry.exe on its own binary),
+# the search paths and the core's unit tests.
+if have_wine; then
+  windows=(--target x86_64-pc-windows-gnu)
+  (
+    set -x
+    export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$PWD/tests/windows/wine-run.sh"
+    cargo build "${windows[@]}" -p cuda-entry-cli --bins
+    cargo build "${windows[@]}" -p cuda-entry-workspace --examples
+    cargo test "${windows[@]}" -p cuda-entry -p cuda-entry-workspace --lib --test driver \
+      --test runtime --test per_thread --test stress --test registry --test examples \
+      --test search --test harness 2>&1 | tee "$tests"
+    cargo test "${windows[@]}" --test per_thread --features per-thread-default-stream
+  )
+  { grep -o "SKIPPED .*" "$tests" >>"$skipped" || true; } 2>/dev/null
+else
+  skip "the Windows run under Wine"
 fi
 
 echo

@@ -87,6 +87,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     // The declaring package, as cargo tells the compiler of the crate being expanded.
     let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
     let sections = link_sections();
+    let retention = gnu_pe_retention(&p);
     let checks = abi_assertions(checked, &typedef_name, &paths.private());
     let mod_doc = format!(
         " The driver entry behind `{name}()`: `{symbol}` at version {version} \
@@ -166,6 +167,8 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #sections
             static MANIFEST_RECORD: [u8; #p::manifest::record_len(&RECORD)] =
                 #p::manifest::encode(&RECORD);
+
+            #retention
         }
     }
 }
@@ -284,6 +287,26 @@ fn link_sections() -> TokenStream {
         #[cfg_attr(target_vendor = "apple", unsafe(link_section = #macho))]
         #[cfg_attr(windows, unsafe(link_section = #pe))]
         #[cfg_attr(not(any(windows, target_vendor = "apple")), unsafe(link_section = #elf))]
+    }
+}
+
+/// What keeps the registration and the manifest record in a windows-gnu program.
+///
+/// `#[used]` keeps them everywhere else: on ELF the sections are marked `SHF_GNU_RETAIN`, on
+/// Mach-O `no_dead_strip`, and MSVC's and LLVM's COFF linkers collect only COMDAT sections, which
+/// these are not. GNU ld on PE (the windows-gnu targets) reads no retain mark and, with rustc's
+/// `--gc-sections`, drops every section nothing refers to: the program's own declarations went,
+/// and a dependency's survived only while something else in its codegen unit's `.data` was used.
+/// That linker never collects a section whose name starts with `.vectors` (nor what it refers
+/// to), so this static, in one, refers to both.
+fn gnu_pe_retention(private: &TokenStream) -> TokenStream {
+    // The name only needs the prefix; the rest keeps the output section apart from others.
+    let section = ".vectors_cuentry";
+    quote! {
+        #[cfg(all(windows, target_env = "gnu"))]
+        #[used]
+        #[unsafe(link_section = #section)]
+        static RETAINED: (&&#private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
     }
 }
 

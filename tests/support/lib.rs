@@ -4,6 +4,8 @@
 #![deny(missing_docs)]
 pub mod elf;
 mod harness;
+#[cfg(windows)]
+mod pe;
 
 pub use harness::{Driver, SCENARIO_VARIABLE, Scenario, run_scenarios};
 
@@ -191,8 +193,13 @@ pub fn export_name(address: *const std::ffi::c_void) -> Option<String> {
     )
 }
 
-/// On platforms without `dladdr`, export names are unknown.
-#[cfg(not(unix))]
+/// The name of the exported symbol at exactly `address` in whichever loaded module holds it
+/// (its PE export table), or `None` if the address is not an export's start.
+#[cfg(windows)]
+pub use pe::export_name;
+
+/// On platforms with neither `dladdr` nor PE modules, export names are unknown.
+#[cfg(not(any(unix, windows)))]
 pub fn export_name(_address: *const std::ffi::c_void) -> Option<String> {
     None
 }

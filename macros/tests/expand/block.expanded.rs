@@ -199,6 +199,10 @@ pub(crate) mod launch {
     )]
     static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
         ::cuda_entry::__private::manifest::encode(&RECORD);
+    #[cfg(all(windows, target_env = "gnu"))]
+    #[used]
+    #[unsafe(link_section = ".vectors_cuentry")]
+    static RETAINED: (&&::cuda_entry::__private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }
 #[cfg(unix)]
 #[allow(clippy::missing_errors_doc, clippy::missing_safety_doc)]
@@ -322,4 +326,8 @@ mod mem_free {
     )]
     static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
         ::cuda_entry::__private::manifest::encode(&RECORD);
+    #[cfg(all(windows, target_env = "gnu"))]
+    #[used]
+    #[unsafe(link_section = ".vectors_cuentry")]
+    static RETAINED: (&&::cuda_entry::__private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }

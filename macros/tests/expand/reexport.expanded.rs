@@ -152,4 +152,9 @@ pub(crate) mod ctx_create_v4 {
     )]
     static MANIFEST_RECORD: [u8; gpu_sys::cuda_entry::__private::manifest::record_len(&RECORD)] =
         gpu_sys::cuda_entry::__private::manifest::encode(&RECORD);
+    #[cfg(all(windows, target_env = "gnu"))]
+    #[used]
+    #[unsafe(link_section = ".vectors_cuentry")]
+    static RETAINED: (&&gpu_sys::cuda_entry::__private::Entry, &[u8]) =
+        (&REGISTERED, &MANIFEST_RECORD);
 }

@@ -124,4 +124,8 @@ pub mod mem_alloc {
     )]
     static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
         ::cuda_entry::__private::manifest::encode(&RECORD);
+    #[cfg(all(windows, target_env = "gnu"))]
+    #[used]
+    #[unsafe(link_section = ".vectors_cuentry")]
+    static RETAINED: (&&::cuda_entry::__private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }

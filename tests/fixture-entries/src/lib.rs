@@ -18,3 +18,19 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
 }
+
+/// A declaration nothing names, private to this crate: the registry and the manifest list it
+/// all the same. (On windows-gnu, GNU ld dropped such a dependency's records: a dependency's
+/// survived only while something in their codegen unit was used.)
+mod never_named {
+    use cuda_entry::cuda_entry;
+    use cuda_entry::types::CUresult;
+
+    #[cuda_entry]
+    unsafe extern "C" {
+        /// CUDA 2.0.
+        #[cuda_entry(symbol = "cuCtxSynchronize", version = 2000)]
+        #[allow(dead_code)]
+        fn ctx_synchronize() -> CUresult;
+    }
+}

@@ -90,6 +90,15 @@ macro_rules! register_build {
                 address: || $name as *mut ::std::ffi::c_void,
             }),*],
         };
+
+        // GNU ld on PE drops the registration, which nothing refers to, but never a section
+        // named `.vectors*` nor what it refers to (as cuda-entry's expansion keeps its entries).
+        #[cfg(all(windows, target_env = "gnu"))]
+        const _: () = {
+            #[used]
+            #[unsafe(link_section = ".vectors_cuentry")]
+            static RETAINED: &$crate::Build = &$static;
+        };
     };
 }
 

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs a Windows executable under Wine: cargo's runner for x86_64-pc-windows-gnu, so that
+# `cargo test --target x86_64-pc-windows-gnu` runs the tests as a Windows user would
+# (tests/run-all.sh sets CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER to this script).
+#
+# The Wine prefix is the test run's own, beside the build (<target dir>/wine-prefix; set
+# WINEPREFIX to use another). It is created on first use, and the ProcessPrng shim
+# (bcryptprimitives.c) is built with mingw-w64 into its System32: Rust's std imports ProcessPrng,
+# which Wine 8.0 lacks. Everything the executable starts (the harness's scenario processes, the
+# examples, cuda-entry.exe) runs in the same prefix and finds the shim there.
+set -euo pipefail
+
+if [ "$#" -lt 1 ]; then
+  echo "usage: $0 EXECUTABLE [ARGS...]" >&2
+  exit 2
+fi
+exe=$(realpath -- "$1")
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+
+# <target dir>/x86_64-pc-windows-gnu/<profile>/...: the prefix goes in <target dir>.
+case "$exe" in
+  */x86_64-pc-windows-gnu/*) target_dir=${exe%%/x86_64-pc-windows-gnu/*} ;;
+  *) target_dir=$(cd "$here/../.." && pwd)/target ;;
+esac
+export WINEPREFIX=${WINEPREFIX:-$target_dir/wine-prefix}
+export WINEDEBUG=${WINEDEBUG:--all}
+# No Wine dialogs (Mono, Gecko installers) and no desktop integration while creating the prefix.
+export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml,winemenubuilder.exe=d}
+
+shim=$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll
+source=$here/bcryptprimitives.c
+if [ ! -f "$shim" ] || [ "$source" -nt "$shim" ]; then
+  mkdir -p "$(dirname "$WINEPREFIX")"
+  # One creator at a time: cargo may start several runners, each scenario process is another.
+  exec 9>"$WINEPREFIX.lock"
+  flock 9
+  if [ ! -f "$WINEPREFIX/system.reg" ]; then
+    wineboot --init >"$WINEPREFIX.log" 2>&1 || { cat "$WINEPREFIX.log" >&2; exit 1; }
+    wineserver --wait
+  fi
+  if [ ! -f "$shim" ] || [ "$source" -nt "$shim" ]; then
+    x86_64-w64-mingw32-gcc -O2 -shared -s -o "$shim.tmp" "$source" -ladvapi32
+    mv "$shim.tmp" "$shim"
+  fi
+  exec 9>&-
+fi
+
+exec wine "$exe" "$@"
