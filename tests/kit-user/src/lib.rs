@@ -55,70 +55,57 @@ unsafe extern "C" {
     fn mem_alloc_through_the_runtime(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
 }
 
-/// What went wrong: the entry could not be resolved, or the driver returned an error code.
-#[derive(Debug)]
-pub enum Failure {
-    /// cuda-entry could not resolve the entry.
-    Entry(cuda_entry::Error),
-    /// The driver's `CUresult`.
-    Driver(i32),
-}
-
-impl From<cuda_entry::Error> for Failure {
-    fn from(error: cuda_entry::Error) -> Failure {
-        Failure::Entry(error)
-    }
-}
-
-fn check(rc: CUresult) -> Result<(), Failure> {
-    if rc == CUresult::SUCCESS {
-        Ok(())
-    } else {
-        Err(Failure::Driver(rc.0))
-    }
-}
-
-/// How many devices the driver sees.
-pub fn device_count() -> Result<i32, Failure> {
+/// How many devices the driver sees. One `?` per call: the entry could not be resolved, or the
+/// driver answered a status other than `CUDA_SUCCESS` (`Error::driver_status` has it).
+///
+/// # Errors
+/// The call that failed, as cuda-entry reports it.
+pub fn device_count() -> Result<i32, cuda_entry::Error> {
     let mut count = 0;
     // SAFETY: flags 0 and a valid out-pointer.
     unsafe {
-        check(init(0)?)?;
-        check(device_get_count(&mut count)?)?;
+        init(0)?;
+        device_get_count(&mut count)?;
     }
     Ok(count)
 }
 
 /// Copies `data` to the device and back through device 0's primary context.
-pub fn round_trip(data: &[f32]) -> Result<Vec<f32>, Failure> {
+///
+/// # Errors
+/// The call that failed, as cuda-entry reports it.
+pub fn round_trip(data: &[f32]) -> Result<Vec<f32>, cuda_entry::Error> {
     let bytes = std::mem::size_of_val(data);
     let mut out = vec![0f32; data.len()];
     let mut ctx: CUcontext = std::ptr::null_mut();
     let mut dptr: CUdeviceptr = 0;
     // SAFETY: valid out-pointers; the copies stay within the allocation of `bytes` bytes.
     unsafe {
-        check(init(0)?)?;
-        check(primary_ctx_retain(&mut ctx, 0)?)?;
-        check(ctx_set_current(ctx)?)?;
-        check(mem_alloc(&mut dptr, bytes)?)?;
-        check(memcpy_htod(dptr, data.as_ptr().cast(), bytes)?)?;
-        check(memcpy_dtoh(out.as_mut_ptr().cast(), dptr, bytes)?)?;
+        init(0)?;
+        primary_ctx_retain(&mut ctx, 0)?;
+        ctx_set_current(ctx)?;
+        mem_alloc(&mut dptr, bytes)?;
+        memcpy_htod(dptr, data.as_ptr().cast(), bytes)?;
+        memcpy_dtoh(out.as_mut_ptr().cast(), dptr, bytes)?;
     }
     Ok(out)
 }
 
 /// Fills `count` words at `dst` with `value` (a function the simulator does not implement).
-pub fn fill(dst: CUdeviceptr, value: u32, count: usize) -> Result<(), Failure> {
+///
+/// # Errors
+/// The call's failure, as cuda-entry reports it.
+pub fn fill(dst: CUdeviceptr, value: u32, count: usize) -> Result<(), cuda_entry::Error> {
     // SAFETY: the caller's range; the simulator's stub reads nothing.
-    unsafe { check(memset_d32(dst, value, count)?) }
+    unsafe { memset_d32(dst, value, count) }
 }
 
 /// Whether this driver can create contexts from `CUctxCreateParams` (CUDA 12.5+).
 pub fn has_context_parameters() -> bool {
-    ctx_create_v4::ENTRY.is_available()
+    ctx_create_v4::is_available()
 }
 
 /// Whether the CUDA runtime resolves `cuMemAlloc` at 3020 (`resolver = "runtime"`).
 pub fn runtime_resolves_mem_alloc() -> bool {
-    mem_alloc_through_the_runtime::ENTRY.is_available()
+    mem_alloc_through_the_runtime::is_available()
 }

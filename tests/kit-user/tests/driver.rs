@@ -1,9 +1,9 @@
 //! The library's tests, on the simulated driver: no GPU needed. Each configuration runs in a
 //! child process of its own (`in_child`): a process loads one driver.
 
+use cuda_entry::types::CUresult;
 use cuda_entry::{Bootstrap, ErrorKind};
 use cuda_entry_sim::{Config, Driver, Mode, Runtime, RuntimeMode, in_child};
-use kit_user::Failure;
 
 #[test]
 fn data_round_trips_through_device_memory() {
@@ -37,7 +37,7 @@ fn the_stub_library_is_reported_not_called() {
     in_child(
         &Config::new().mode(Mode::Stub),
         || match kit_user::device_count() {
-            Err(Failure::Entry(error)) => assert!(
+            Err(error) => assert!(
                 matches!(error.kind(), ErrorKind::StubLibrary { .. }),
                 "{error}"
             ),
@@ -49,10 +49,12 @@ fn the_stub_library_is_reported_not_called() {
 #[test]
 fn a_function_the_simulator_lacks_is_named() {
     in_child(&Config::new(), || {
-        match kit_user::fill(0x1000_0000, 7, 4) {
-            Err(Failure::Driver(801)) => {}
-            other => panic!("{other:?}"),
-        }
+        let error = kit_user::fill(0x1000_0000, 7, 4).expect_err("not supported");
+        assert_eq!(
+            error.driver_status(),
+            Some(CUresult::ERROR_NOT_SUPPORTED.0),
+            "{error}"
+        );
         let unsupported = cuda_entry_sim::unsupported_calls();
         assert_eq!(unsupported.len(), 1);
         assert_eq!(unsupported[0].name, "cuMemsetD32_v2");
