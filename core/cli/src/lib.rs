@@ -146,7 +146,9 @@ prefix operators, closures) is refused rather than risk the parser's stack.
 
 A source is parsed (syn) for every #[cuda_entry(...)] declaration: the single-function
 form, and the declarations inside #[cuda_entry] unsafe extern \"C\" { ... } blocks, in
-nested modules too. A #[cuda_entry] the parse cannot read (in the body of a macro such as
+nested modules and function bodies too, read by the macro's own rules: an attribute imported
+under another name (use cuda_entry::cuda_entry as driver_fn) is recognised by its arguments,
+and crate = \"path::to::cuda_entry\" is accepted. A #[cuda_entry] the parse cannot read (in the body of a macro such as
 macro_rules! or cfg_if!, behind cfg_attr, in an impl block or a trait) is listed as not
 checked, with its file:line. A declaration under a #[cfg] that is always false (cfg(any()))
 is judged all the same, with a note. A binary states its declarations in its manifest
@@ -165,20 +167,24 @@ declaration, at the file:line:column rustc points to, with its kind (unknown_sym
 not_a_typedef, wrong_arity, duplicate_argument...) and the macro's message. A declaration
 whose version is not the symbol's newest typedef gets a note: that is fine when it is the
 typedef the signature was copied from (PFN_cuCtxCreate_v3020 is a different ABI from
-PFN_cuCtxCreate_v12050).
+PFN_cuCtxCreate_v12050). A declaration marked optional (#[cuda_entry(..., optional)], or the
+optional flag of a binary's record) is one the program runs without, falling back to another:
+when the driver cannot serve it, it is unavailable, optional, not a failure, and it sets no
+minimum driver.
 
 Functions of extern \"C\" blocks linked against libcuda (named by a driver export the table
 knows, cuMemAlloc_v2) are no declarations: each is noted as an unversioned binding, with the
 typedef its export implements and the cuda-entry migrate command that declares it.
 
-Prints the driver, a line per declaration (ok or FAIL, why, notes; under it, each mistake the
-macro would report), a line per thing not checked and per unversioned binding, the minimum
-driver (the newest typedef version declared, and the symbols that set
-it) and the totals; --json prints the same as one document. Text that came from a file
+Prints the driver, a line per declaration (ok, FAIL, or unavailable, optional; why, notes;
+under it, each mistake the macro would report), a line per thing not checked and per
+unversioned binding, the minimum driver (the newest typedef version the required declarations
+ask for, and the symbols that set it), the optional upgrades (what the optional ones ask for)
+and the totals; --json prints the same as one document (status ok, fail or unavailable). Text that came from a file
 (paths, names, a binary's strings) is printed with control characters escaped (\\u{1b}).
 
-Exit status: 0 everything was read and none would fail; 1 at least one would fail (without
-a usable driver, every one does), --simulated found no simulated driver, or the output could
+Exit status: 0 everything was read and none would fail (an optional one unavailable fails
+nothing); 1 at least one would fail (without a usable driver, every required one does), --simulated found no simulated driver, or the output could
 not be written (a full disk); 2 bad input: a missing path, a FIFO or device, a file over
 its limit, an unreadable file, a source that is not valid Rust or nests too deep, a binary
 this command cannot read or whose manifest section is malformed, or a --driver-version that

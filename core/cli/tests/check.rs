@@ -644,3 +644,134 @@ fn link_time_bindings_are_noted_with_the_migrate_command() {
     // An export the table does not know is no driver binding it can name.
     assert!(noted.iter().all(|u| u["export"] != "cuFrobnicate_v9"));
 }
+
+#[test]
+fn an_optional_declaration_the_driver_cannot_serve_fails_nothing() {
+    let out = check(driverless(), &["--driver-version", "12040", "optional"]);
+    assert_eq!(out.status, 0, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            "optional/lib.rs:11: unavailable, optional `ctx_create_v4` cuCtxCreate@12050: the \
+             driver (CUDA 12.4) is older than this ABI (CUDA 12.5): update the driver to >= CUDA \
+             12.5; the program runs without it",
+            "optional/lib.rs:19: ok   `ctx_create_v2` cuCtxCreate@3020: note: not the newest \
+             typedef: `cuCtxCreate` also has 11040, 12050 (fine when this is the signature \
+             written; newer ABIs exist)",
+            "minimum driver: 3020 (CUDA 3.2), set by cuCtxCreate",
+            "optional upgrades: cuCtxCreate@12050",
+            "2 declarations in 1 file: 1 ok, 0 would fail, 1 unavailable (optional), 1 with \
+             notes, 0 not checked",
+        ]
+    );
+    // A driver that serves it: ok, and still optional.
+    let out = check(driverless(), &["--driver-version", "12050", "optional"]);
+    assert_eq!(out.status, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("optional/lib.rs:11: ok   `ctx_create_v4` cuCtxCreate@12050 optional\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("2 declarations in 1 file: 2 ok, 0 would fail, 1 with notes"),
+        "{}",
+        out.stdout
+    );
+    // The driver itself (simulated) answers the same.
+    let doc = json(&check(simulated(Some(12040)), &["--json", "optional"]));
+    let upgrade = declaration(&doc, "ctx_create_v4");
+    assert_eq!(upgrade["status"], "unavailable");
+    assert_eq!(upgrade["optional"], true);
+    assert_eq!(upgrade["kind"], "driver_too_old");
+    assert_eq!(declaration(&doc, "ctx_create_v2")["status"], "ok");
+    assert_eq!(declaration(&doc, "ctx_create_v2")["optional"], false);
+    assert_eq!(doc["minimum_driver"], 3020);
+    assert_eq!(doc["optional_upgrades"][0]["version"], 12050);
+    assert_eq!(doc["totals"]["unavailable"], 1);
+    assert_eq!(doc["totals"]["fail"], 0);
+    // Without a usable driver the required one fails; the optional one is unavailable still.
+    let out = check(driverless(), &["optional"]);
+    assert_eq!(out.status, 1, "{out:?}");
+    assert!(
+        out.stdout.contains(
+            "optional/lib.rs:11: unavailable, optional `ctx_create_v4` cuCtxCreate@12050: no \
+             usable CUDA driver"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(status_of(&out, "optional/lib.rs:19"), "FAIL");
+}
+
+#[test]
+fn renamed_attributes_and_crate_paths_are_read() {
+    let dir = scratch("check-written");
+    let source = dir.join("lib.rs");
+    std::fs::write(
+        &source,
+        "use cuda_entry::cuda_entry as driver_fn;\n\
+         #[driver_fn(symbol = \"cuMemFree\", version = 3020)]\n\
+         unsafe extern \"C\" fn mem_free(dptr: u64) -> CUresult;\n\
+         #[gpu_sys::cuda_entry::cuda_entry(crate = gpu_sys::cuda_entry)]\n\
+         unsafe extern \"C\" {\n\
+         \x20   #[cuda_entry(symbol = \"cuInit\", version = 2000, crate = \"::cuda_entry\")]\n\
+         \x20   fn init(flags: u32) -> CUresult;\n\
+         \x20   #[cuda_entry(symbol = \"cuMemAloc\", version = 3020)]\n\
+         \x20   fn mem_alloc(dptr: *mut u64, bytesize: usize) -> CUresult;\n\
+         }\n\
+         macro_rules! declare {\n\
+         \x20   () => {\n\
+         \x20       #[driver_fn(symbol = \"cuCtxSynchronize\", version = 2000)]\n\
+         \x20       unsafe extern \"C\" fn ctx_synchronize() -> CUresult;\n\
+         \x20   };\n\
+         }\n",
+    )
+    .expect("write");
+    let out = run(
+        driverless(),
+        &[
+            "check",
+            "--json",
+            "--driver-version",
+            "13000",
+            source.to_str().expect("UTF-8"),
+        ],
+    );
+    let doc = json(&out);
+    let seen: Vec<(&str, u64, &str)> = doc["declarations"]
+        .as_array()
+        .expect("declarations")
+        .iter()
+        .map(|d| {
+            (
+                d["function"].as_str().expect("function"),
+                d["line"].as_u64().expect("line"),
+                d["status"].as_str().expect("status"),
+            )
+        })
+        .collect();
+    // Each at its attribute's line; the misspelled symbol refused under the path as under any.
+    assert_eq!(
+        seen,
+        [
+            ("mem_free", 2, "ok"),
+            ("init", 6, "ok"),
+            ("mem_alloc", 8, "fail")
+        ]
+    );
+    assert_eq!(declaration(&doc, "mem_alloc")["kind"], "unknown_symbol");
+    // Under another name in a macro's body: found all the same, and not passed.
+    let unread = doc["not_checked"].as_array().expect("not_checked");
+    assert_eq!(unread.len(), 1, "{doc}");
+    assert_eq!(unread[0]["line"], 13);
+    assert!(
+        unread[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("in the body of `macro_rules! declare`")),
+        "{doc}"
+    );
+    assert_eq!(out.status, 1, "{out:?}");
+}

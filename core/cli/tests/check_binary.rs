@@ -282,6 +282,69 @@ fn every_format_is_read_on_any_host() {
 }
 
 #[test]
+fn an_optional_record_the_driver_cannot_serve_fails_nothing() {
+    // cuCtxCreate_v4 when the driver serves it, else the CUDA 3.2 ABI the program needs.
+    const UPGRADE: Record<'static> = Record {
+        optional: true,
+        ..CTX_CREATE
+    };
+    const FALLBACK: Record<'static> = Record {
+        version: 3020,
+        ..CTX_CREATE
+    };
+    let mut section = manifest::encode::<{ manifest::record_len(&UPGRADE) }>(&UPGRADE).to_vec();
+    section.extend_from_slice(&manifest::encode::<{ manifest::record_len(&FALLBACK) }>(
+        &FALLBACK,
+    ));
+    let dir = scratch("check-binary-optional");
+    let file = write(&dir, "app.elf", &elf("cuda_entry", &section));
+    let shown = file.display();
+    let out = check(&file, false);
+    assert_eq!(out.status, 0, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{shown}: unavailable, optional `in app` cuCtxCreate@12050: the driver (CUDA \
+                 12.4) is older than this ABI (CUDA 12.5): update the driver to >= CUDA 12.5; \
+                 the program runs without it"
+            ),
+            format!(
+                "{shown}: ok   `in app` cuCtxCreate@3020: note: not the newest typedef: \
+                 `cuCtxCreate` also has 11040, 12050 (fine when this is the signature written; \
+                 newer ABIs exist)"
+            ),
+            "minimum driver: 3020 (CUDA 3.2), set by cuCtxCreate".to_owned(),
+            "optional upgrades: cuCtxCreate@12050".to_owned(),
+            "2 declarations in 1 file: 1 ok, 0 would fail, 1 unavailable (optional), 1 with \
+             notes, 0 not checked"
+                .to_owned(),
+        ]
+    );
+    let doc = json(&check(&file, true));
+    let upgrade = &doc["declarations"][0];
+    assert_eq!(
+        (&upgrade["status"], &upgrade["optional"], &upgrade["kind"]),
+        (
+            &"unavailable".into(),
+            &true.into(),
+            &"driver_too_old".into()
+        )
+    );
+    assert_eq!(doc["declarations"][1]["optional"], false);
+    assert_eq!(doc["minimum_driver"], 3020);
+    assert_eq!(
+        doc["optional_upgrades"],
+        serde_json::json!([{"symbol": "cuCtxCreate", "version": 12050, "stream": "legacy"}])
+    );
+    assert_eq!(
+        (&doc["totals"]["fail"], &doc["totals"]["unavailable"]),
+        (&0.into(), &1.into())
+    );
+}
+
+#[test]
 fn a_binary_without_a_manifest_is_not_passed() {
     let dir = scratch("check-binary-other");
     let section = section();

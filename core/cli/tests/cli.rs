@@ -105,7 +105,11 @@ fn check_help_describes_sources_and_binaries() {
         "--driver-version N (12040 or 12.4 for CUDA 12.4)",
         "the minimum driver",
         "--json",
-        "Exit status: 0 everything was read and none would fail; 1 at least one would fail",
+        "Exit status: 0 everything was read and none would fail (an optional one unavailable \
+         fails nothing); 1 at least one would fail",
+        "when the driver cannot serve it, it is unavailable, optional, not a failure, and it sets \
+         no minimum driver",
+        "the optional upgrades",
         "a binary this command cannot read or whose manifest section is malformed",
         "3 none would fail but something was not checked",
         "4 the --simulated run crashed (the signal is named)",

@@ -198,6 +198,7 @@ fn declaration(file: &Path, record: OwnedRecord, within: &str) -> Result<Declara
             per_thread: record.stream == StreamCode::PerThread,
             runtime: record.resolver == ResolverCode::Runtime,
             unverified: record.unverified,
+            optional: record.optional,
         }),
         notes: Vec::new(),
     })

@@ -4,7 +4,7 @@
 use cuda_entry::Resolver;
 use cuda_entry_table::{Cuda, Version};
 
-use super::{Declaration, Judged, Rejection};
+use super::{Declaration, Judged, Rejection, Request};
 use crate::common::{entry, static_symbol};
 use crate::error_text;
 
@@ -35,6 +35,8 @@ pub(super) enum Outcome {
     Rejected(Vec<Rejection>),
     /// The macro accepts it, the driver would not serve it.
     Fails(Failure),
+    /// It is `optional` and the driver would not serve it: the program runs without it.
+    Unavailable(Failure),
 }
 
 /// What would happen to a declaration, and what is worth saying about it.
@@ -45,9 +47,15 @@ pub(super) struct Verdict {
 }
 
 impl Verdict {
-    /// Whether it would fail, by the macro or the driver.
+    /// Whether it would fail, by the macro or the driver (an optional one the driver cannot
+    /// serve fails nothing).
     pub(super) fn fails(&self) -> bool {
-        self.outcome != Outcome::Works
+        matches!(self.outcome, Outcome::Rejected(_) | Outcome::Fails(_))
+    }
+
+    /// Whether it is optional and the driver would not serve it.
+    pub(super) fn unavailable(&self) -> bool {
+        matches!(self.outcome, Outcome::Unavailable(_))
     }
 }
 
@@ -62,10 +70,17 @@ pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
             };
         }
     };
-    let mut verdict = Verdict {
-        outcome: Outcome::Works,
-        notes: d.notes.iter().chain(table_notes).cloned().collect(),
+    let mut notes: Vec<String> = d.notes.iter().chain(table_notes).cloned().collect();
+    let outcome = match served(request, driver, &mut notes) {
+        Ok(()) => Outcome::Works,
+        Err(failure) if request.optional => Outcome::Unavailable(failure),
+        Err(failure) => Outcome::Fails(failure),
     };
+    Verdict { outcome, notes }
+}
+
+/// Whether `driver` would serve `request`, or why not; what is worth saying goes to `notes`.
+fn served(request: &Request, driver: &Driver, notes: &mut Vec<String>) -> Result<(), Failure> {
     let known = !cuda_entry_table::lookup(&request.symbol).is_empty();
     let version = request.version;
     match driver {
@@ -83,55 +98,47 @@ pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
                     ),
                     _ => String::new(),
                 };
-                verdict.outcome = Outcome::Fails(Failure {
+                return Err(Failure {
                     kind: "driver_too_old",
                     message: format!(
                         "the driver ({driver_version}) is older than this ABI ({version}): update \
                          the driver to >= {version}{since}",
                     ),
                 });
-            } else if !known {
-                verdict.notes.push(
+            }
+            if !known {
+                notes.push(
                     "only the version was compared: run against a driver to know whether it \
                      serves the symbol"
                         .to_owned(),
                 );
             }
+            Ok(())
         }
-        Driver::Loaded(Err(error)) => {
-            verdict.outcome = Outcome::Fails(Failure {
-                kind: error_text::kind_name(error),
-                message: "no usable CUDA driver on this machine (the driver line says why)"
-                    .to_owned(),
-            });
-        }
+        Driver::Loaded(Err(error)) => Err(Failure {
+            kind: error_text::kind_name(error),
+            message: "no usable CUDA driver on this machine (the driver line says why)".to_owned(),
+        }),
         Driver::Loaded(Ok(_)) => {
-            let symbol = match static_symbol(&request.symbol) {
-                Ok(symbol) => symbol,
-                // The rules accept C identifiers only: never without its NUL.
-                Err(message) => {
-                    verdict.outcome = Outcome::Fails(Failure {
-                        kind: "symbol_not_an_identifier",
-                        message,
-                    });
-                    return verdict;
-                }
-            };
+            // The rules accept C identifiers only: never without its NUL.
+            let symbol = static_symbol(&request.symbol).map_err(|message| Failure {
+                kind: "symbol_not_an_identifier",
+                message,
+            })?;
             let resolver = if request.runtime {
                 Resolver::Runtime
             } else {
                 Resolver::Driver
             };
-            let resolved = entry(symbol, version.get(), request.per_thread, resolver).resolve();
-            if let Err(error) = resolved {
-                verdict.outcome = Outcome::Fails(Failure {
+            entry(symbol, version.get(), request.per_thread, resolver)
+                .resolve()
+                .map(drop)
+                .map_err(|error| Failure {
                     kind: error_text::kind_name(&error),
                     message: error_text::reason(&error),
-                });
-            }
+                })
         }
     }
-    verdict
 }
 
 #[cfg(test)]
@@ -188,6 +195,20 @@ mod tests {
                 .ends_with("; `cuCtxRecordEvent` itself first appeared in CUDA 12.5"),
             "{}",
             too_old.message
+        );
+    }
+
+    #[test]
+    fn an_optional_declaration_the_driver_cannot_serve_fails_nothing() {
+        let upgrade = at(12040, &Declaration::optional("cuCtxCreate", 12050));
+        assert!(!upgrade.fails() && upgrade.unavailable());
+        let Outcome::Unavailable(failure) = upgrade.outcome else {
+            panic!("{:?}", upgrade.outcome)
+        };
+        assert_eq!(failure.kind, "driver_too_old");
+        assert_eq!(
+            at(12050, &Declaration::optional("cuCtxCreate", 12050)).outcome,
+            Outcome::Works
         );
     }
 }

@@ -49,6 +49,9 @@ struct Request {
     per_thread: bool,
     runtime: bool,
     unverified: bool,
+    /// `optional`: the program runs without it, so a driver that cannot serve it fails nothing
+    /// and it sets no minimum driver.
+    optional: bool,
 }
 
 /// A mistake the macro rejects a declaration for, as the shared rules state it.
@@ -145,6 +148,15 @@ impl Declaration {
     /// A declaration of `x.rs` asking for `symbol@version` (legacy, the driver), as the rules
     /// judge it, for unit tests.
     fn asking(symbol: &str, version: u32) -> Declaration {
+        Declaration::asked(symbol, version, false)
+    }
+
+    /// The same, declared `optional`.
+    fn optional(symbol: &str, version: u32) -> Declaration {
+        Declaration::asked(symbol, version, true)
+    }
+
+    fn asked(symbol: &str, version: u32, optional: bool) -> Declaration {
         Declaration {
             file: "x.rs".into(),
             line: 1,
@@ -155,6 +167,7 @@ impl Declaration {
                 per_thread: false,
                 runtime: false,
                 unverified: false,
+                optional,
             }),
             notes: Vec::new(),
         }

@@ -7,7 +7,7 @@ use cuda_entry_table::Cuda;
 
 use super::judge::{Driver, Outcome, Verdict};
 use super::summary::Summary;
-use super::{Declaration, Unchecked, Unversioned};
+use super::{Declaration, Request, Unchecked, Unversioned};
 use crate::common::simulated;
 use crate::json::Json;
 use crate::shown::{self, shown};
@@ -45,19 +45,41 @@ fn at(file: &std::path::Path, line: usize) -> String {
     }
 }
 
-/// `cuLaunchKernel@7000 per_thread via runtime unverified`, or `?` when the arguments name no
-/// symbol and version.
-fn request(d: &Declaration) -> String {
+/// `cuLaunchKernel@7000 per_thread via runtime unverified optional`, or `?` when the arguments
+/// name no symbol and version. `optional` is left out where the status says it already.
+fn request(d: &Declaration, v: &Verdict) -> String {
     match d.request() {
         Some(r) => format!(
-            "{}@{}{}{}{}",
-            r.symbol,
-            r.version.get(),
-            if r.per_thread { " per_thread" } else { "" },
+            "{}{}{}{}",
+            requested(r),
             if r.runtime { " via runtime" } else { "" },
-            if r.unverified { " unverified" } else { "" }
+            if r.unverified { " unverified" } else { "" },
+            if r.optional && !v.unavailable() {
+                " optional"
+            } else {
+                ""
+            }
         ),
         None => "?".to_owned(),
+    }
+}
+
+/// `cuLaunchKernel@7000 per_thread`: the typedef asked for.
+fn requested(r: &Request) -> String {
+    format!(
+        "{}@{}{}",
+        r.symbol,
+        r.version.get(),
+        if r.per_thread { " per_thread" } else { "" }
+    )
+}
+
+/// A declaration's status: `ok`, `fail`, or `unavailable` (optional, not served).
+fn status(v: &Verdict) -> &'static str {
+    match v.outcome {
+        Outcome::Works => "ok",
+        Outcome::Rejected(_) | Outcome::Fails(_) => "fail",
+        Outcome::Unavailable(_) => "unavailable",
     }
 }
 
@@ -91,15 +113,23 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
         let head = format!(
             "{}: {} `{}` {}",
             at(&d.file, d.line),
-            if v.fails() { "FAIL" } else { "ok  " },
+            match v.outcome {
+                Outcome::Works => "ok  ",
+                Outcome::Rejected(_) | Outcome::Fails(_) => "FAIL",
+                Outcome::Unavailable(_) => "unavailable, optional",
+            },
             shown(&d.function),
-            shown(&request(d))
+            shown(&request(d, v))
         );
         let mut parts = Vec::new();
         match &v.outcome {
             Outcome::Works => {}
             Outcome::Rejected(_) => parts.push("the macro rejects it".to_owned()),
             Outcome::Fails(failure) => parts.push(shown(&failure.message).into_owned()),
+            Outcome::Unavailable(failure) => {
+                parts.push(shown(&failure.message).into_owned());
+                parts.push("the program runs without it".to_owned());
+            }
         }
         parts.extend(v.notes.iter().map(|n| format!("note: {}", shown(n))));
         if parts.is_empty() {
@@ -141,15 +171,26 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
             shown(&minimum.set_by.join(", "))
         ));
     }
+    if !summary.optional.is_empty() {
+        let upgrades: Vec<String> = summary.optional.iter().map(requested).collect();
+        out.push_str(&format!(
+            "optional upgrades: {}\n",
+            shown(&upgrades.join(", "))
+        ));
+    }
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     out.push_str(&format!(
-        "{} declaration{} in {} file{}: {} ok, {} would fail, {} with notes, {} not checked{}\n",
+        "{} declaration{} in {} file{}: {} ok, {} would fail, {}{} with notes, {} not checked{}\n",
         summary.declarations,
         plural(summary.declarations),
         summary.files,
         plural(summary.files),
         summary.ok,
         summary.failed,
+        match summary.unavailable {
+            0 => String::new(),
+            n => format!("{n} unavailable (optional), "),
+        },
         summary.noted,
         summary.unchecked,
         match summary.unversioned {
@@ -193,6 +234,9 @@ fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
     let request = d.request();
     let (kind, message, mistakes) = match &v.outcome {
         Outcome::Works => (None, None, &[][..]),
+        Outcome::Fails(failure) | Outcome::Unavailable(failure) => {
+            (Some(failure.kind), Some(failure.message.clone()), &[][..])
+        }
         Outcome::Rejected(mistakes) => {
             let first = mistakes.first();
             (
@@ -201,7 +245,6 @@ fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
                 &mistakes[..],
             )
         }
-        Outcome::Fails(failure) => (Some(failure.kind), Some(failure.message.clone()), &[][..]),
     };
     let mistakes = mistakes.iter().map(|m| {
         Json::object([
@@ -238,7 +281,8 @@ fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
             "unverified",
             Json::Bool(request.is_some_and(|r| r.unverified)),
         ),
-        ("status", Json::str(if v.fails() { "fail" } else { "ok" })),
+        ("optional", Json::Bool(request.is_some_and(|r| r.optional))),
+        ("status", Json::str(status(v))),
         ("kind", Json::opt_str(kind)),
         ("message", Json::opt_str(message)),
         ("mistakes", Json::Array(mistakes.collect())),
@@ -311,12 +355,32 @@ pub(super) fn json(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Jso
             Json::opt_number(summary.minimum_driver.as_ref().map(|m| m.version.get())),
         ),
         (
+            "optional_upgrades",
+            Json::Array(
+                summary
+                    .optional
+                    .iter()
+                    .map(|r| {
+                        Json::object([
+                            ("symbol", Json::str(r.symbol.clone())),
+                            ("version", Json::Number(r.version.get().into())),
+                            (
+                                "stream",
+                                Json::str(if r.per_thread { "per_thread" } else { "legacy" }),
+                            ),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+        (
             "totals",
             Json::object([
                 ("files", count(summary.files)),
                 ("declarations", count(summary.declarations)),
                 ("ok", count(summary.ok)),
                 ("fail", count(summary.failed)),
+                ("unavailable", count(summary.unavailable)),
                 ("with_notes", count(summary.noted)),
                 ("not_checked", count(summary.unchecked)),
                 ("unversioned", count(summary.unversioned)),

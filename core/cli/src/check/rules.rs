@@ -3,10 +3,8 @@
 //! name. What only the command says is added here: the table's notes (an older typedef, an
 //! unverified signature) on a declaration the rules accept.
 
+use cuda_entry_table::manifest::{self, ResolverCode, StreamCode};
 use cuda_entry_table::rules::{self as shared, Argument, Checked, Mistake, Resolver};
-use proc_macro2::Span;
-use quote::quote;
-use syn::{LitInt, LitStr};
 
 use super::{Judged, Rejection, Request};
 
@@ -33,64 +31,33 @@ pub(super) fn block(block: &[Mistake]) -> Judged {
     }
 }
 
-/// A binary's manifest record, judged by the same rules: the macro wrote it for a declaration it
-/// accepted, with the signature of the typedef it names, so that signature stands in for the
-/// one the record does not keep. The record's symbol and version are held against this table,
-/// which may be newer than the one the binary was built with.
+/// A binary's manifest record, judged by the same rules (`Declaration::from_record`: the
+/// signature of the typedef it names stands in for the one the record does not keep). Its symbol
+/// and version are held against this table, which may be newer than the binary's.
 pub(super) fn record(request: Request) -> Judged {
-    let span = Span::call_site();
-    let symbol = LitStr::new(&request.symbol, span);
-    let version = LitInt::new(&request.version.get().to_string(), span);
-    let stream = if request.per_thread {
-        "per_thread"
-    } else {
-        "legacy"
-    };
-    let resolver = if request.runtime { "runtime" } else { "driver" };
-    let unverified = request.unverified.then(|| quote!(, unverified));
-    let args = quote!(symbol = #symbol, version = #version, stream = #stream,
-        resolver = #resolver #unverified);
-    let typedef =
-        cuda_entry_table::find(&request.symbol, request.version.get(), request.per_thread);
-    let params = typedef.map_or(&[][..], |t| t.params).iter().map(|p| {
-        if p.ty.pointer {
-            quote!(_: *mut u8)
+    let record = manifest::Record {
+        symbol: &request.symbol,
+        version: request.version.get(),
+        stream: if request.per_thread {
+            StreamCode::PerThread
         } else {
-            quote!(_: u64)
-        }
-    });
-    let ret = typedef
-        .is_none_or(|t| t.ret.size != 0)
-        .then(|| quote!(-> i32));
-    let item = quote!(unsafe extern "C" fn record(#(#params),*) #ret;);
-    let parsed = match shared::parse_item(args, item) {
-        Ok(parsed) => parsed,
-        Err(mistake) => {
-            return Judged::Rejected {
-                asked: Some(request),
-                mistakes: vec![rejection(&mistake, false)],
-            };
-        }
-    };
-    let mistakes: Vec<Rejection> = parsed.mistakes().map(|m| rejection(m, false)).collect();
-    let Some(decl) = parsed.declarations().next() else {
-        return Judged::Rejected {
-            asked: Some(request),
-            mistakes,
-        };
-    };
-    match decl.validate() {
-        Ok(checked) if mistakes.is_empty() => accepted(&checked),
-        Ok(_) => Judged::Rejected {
-            asked: Some(request),
-            mistakes,
+            StreamCode::Legacy
         },
+        resolver: if request.runtime {
+            ResolverCode::Runtime
+        } else {
+            ResolverCode::Driver
+        },
+        unverified: request.unverified,
+        optional: request.optional,
+        package: "",
+    };
+    let decl = shared::Declaration::from_record(&record);
+    match decl.validate() {
+        Ok(checked) => accepted(&checked),
         Err(found) => Judged::Rejected {
+            mistakes: found.iter().map(|m| rejection(m, false)).collect(),
             asked: Some(request),
-            mistakes: mistakes
-                .into_iter()
-                .chain(found.iter().map(|m| rejection(m, false)))
-                .collect(),
         },
     }
 }
@@ -108,6 +75,7 @@ fn request(args: &shared::Arguments) -> Option<Request> {
         per_thread: args.stream.value().is_some_and(|s| s.is_per_thread()),
         runtime: args.resolver.value() == Some(&Resolver::Runtime),
         unverified: matches!(args.unverified, Argument::Given(..)),
+        optional: matches!(args.optional, Argument::Given(..)),
     })
 }
 
@@ -119,6 +87,7 @@ fn accepted(checked: &Checked<'_>) -> Judged {
         per_thread: checked.per_thread(),
         runtime: checked.resolver == Resolver::Runtime,
         unverified: checked.typedef.is_none(),
+        optional: checked.optional,
     };
     Judged::Accepted {
         request,
@@ -193,6 +162,7 @@ mod tests {
             per_thread,
             runtime: false,
             unverified,
+            optional: false,
         }
     }
 
@@ -278,6 +248,15 @@ mod tests {
         ] {
             assert_eq!(kinds(accepted.clone()), Vec::<&str>::new(), "{accepted:?}");
         }
+        // The record's optional flag is the declaration's.
+        let optional = Request {
+            optional: true,
+            ..request("cuCtxCreate", 12050, false, false)
+        };
+        assert!(matches!(
+            record(optional),
+            Judged::Accepted { request, .. } if request.optional
+        ));
     }
 
     #[test]
@@ -298,5 +277,25 @@ mod tests {
             notes(request("cuMemAlloc", 13080, false, true)),
             ["unverified: a version newer than the typedef table, the signature is not checked"]
         );
+    }
+
+    #[test]
+    fn optional_is_read_from_the_arguments() {
+        let source = |args: &str| {
+            format!("#[cuda_entry({args})] unsafe extern \"C\" fn f(dptr: u64) -> i32;")
+        };
+        let Judged::Accepted { request, .. } =
+            judged(&source(r#"symbol = "cuMemFree", version = 3020, optional"#))
+        else {
+            panic!("rejected")
+        };
+        assert!(request.optional);
+        // Refused, it still says what it asked for, optional included.
+        let Judged::Rejected { asked, .. } =
+            judged(&source(r#"symbol = "cuMemFree", version = 3010, optional"#))
+        else {
+            panic!("accepted")
+        };
+        assert!(asked.is_some_and(|r| r.optional));
     }
 }

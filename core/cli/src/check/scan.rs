@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use cuda_entry_table::rules::{EntryItem, Mistake, is_cuda_entry};
+use cuda_entry_table::rules::{EntryItem, Mistake, is_cuda_entry, is_entry_attribute};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 use syn::{Attribute, ForeignItem, ForeignItemFn, Ident, ImplItemFn, Item, ItemFn, TraitItemFn};
@@ -250,9 +250,11 @@ impl Finder<'_> {
         }
         // A block the macro rejects that declares nothing: its mistakes still fail the build.
         if !any && !block.is_empty() {
+            // The block's attribute, or (imported under another name) its first one.
             let line = item_attrs
                 .iter()
                 .find(|a| is_cuda_entry(a))
+                .or(item_attrs.first())
                 .map_or(0, |a| a.pound_token.spans[0].start().line);
             self.found.push(Declaration {
                 file: self.file.to_path_buf(),
@@ -312,7 +314,8 @@ fn written(item: &Item) -> Written {
         lines: HashMap::new(),
     };
     let mut inner = |name: Option<&Ident>, attrs: &[Attribute]| {
-        let mut marked = attrs.iter().filter(|a| is_cuda_entry(a));
+        // By name or, under a renamed import, by its arguments, as the rules recognise it.
+        let mut marked = attrs.iter().filter(|a| is_entry_attribute(a));
         if let (Some(name), Some(first)) = (name, marked.clone().next()) {
             let at = name.span().start();
             let line = first.pound_token.spans[0].start().line;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use cuda_entry_table::Version;
 
 use super::judge::Verdict;
-use super::{Declaration, Unchecked};
+use super::{Declaration, Request, Unchecked};
 
 /// The exit status when something could not be checked and nothing would fail.
 pub(super) const NOT_CHECKED: u8 = 3;
@@ -22,17 +22,22 @@ pub(super) struct Summary {
     pub(super) ok: usize,
     /// Declarations that would fail.
     pub(super) failed: usize,
+    /// Optional declarations the driver would not serve: the program runs without them.
+    pub(super) unavailable: usize,
     /// Declarations with at least one note.
     pub(super) noted: usize,
     /// Declarations found but not read, and binaries without a manifest.
     pub(super) unchecked: usize,
     /// Driver functions linked against libcuda (noted, not judged).
     pub(super) unversioned: usize,
-    /// The driver the declarations need together; `None` when none states a version.
+    /// The driver the required declarations need together; `None` when none states a version.
     pub(super) minimum_driver: Option<MinimumDriver>,
+    /// What the optional declarations ask for, newest first, each once (and none that a required
+    /// declaration asks for too): used when the driver serves them, they set no minimum.
+    pub(super) optional: Vec<Request>,
 }
 
-/// The newest typedef version among the declarations: no older driver serves them all.
+/// The newest typedef version among the required declarations: no older driver serves them all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct MinimumDriver {
     pub(super) version: Version,
@@ -50,15 +55,22 @@ impl Summary {
         unchecked: &[Unchecked],
     ) -> Summary {
         let failed = verdicts.iter().filter(|v| v.fails()).count();
+        let unavailable = verdicts.iter().filter(|v| v.unavailable()).count();
+        let (optional, required): (Vec<&Request>, Vec<&Request>) = declarations
+            .iter()
+            .filter_map(Declaration::request)
+            .partition(|r| r.optional);
         Summary {
             files,
             declarations: declarations.len(),
-            ok: declarations.len() - failed,
+            ok: declarations.len() - failed - unavailable,
             failed,
+            unavailable,
             noted: verdicts.iter().filter(|v| !v.notes.is_empty()).count(),
             unchecked: unchecked.len(),
             unversioned: 0,
-            minimum_driver: minimum_driver(declarations),
+            minimum_driver: minimum_driver(&required),
+            optional: upgrades(optional, &required),
         }
     }
 
@@ -75,18 +87,38 @@ impl Summary {
     }
 }
 
-/// Every declaration whose request can be read counts, as the text has always said: a refused
-/// one still names the version it was written for.
-fn minimum_driver(declarations: &[Declaration]) -> Option<MinimumDriver> {
-    let requests = declarations.iter().filter_map(Declaration::request);
-    let version = requests.clone().map(|r| r.version).max()?;
-    let mut set_by: Vec<String> = requests
+/// Every required declaration whose request can be read counts, as the text has always said: a
+/// refused one still names the version it was written for.
+fn minimum_driver(required: &[&Request]) -> Option<MinimumDriver> {
+    let version = required.iter().map(|r| r.version).max()?;
+    let mut set_by: Vec<String> = required
+        .iter()
         .filter(|r| r.version == version)
         .map(|r| r.symbol.clone())
         .collect();
     set_by.sort();
     set_by.dedup();
     Some(MinimumDriver { version, set_by })
+}
+
+/// The optional requests, newest first, each once, without those also required (declared both
+/// ways, an entry is required), as the runtime's `requirements()` lists them.
+fn upgrades(optional: Vec<&Request>, required: &[&Request]) -> Vec<Request> {
+    let key = |r: &Request| (r.symbol.clone(), r.version, r.per_thread);
+    let required: Vec<_> = required.iter().map(|r| key(r)).collect();
+    let mut upgrades: Vec<Request> = optional
+        .into_iter()
+        .filter(|r| !required.contains(&key(r)))
+        .cloned()
+        .collect();
+    upgrades.sort_by(|a, b| {
+        b.version
+            .cmp(&a.version)
+            .then_with(|| a.symbol.cmp(&b.symbol))
+            .then_with(|| a.per_thread.cmp(&b.per_thread))
+    });
+    upgrades.dedup_by(|a, b| key(a) == key(b));
+    upgrades
 }
 
 #[cfg(test)]
@@ -153,5 +185,51 @@ mod tests {
         // Nothing fails, something was not read: no pass.
         let unread = Summary::new(1, &declarations[1..2], &verdicts[1..2], &unchecked);
         assert_eq!(unread.exit_code(), ExitCode::from(NOT_CHECKED));
+    }
+
+    #[test]
+    fn optional_declarations_set_no_minimum_and_fail_nothing() {
+        let declarations = [
+            Declaration::optional("cuCtxCreate", 12050),
+            Declaration::asking("cuCtxCreate", 3020),
+            Declaration::optional("cuCtxCreate", 12050),
+            Declaration::optional("cuMemFree", 3020),
+            Declaration::asking("cuMemFree", 3020),
+        ];
+        let unavailable = || Verdict {
+            outcome: Outcome::Unavailable(Failure {
+                kind: "driver_too_old",
+                message: String::new(),
+            }),
+            notes: Vec::new(),
+        };
+        let verdicts = [
+            unavailable(),
+            verdict(false, 0),
+            unavailable(),
+            verdict(false, 0),
+            verdict(false, 0),
+        ];
+        let summary = Summary::new(1, &declarations, &verdicts, &[]);
+        assert_eq!((summary.ok, summary.failed, summary.unavailable), (3, 0, 2));
+        assert_eq!(summary.exit_code(), ExitCode::SUCCESS);
+        assert_eq!(
+            summary.minimum_driver,
+            Some(MinimumDriver {
+                version: Version::new(3020).expect("a version"),
+                set_by: vec!["cuCtxCreate".to_owned(), "cuMemFree".to_owned()],
+            })
+        );
+        // cuMemFree@3020 is declared required too: it is no upgrade.
+        let upgrades: Vec<(&str, u32)> = summary
+            .optional
+            .iter()
+            .map(|r| (r.symbol.as_str(), r.version.get()))
+            .collect();
+        assert_eq!(upgrades, [("cuCtxCreate", 12050)]);
+        // Only optional declarations: no minimum at all.
+        let only = Summary::new(1, &declarations[..1], &verdicts[..1], &[]);
+        assert_eq!(only.minimum_driver, None);
+        assert_eq!(only.optional.len(), 1);
     }
 }

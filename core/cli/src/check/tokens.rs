@@ -8,10 +8,14 @@
 //!   closures, `->`, assignments, `if`/`else`/`let`/`match`/`return`..., reset where a
 //!   construct ends (`;`, `=>`, a `,` outside `<...>` and `|...|`, an item after a `}`).
 //! - **Find every `#[cuda_entry]`**, wherever it is: in a macro's body, behind `cfg_attr`, in an
-//!   `impl` or a trait. The parse reads the declarations it can; each attribute found here that
+//!   `impl` or a trait, and under another name (`#[driver_fn(symbol = ..., version = ...)]`,
+//!   recognised by its arguments as the macro's rules recognise it). The parse reads the declarations it can; each attribute found here that
 //!   the parse did not read is reported as not checked, so that none is missed silently.
 
+use cuda_entry_table::rules::is_entry_attribute;
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree, token_stream};
+use syn::Token;
+use syn::punctuated::Punctuated;
 
 /// The deepest nesting read, in the units above. Real code stays under 40; at 256 the parse
 /// needs about 15 MiB of stack in a debug build, and it runs on a thread with
@@ -247,6 +251,8 @@ const OTHER_KEYWORDS: &[&str] = &[
 /// Measures `tokens` and finds every `#[cuda_entry]` attribute in them.
 pub(super) fn pass(tokens: TokenStream) -> Result<Vec<Found>, TooDeep> {
     let mut found = Vec::new();
+    // Every other attribute, to be read once the whole source is measured.
+    let mut others = Vec::new();
     let mut stack = vec![Level::new(tokens, 0, Context::Items)];
     while let Some(level) = stack.last_mut() {
         let Some(token) = level.tokens.next() else {
@@ -297,14 +303,19 @@ pub(super) fn pass(tokens: TokenStream) -> Result<Vec<Found>, TooDeep> {
             match token {
                 TokenTree::Group(group) => {
                     let delimiter = group.delimiter();
-                    if let (Some(at), Delimiter::Bracket) = (pound, delimiter)
-                        && let Some(cfg_attr) = cuda_entry_attribute(group.stream())
-                    {
-                        found.push(Found {
+                    if let (Some(at), Delimiter::Bracket) = (pound, delimiter) {
+                        let attribute = Found {
                             at,
                             context: level.context.clone(),
-                            cfg_attr,
-                        });
+                            cfg_attr: false,
+                        };
+                        match cuda_entry_attribute(group.stream()) {
+                            Some(cfg_attr) => found.push(Found {
+                                cfg_attr,
+                                ..attribute
+                            }),
+                            None => others.push((attribute, group.stream())),
+                        }
                     }
                     let context = match (&level.context, bang, level.item.as_deref()) {
                         (Context::Macro(name), _, _) => Context::Macro(name.clone()),
@@ -359,7 +370,37 @@ pub(super) fn pass(tokens: TokenStream) -> Result<Vec<Found>, TooDeep> {
             return Err(too_deep);
         }
     }
+    // Measured: reading an attribute's arguments now cannot recurse deeper than the parse.
+    found.extend(others.into_iter().filter_map(|(attribute, inside)| {
+        renamed(inside).map(|cfg_attr| Found {
+            cfg_attr,
+            ..attribute
+        })
+    }));
+    found.sort_by_key(|f| f.at);
     Ok(found)
+}
+
+/// Whether the inside of `#[...]` is the attribute imported under another name, recognised by
+/// its arguments as the macro's rules recognise it (`driver_fn(symbol = "...", version = N)`):
+/// `Some(false)`, or `Some(true)` behind `cfg_attr`.
+fn renamed(inside: TokenStream) -> Option<bool> {
+    let attribute = |meta| syn::Attribute {
+        pound_token: Default::default(),
+        style: syn::AttrStyle::Outer,
+        bracket_token: Default::default(),
+        meta,
+    };
+    match syn::parse2::<syn::Meta>(inside).ok()? {
+        syn::Meta::List(list) if list.path.is_ident("cfg_attr") => list
+            .parse_args_with(Punctuated::<syn::Meta, Token![,]>::parse_terminated)
+            .ok()?
+            .into_iter()
+            .skip(1)
+            .any(|meta| is_entry_attribute(&attribute(meta)))
+            .then_some(true),
+        meta => is_entry_attribute(&attribute(meta)).then_some(false),
+    }
 }
 
 /// Whether the inside of `#[...]` is a `cuda_entry` attribute: `Some(false)` for
@@ -483,6 +524,8 @@ impl X { #[cuda_entry(symbol = "e", version = 2000)] unsafe extern "C" fn e(); }
 pub unsafe trait T: A<B> { #[cuda_entry(symbol = "f", version = 2000)] unsafe extern "C" fn f(); }
 fn g() -> impl Fn() { #[cuda_entry(symbol = "g", version = 2000)] unsafe extern "C" fn g(); }
 #[cfg(any())] #[doc = "cuda_entry"] fn h() {}
+macro_rules! n { () => { #[driver_fn(version = 2000, symbol = "i")] unsafe extern "C" fn i(); } }
+#[cfg_attr(unix, driver_fn(symbol = "j", version = 2000))] #[derive(Debug)] #[other(x = 1)]
 "#,
         )
         .expect("measured");
@@ -500,6 +543,8 @@ fn g() -> impl Fn() { #[cuda_entry(symbol = "g", version = 2000)] unsafe extern 
                 (7, Context::Impl, false),
                 (8, Context::Trait, false),
                 (9, Context::Items, false),
+                (11, Context::Macro("macro_rules! n".to_owned()), false),
+                (12, Context::Items, true),
             ]
         );
     }

@@ -9,7 +9,8 @@
 //! typedef table: the symbol's spelling, the version among the symbol's typedefs of the stream
 //! flavour, `unverified`, the arity, pointer-ness and a `void` return, and the per-thread twin
 //! ([`twin`]). It returns a [`Checked`] declaration or every [`Mistake`] in source order, each
-//! with a [`MistakeKind`] whose [`name`](MistakeKind::name) is stable.
+//! with a [`MistakeKind`] whose [`name`](MistakeKind::name) is stable. A binary's manifest
+//! record is judged by the same rules through [`Declaration::from_record`].
 //!
 //! A file scanner:
 //!
@@ -55,6 +56,7 @@ mod arguments;
 mod attribute;
 mod declaration;
 mod mistake;
+mod record;
 #[cfg(test)]
 mod tests;
 mod validate;
