@@ -25,7 +25,7 @@ CUDA_ENTRY_DRIVER_PATH=$dir/libcuda.so CUDA_ENTRY_SIMULATED=1 LD_LIBRARY_PATH=$d
   CUDA_ENTRY_BENCH_COUNT=$n valgrind --tool=callgrind --callgrind-out-file="$out" "$exe" \
   > "$dir/stdout" 2> "$dir/stderr" || { cat "$dir/stdout" "$dir/stderr"; exit 1; }
 grep '^counted' "$dir/stdout"
-callgrind_annotate --inclusive=yes "$out" > "$dir/annotated"
+callgrind_annotate --inclusive=yes --threshold=100 "$out" > "$dir/annotated"
 python3 - "$dir/annotated" "$dir/stdout" <<'PY'
 import re, sys
 counts = {}
