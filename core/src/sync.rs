@@ -114,6 +114,7 @@ fn process_id() -> u32 {
     static PID: AtomicU32 = AtomicU32::new(0);
     static REGISTER: std::sync::Once = std::sync::Once::new();
 
+    #[cfg(all(unix, not(miri)))]
     extern "C" fn refresh_in_child() {
         // getpid is async-signal-safe, as a fork handler must be.
         PID.store(std::process::id(), Ordering::Relaxed);
