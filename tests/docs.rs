@@ -74,7 +74,7 @@ fn grouped(n: usize) -> String {
     }
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -133,31 +133,103 @@ fn claims() -> Vec<(&'static str, &'static str, usize)> {
         .count();
 
     vec![
-        ("docs/migrating.md", "CUDA 13.0 ({} functions", bindgen_functions),
+        (
+            "docs/migrating.md",
+            "CUDA 13.0 ({} functions",
+            bindgen_functions,
+        ),
         ("docs/testing.md", "the {} it does not implement", stubs),
-        ("docs/testing.md", "both TSV files ({})", v2.len() + legacy.len()),
+        (
+            "docs/testing.md",
+            "both TSV files ({})",
+            v2.len() + legacy.len(),
+        ),
         ("CHANGELOG.md", "({} typedefs of", typedefs),
         ("CHANGELOG.md", "typedefs of {} symbols)", symbol_count),
         ("docs/reading-typedefs.md", "({} typedefs of", typedefs),
-        ("docs/reading-typedefs.md", "typedefs of {} symbols)", symbol_count),
-        ("docs/per-thread.md", "{} symbols have per-thread typedefs", per_thread_symbols),
+        (
+            "docs/reading-typedefs.md",
+            "typedefs of {} symbols)",
+            symbol_count,
+        ),
+        (
+            "docs/per-thread.md",
+            "{} symbols have per-thread typedefs",
+            per_thread_symbols,
+        ),
         ("docs/per-thread.md", "{} legacy typedefs of the", twins),
-        ("docs/per-thread.md", "typedefs of the {} symbols have a twin", per_thread_symbols),
+        (
+            "docs/per-thread.md",
+            "typedefs of the {} symbols have a twin",
+            per_thread_symbols,
+        ),
         ("macros/generator/README.md", "{} typedefs in 11.7", in_11_7),
-        ("macros/generator/README.md", "{} in 13.5, and every", typedefs),
-        ("macros/generator/README.md", "the table has {}\n  typedefs", typedefs),
-        ("macros/generator/README.md", "typedefs ({} symbols)", symbol_count),
-        ("macros/generator/README.md", "{} of them from 13.5's", in_typedefs_h),
-        ("macros/generator/README.md", "declare {} driver functions", EXPORTS.len()),
-        ("macros/generator/README.md", "Of the {} names libcuda", exported.len()),
+        (
+            "macros/generator/README.md",
+            "{} in 13.5, and every",
+            typedefs,
+        ),
+        (
+            "macros/generator/README.md",
+            "the table has {}\n  typedefs",
+            typedefs,
+        ),
+        (
+            "macros/generator/README.md",
+            "typedefs ({} symbols)",
+            symbol_count,
+        ),
+        (
+            "macros/generator/README.md",
+            "{} of them from 13.5's",
+            in_typedefs_h,
+        ),
+        (
+            "macros/generator/README.md",
+            "declare {} driver functions",
+            EXPORTS.len(),
+        ),
+        (
+            "macros/generator/README.md",
+            "Of the {} names libcuda",
+            exported.len(),
+        ),
         ("macros/generator/README.md", "{} are among them", declared),
-        ("macros/generator/README.md", "the other {} are internal", exported.len() - declared),
-        ("macros/generator/README.md", "has {} codes over", STATUSES.len()),
-        ("tests/simdriver/README.md", "({} of `cuGetProcAddress_v2`", v2.len()),
-        ("tests/simdriver/README.md", "over {} symbols,", measured.len()),
-        ("tests/simdriver/README.md", "{} of the 4-argument", legacy.len()),
-        ("tests/simdriver/README.md", "exports its functions: {} symbols", simulated.len()),
-        ("tests/simdriver/README.md", "{} are measured in the ground truth", measured.len()),
+        (
+            "macros/generator/README.md",
+            "the other {} are internal",
+            exported.len() - declared,
+        ),
+        (
+            "macros/generator/README.md",
+            "has {} codes over",
+            STATUSES.len(),
+        ),
+        (
+            "tests/simdriver/README.md",
+            "({} of `cuGetProcAddress_v2`",
+            v2.len(),
+        ),
+        (
+            "tests/simdriver/README.md",
+            "over {} symbols,",
+            measured.len(),
+        ),
+        (
+            "tests/simdriver/README.md",
+            "{} of the 4-argument",
+            legacy.len(),
+        ),
+        (
+            "tests/simdriver/README.md",
+            "exports its functions: {} symbols",
+            simulated.len(),
+        ),
+        (
+            "tests/simdriver/README.md",
+            "{} are measured in the ground truth",
+            measured.len(),
+        ),
     ]
 }
 
@@ -167,10 +239,16 @@ fn every_quoted_count_is_the_sources() {
     for (page, phrase, value) in claims() {
         let expected = phrase.replace("{}", &grouped(value));
         if !read(page).contains(&expected) {
-            wrong.push(format!("{page}: expected `{expected}` (the count is {value})"));
+            wrong.push(format!(
+                "{page}: expected `{expected}` (the count is {value})"
+            ));
         }
     }
-    assert!(wrong.is_empty(), "counts that differ from their source:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "counts that differ from their source:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
@@ -239,7 +317,10 @@ fn counts_are_grouped_as_the_pages_write_them() {
 fn sections(part: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for line in part.lines() {
-        if let Some(name) = line.strip_prefix("#### `").and_then(|l| l.strip_suffix('`')) {
+        if let Some(name) = line
+            .strip_prefix("#### `")
+            .and_then(|l| l.strip_suffix('`'))
+        {
             out.push((name.to_owned(), String::new()));
         } else if let Some((_, text)) = out.last_mut() {
             text.push_str(line);
@@ -252,13 +333,19 @@ fn sections(part: &str) -> Vec<(String, String)> {
 #[test]
 fn errors_md_has_every_compile_fail_case_with_its_messages() {
     let page = read("docs/errors.md");
-    let start = page.find("## Compile-time errors").expect("the compile-time part");
+    let start = page
+        .find("## Compile-time errors")
+        .expect("the compile-time part");
     let end = page.find("## Run-time errors").expect("the run-time part");
     let documented = sections(&page[start..end]);
     let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
     let mut cases: BTreeSet<String> = BTreeSet::new();
     for file in std::fs::read_dir(&ui).expect("tests/ui") {
-        let name = file.expect("an entry").file_name().to_string_lossy().into_owned();
+        let name = file
+            .expect("an entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
         if let Some(case) = name.strip_suffix(".stderr") {
             cases.insert(case.to_owned());
         }
@@ -282,18 +369,27 @@ fn errors_md_has_every_compile_fail_case_with_its_messages() {
             // `...` ends a line shortened at that point.
             let quoted = quoted.strip_suffix("...").unwrap_or(quoted).trim_end();
             if !stderr.contains(quoted) {
-                wrong.push(format!("`{name}` quotes what the compiler does not print: {quoted}"));
+                wrong.push(format!(
+                    "`{name}` quotes what the compiler does not print: {quoted}"
+                ));
             }
         }
     }
-    assert!(wrong.is_empty(), "docs/errors.md against tests/ui:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "docs/errors.md against tests/ui:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
 fn errors_md_has_every_run_time_kind() {
     let page = read("docs/errors.md");
     let start = page.find("## Run-time errors").expect("the run-time part");
-    let documented: Vec<String> = sections(&page[start..]).into_iter().map(|(n, _)| n).collect();
+    let documented: Vec<String> = sections(&page[start..])
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
     // The kinds, as `ErrorKind::name` lists them (one arm per variant).
     let source = read("core/src/error.rs");
     let kinds: Vec<&str> = source
@@ -302,10 +398,17 @@ fn errors_md_has_every_run_time_kind() {
         .filter_map(|l| l.trim().strip_prefix("ErrorKind::"))
         .map(|l| l.split([' ', '{']).next().unwrap_or(l))
         .collect();
-    assert!(kinds.len() >= 20, "read {} kinds from core/src/error.rs", kinds.len());
+    assert!(
+        kinds.len() >= 20,
+        "read {} kinds from core/src/error.rs",
+        kinds.len()
+    );
     let missing: Vec<&&str> = kinds
         .iter()
         .filter(|k| !documented.iter().any(|d| d == *k))
         .collect();
-    assert!(missing.is_empty(), "kinds without a section in docs/errors.md: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "kinds without a section in docs/errors.md: {missing:?}"
+    );
 }

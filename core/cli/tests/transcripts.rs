@@ -27,7 +27,10 @@ const BUILT_EXAMPLE: &str = "target/debug/examples/quickstart";
 
 fn workspace_root() -> PathBuf {
     let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
-    cli.ancestors().nth(2).expect("core/cli is two levels down").to_path_buf()
+    cli.ancestors()
+        .nth(2)
+        .expect("core/cli is two levels down")
+        .to_path_buf()
 }
 
 #[test]
@@ -94,7 +97,10 @@ fn without_built_example(text: &str) -> (String, usize) {
                 break;
             }
         }
-        if block.iter().any(|l| l.starts_with("$ ") && l.contains(BUILT_EXAMPLE)) {
+        if block
+            .iter()
+            .any(|l| l.starts_with("$ ") && l.contains(BUILT_EXAMPLE))
+        {
             left_out += 1;
             block[0] = "```console,ignore\n";
         }
