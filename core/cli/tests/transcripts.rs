@@ -9,6 +9,7 @@
 //! fails until the READMEs say what it prints now; `TRYCMD=overwrite cargo test -p
 //! cuda-entry-cli --test transcripts` rewrites the blocks from the output (docs/testing.md).
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Every variable that changes which driver the command loads or how the simulator answers: the
@@ -47,7 +48,7 @@ fn the_readmes_transcripts_are_what_the_command_prints() {
     let exe = Path::new(env!("CARGO_BIN_EXE_cuda-entry"));
     let built = exe.parent() == Some(root.join("target/debug").as_path())
         && root.join(BUILT_EXAMPLE).is_file();
-    let scratch = root.join("target/transcripts");
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("transcripts");
     let mut pages = Vec::new();
     for page in ["README.md", "core/cli/README.md"] {
         let path = root.join(page);
@@ -61,12 +62,14 @@ fn the_readmes_transcripts_are_what_the_command_prints() {
         let text = std::fs::read_to_string(&path).expect("the page");
         let (copy, left_out) = without_built_example(&text);
         if left_out > 0 {
-            eprintln!(
+            // Past libtest's capture, so that the run shows it (docs/testing.md).
+            let _ = writeln!(
+                std::io::stderr(),
                 "SKIPPED {left_out} transcript(s) of {page} reading {BUILT_EXAMPLE}: not built \
                  here; `cargo test --workspace` builds it"
             );
         }
-        std::fs::create_dir_all(&scratch).expect("target/transcripts");
+        std::fs::create_dir_all(&scratch).expect("the scratch folder");
         let copy_path = scratch.join(page.replace('/', "-"));
         std::fs::write(&copy_path, copy).expect("the copy");
         pages.push(copy_path);
