@@ -2,6 +2,8 @@
 //! reading their call records, and running test scenarios each in a process of its own (the driver
 //! is loaded once per process, so every driver configuration needs a fresh one).
 #![deny(missing_docs)]
+#[cfg(doctest)]
+mod docs;
 pub mod elf;
 mod harness;
 #[cfg(windows)]
