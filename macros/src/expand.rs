@@ -7,9 +7,12 @@
 use std::ffi::CString;
 
 use cuda_entry_table::manifest;
-use cuda_entry_table::rules::{Argument, Checked, Declaration, DefaultStream, Resolver, is_c_type};
-use proc_macro2::{Literal, Span, TokenStream};
-use quote::{quote, quote_spanned};
+use cuda_entry_table::rules::{
+    Argument, Assertion, Checked, ClassRule, Declaration, DefaultStream, Expected, Resolver,
+    is_c_type,
+};
+use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
 use syn::spanned::Spanned;
 
@@ -88,7 +91,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
     let sections = link_sections();
     let retention = gnu_pe_retention(&p);
-    let checks = abi_assertions(checked, &typedef_name, &paths.private());
+    let checks = abi_assertions(checked, &paths.private());
     let mod_doc = format!(
         " The driver entry behind `{name}()`: `{symbol}` at version {version} \
          (`{typedef_name}`){}.",
@@ -310,58 +313,132 @@ fn gnu_pe_retention(private: &TokenStream) -> TokenStream {
     }
 }
 
-/// `const` assertions that each Rust type has the size and alignment of the C type on the target
-/// being compiled (the table's figures are for 64-bit targets, where CUDA runs).
-fn abi_assertions(checked: &Checked<'_>, typedef_name: &str, private: &TokenStream) -> TokenStream {
-    let Some(typedef) = checked.typedef else {
-        return TokenStream::new();
-    };
-    let decl = checked.declaration;
-    let mut out = TokenStream::new();
-    for (i, (p, param)) in decl.params.iter().zip(typedef.params).enumerate() {
-        if param.ty.size == 0 {
-            continue;
-        }
-        let what = format!(
-            "parameter {} `{}` of `{typedef_name}` is `{} {}` ({} bytes, align {})",
-            i + 1,
-            p.name,
-            param.ty.spelling,
-            param.name,
-            param.ty.size,
-            param.ty.align
-        );
-        out.extend(assertion(
-            private,
-            &p.ty,
-            (param.ty.size, param.ty.align),
-            &what,
-        ));
-    }
-    if typedef.ret.size != 0 {
-        let what = format!(
-            "the return type of `{typedef_name}` is `{}` ({} bytes, align {})",
-            typedef.ret.spelling, typedef.ret.size, typedef.ret.align
-        );
-        let layout = (typedef.ret.size, typedef.ret.align);
-        out.extend(assertion(private, &decl.ret, layout, &what));
-    }
-    out
+/// `const` assertions of what the tokens of the declared types leave open (the rules'
+/// [`Assertion`]s), each at the declared type and evaluated on targets with 64-bit pointers,
+/// where the table's figures hold. A failure panics in the declaring crate with the rules' message,
+/// so that the compiler shows that message at the type and no frame of `cuda_entry`.
+fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
+    checked
+        .assertions()
+        .iter()
+        .map(|a| assertion(private, a))
+        .collect()
 }
 
-fn assertion(
-    private: &TokenStream,
-    ty: &Type,
-    (size, align): (u32, u32),
-    what: &str,
-) -> TokenStream {
+fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
+    let ty = a.ty;
     let span: Span = ty.span();
-    let size = size as usize;
-    let align = align as usize;
-    // The whole call at the type, so that a failed assertion points at it.
-    let private = respan(private.clone(), span);
+    let at = At::of(ty);
+    // Every path at the type, so that a failure points at it.
+    let p = respan(private.clone(), span);
+    let mut body = TokenStream::new();
+    if let Some(expected) = &a.layout {
+        body.extend(layout(&p, &quote!(#ty), expected, at));
+    }
+    match &a.class {
+        Some(ClassRule::Float {
+            if_integer,
+            if_pointer,
+        }) => {
+            let (if_integer, if_pointer) =
+                (at.panic(quote!(#if_integer)), at.panic(quote!(#if_pointer)));
+            body.extend(quote_spanned! {span=>
+                if #p::Probe::<#ty>::CLASS.is_integer() {
+                    #if_integer
+                }
+                if #p::Probe::<#ty>::CLASS.is_pointer() {
+                    #if_pointer
+                }
+            });
+        }
+        Some(ClassRule::NotFloat { message }) => {
+            let panic = at.panic(quote!(#message));
+            body.extend(quote_spanned! {span=>
+                if #p::Probe::<#ty>::CLASS.is_float() {
+                    #panic
+                }
+            });
+        }
+        None => {}
+    }
+    if a.pointee.is_some() || a.second.is_some() {
+        // `c_void` at either level leaves what is below it unchecked.
+        let pointee = quote_spanned!(span=> <#ty as #p::CPointer>::Pointee);
+        let mut below = TokenStream::new();
+        if let Some(expected) = &a.pointee {
+            below.extend(layout(&p, &pointee, expected, at));
+        }
+        if let Some(expected) = &a.second {
+            let second = quote_spanned!(span=> <#pointee as #p::CPointerSlot>::Pointee);
+            let check = layout(&p, &second, expected, at);
+            below.extend(quote_spanned! {span=>
+                if !#p::Probe::<#second>::VOID {
+                    #check
+                }
+            });
+        }
+        body.extend(quote_spanned! {span=>
+            if !#p::Probe::<#pointee>::VOID {
+                #below
+            }
+        });
+    } else if a.pointer {
+        body.extend(quote_spanned!(span=> #p::pointer::<#ty>();));
+    }
     quote_spanned! {span=>
         #[cfg(target_pointer_width = "64")]
-        const _: () = #private::check_abi::<#ty>(#size, #align, #what);
+        const _: () = {
+            #[allow(unused_imports)]
+            use #p::ProbeFallback as _;
+            #body
+        };
+    }
+}
+
+/// Panics with the message unless `ty` has the expected size and alignment.
+fn layout(p: &TokenStream, ty: &TokenStream, expected: &Expected, at: At) -> TokenStream {
+    let (size, align) = (expected.size as usize, expected.align as usize);
+    let before = &expected.before;
+    // The text after the layout found: the one naming the typedefs that have that layout, if any.
+    let mut after = expected.after.to_token_stream();
+    for (size, align, other) in expected.others.iter().rev() {
+        let (size, align) = (*size as usize, *align as usize);
+        after = quote_spanned! {at.first=>
+            if #p::Layout::of::<#ty>().is(#size, #align) { #other } else { #after }
+        };
+    }
+    let panic = at.panic(quote! {
+        "{}",
+        #p::Message::layout(#before, #p::Layout::of::<#ty>(), #after).as_str()
+    });
+    quote_spanned! {at.first=>
+        if !#p::Layout::of::<#ty>().is(#size, #align) {
+            #panic
+        }
+    }
+}
+
+/// The first and last token of a declared type: a `panic!` whose path is at the first and whose
+/// parentheses are at the last is reported over the whole type (a span cannot be joined on
+/// stable, so rustc joins the invocation's ends).
+#[derive(Clone, Copy)]
+struct At {
+    first: Span,
+    last: Span,
+}
+
+impl At {
+    fn of(ty: &Type) -> At {
+        let mut tokens = ty.to_token_stream().into_iter();
+        let first = tokens.next().map_or_else(|| ty.span(), |t| t.span());
+        let last = tokens.last().map_or(first, |t| t.span());
+        At { first, last }
+    }
+
+    /// `::core::panic!(args);` over the type.
+    fn panic(self, args: TokenStream) -> TokenStream {
+        let mut group = Group::new(Delimiter::Parenthesis, args);
+        group.set_span(self.last);
+        quote_spanned!(self.first=> ::core::panic! #group;)
     }
 }

@@ -43,77 +43,44 @@ impl launch::Signature for () {
 }
 const _: () = {
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUfunction>(
-        8usize,
-        8usize,
-        "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use ::cuda_entry::__private::ProbeFallback as _;
+        if !::cuda_entry::__private::Layout::of::<CUfunction>().is(8usize, 8usize) {
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is " , :: cuda_entry :: __private :: Layout :: of :: < CUfunction > () , ": declare it with a type of the C layout\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
+        }
+        if ::cuda_entry::__private::Probe::<CUfunction>::CLASS.is_float() {
+            ::core::panic!(
+                "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is a floating-point type, passed in a floating-point register: declare it with a pointer type\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)"
+            );
+        }
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX` (4 bytes, align 4)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use ::cuda_entry::__private::ProbeFallback as _;
+        if !::cuda_entry::__private::Layout::of::<CUstream>().is(8usize, 8usize) {
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is " , :: cuda_entry :: __private :: Layout :: of :: < CUstream > () , ": declare it with a type of the C layout\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
+        }
+        if ::cuda_entry::__private::Probe::<CUstream>::CLASS.is_float() {
+            ::core::panic!(
+                "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is a floating-point type, passed in a floating-point register: declare it with a pointer type\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)"
+            );
+        }
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUstream>(
-        8usize,
-        8usize,
-        "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<*mut *mut c_void>(
-        8usize,
-        8usize,
-        "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void ** kernelParams` (8 bytes, align 8)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<*mut *mut c_void>(
-        8usize,
-        8usize,
-        "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void ** extra` (8 bytes, align 8)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUresult>(
-        4usize,
-        4usize,
-        "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use ::cuda_entry::__private::ProbeFallback as _;
+        if !::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
+        }
+        if ::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
+            ::core::panic!(
+                "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, passed in an integer register, but `CUresult` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)"
+            );
+        }
+    };
 };
 #[doc = " The driver entry behind `launch()`: `cuLaunchKernel` at version 4000 (`PFN_cuLaunchKernel_v4000`)."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]
@@ -229,17 +196,31 @@ impl mem_free::Signature for () {
 #[cfg(unix)]
 const _: () = {
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUdeviceptr>(
-        8usize,
-        8usize,
-        "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use ::cuda_entry::__private::ProbeFallback as _;
+        if !::cuda_entry::__private::Layout::of::<CUdeviceptr>().is(8usize, 8usize) {
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is " , :: cuda_entry :: __private :: Layout :: of :: < CUdeviceptr > () , if :: cuda_entry :: __private :: Layout :: of :: < CUdeviceptr > () . is (4usize , 4usize) { ": declare it with a type of the C layout; that is its layout in `PFN_cuMemFree_v2000` (`version = 2000`)\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)" } else { ": declare it with a type of the C layout\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)" }) . as_str ());
+        }
+        if ::cuda_entry::__private::Probe::<CUdeviceptr>::CLASS.is_float() {
+            ::core::panic!(
+                "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr`, passed in an integer register, but `CUdeviceptr` is a floating-point type, passed in a floating-point register: declare it with an integer type of 8 bytes (`u64` or `i64`)\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)"
+            );
+        }
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUresult>(
-        4usize,
-        4usize,
-        "the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use ::cuda_entry::__private::ProbeFallback as _;
+        if !::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)") . as_str ());
+        }
+        if ::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
+            ::core::panic!(
+                "the return type of `PFN_cuMemFree_v3020` is `CUresult`, passed in an integer register, but `CUresult` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)"
+            );
+        }
+    };
 };
 #[cfg(unix)]
 #[doc = " The driver entry behind `mem_free()`: `cuMemFree` at version 3020 (`PFN_cuMemFree_v3020`)."]

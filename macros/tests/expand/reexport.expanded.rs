@@ -35,35 +35,48 @@ impl ctx_create_v4::Signature for () {
 }
 const _: () = {
     #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<*mut CUcontext>(
-        8usize,
-        8usize,
-        "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext * pctx` (8 bytes, align 8)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use gpu_sys::cuda_entry::__private::ProbeFallback as _;
+        if !gpu_sys::cuda_entry::__private::Probe::<
+            <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
+        >::VOID
+        {
+            if !gpu_sys::cuda_entry::__private::Layout::of::<
+                <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
+            >()
+            .is(8usize, 8usize)
+            {
+                :: core :: panic ! ("{}" , gpu_sys :: cuda_entry :: __private :: Message :: layout ("parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to " , gpu_sys :: cuda_entry :: __private :: Layout :: of :: < < * mut CUcontext as gpu_sys :: cuda_entry :: __private :: CPointer > :: Pointee > () , ": point to a type of the C layout, or to `c_void` to leave it unchecked\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)") . as_str ());
+            }
+        }
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<*mut c_void>(
-        8usize,
-        8usize,
-        "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams * ctxCreateParams` (8 bytes, align 8)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use gpu_sys::cuda_entry::__private::ProbeFallback as _;
+        if !gpu_sys::cuda_entry::__private::Layout::of::<CUdevice>().is(4usize, 4usize) {
+            :: core :: panic ! ("{}" , gpu_sys :: cuda_entry :: __private :: Message :: layout ("parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is " , gpu_sys :: cuda_entry :: __private :: Layout :: of :: < CUdevice > () , ": declare it with a type of the C layout\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)") . as_str ());
+        }
+        if gpu_sys::cuda_entry::__private::Probe::<CUdevice>::CLASS.is_float() {
+            ::core::panic!(
+                "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)"
+            );
+        }
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<CUdevice>(
-        4usize,
-        4usize,
-        "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<CUresult>(
-        4usize,
-        4usize,
-        "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use gpu_sys::cuda_entry::__private::ProbeFallback as _;
+        if !gpu_sys::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
+            :: core :: panic ! ("{}" , gpu_sys :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is " , gpu_sys :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)") . as_str ());
+        }
+        if gpu_sys::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
+            ::core::panic!(
+                "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, passed in an integer register, but `CUresult` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)"
+            );
+        }
+    };
 };
 #[doc = " The driver entry behind `ctx_create_v4()`: `cuCtxCreate` at version 12050 (`PFN_cuCtxCreate_v12050`), optional: the program runs without it."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]

@@ -24,23 +24,35 @@ impl mem_alloc::Signature for () {
 }
 const _: () = {
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<*mut CUdeviceptr>(
-        8usize,
-        8usize,
-        "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 * dptr` (8 bytes, align 8)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use ::cuda_entry::__private::ProbeFallback as _;
+        if !::cuda_entry::__private::Probe::<
+            <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
+        >::VOID
+        {
+            if !::cuda_entry::__private::Layout::of::<
+                <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
+            >()
+            .is(8usize, 8usize)
+            {
+                :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to " , :: cuda_entry :: __private :: Layout :: of :: < < * mut CUdeviceptr as :: cuda_entry :: __private :: CPointer > :: Pointee > () , if :: cuda_entry :: __private :: Layout :: of :: < < * mut CUdeviceptr as :: cuda_entry :: __private :: CPointer > :: Pointee > () . is (4usize , 4usize) { ": point to a type of the C layout, or to `c_void` to leave it unchecked; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)" } else { ": point to a type of the C layout, or to `c_void` to leave it unchecked\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)" }) . as_str ());
+            }
+        }
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<usize>(
-        8usize,
-        8usize,
-        "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUresult>(
-        4usize,
-        4usize,
-        "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4)",
-    );
+    const _: () = {
+        #[allow(unused_imports)]
+        use ::cuda_entry::__private::ProbeFallback as _;
+        if !::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)") . as_str ());
+        }
+        if ::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
+            ::core::panic!(
+                "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, passed in an integer register, but `CUresult` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)"
+            );
+        }
+    };
 };
 #[doc = " The driver entry behind `mem_alloc()`: `cuMemAlloc` at version 3020 (`PFN_cuMemAlloc_v3020`)."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]

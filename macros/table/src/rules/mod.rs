@@ -52,15 +52,21 @@
 //! ```
 
 mod arguments;
+mod assertion;
 mod attribute;
 mod declaration;
+mod judge;
+mod layout;
 mod mistake;
+mod signature;
 #[cfg(test)]
 mod tests;
 mod validate;
 
 pub use arguments::{Argument, Arguments, CratePath, DefaultStream, Resolver};
+pub use assertion::{Assertion, ClassRule, Expected};
 pub use attribute::{is_cuda_entry, is_entry_attribute};
 pub use declaration::{Declaration, EntryItem, Parameter, is_c_type, parse_item};
+pub use layout::tokens_text;
 pub use mistake::{Mistake, MistakeKind};
 pub use validate::{Checked, twin, unknown_symbol};
