@@ -398,18 +398,21 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
 /// Panics with the message unless `ty` has the expected size and alignment.
 fn layout(p: &TokenStream, ty: &TokenStream, expected: &Expected, at: At) -> TokenStream {
     let (size, align) = (expected.size as usize, expected.align as usize);
-    let before = &expected.before;
-    // The text after the layout found: the one naming the typedefs that have that layout, if any.
-    let mut after = expected.after.to_token_stream();
+    let (before, after, lines) = (&expected.before, &expected.after, &expected.lines);
+    // The words naming the typedefs that have the layout found, if any.
+    let mut hint = quote!("");
     for (size, align, other) in expected.others.iter().rev() {
         let (size, align) = (*size as usize, *align as usize);
-        after = quote_spanned! {at.first=>
-            if #p::Layout::of::<#ty>().is(#size, #align) { #other } else { #after }
+        hint = quote_spanned! {at.first=>
+            if #p::Layout::of::<#ty>().is(#size, #align) { #other } else { #hint }
         };
     }
     let panic = at.panic(quote! {
         "{}",
-        #p::Message::layout(#before, #p::Layout::of::<#ty>(), #after).as_str()
+        #p::Message::layout(#before, #p::Layout::of::<#ty>(), #after)
+            .then(#hint)
+            .then(#lines)
+            .as_str()
     });
     quote_spanned! {at.first=>
         if !#p::Layout::of::<#ty>().is(#size, #align) {

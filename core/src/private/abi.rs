@@ -184,6 +184,12 @@ impl Message {
         message
     }
 
+    /// The message with `text` added.
+    pub const fn then(mut self, text: &str) -> Message {
+        self.push(text.as_bytes());
+        self
+    }
+
     /// The text (cut at a character boundary if it overflowed).
     pub const fn as_str(&self) -> &str {
         let (mut bytes, _) = self.buf.split_at(self.len);
@@ -266,6 +272,10 @@ mod tests {
             "parameter 2 `bytesize` is `size_t bytesize` (8 bytes, align 8), but `u32` is 4 \
              bytes, align 4: declare it with a type of the C layout"
         );
+        let message = Message::layout("a ", Layout::of::<u8>(), ".")
+            .then(" b")
+            .then("\nc");
+        assert_eq!(message.as_str(), "a 1 bytes, align 1. b\nc");
         assert!(Layout::of::<u64>().is(8, 8));
         assert!(!Layout::of::<u64>().is(8, 4));
     }

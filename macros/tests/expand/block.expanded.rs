@@ -47,7 +47,7 @@ const _: () = {
         #[allow(unused_imports)]
         use ::cuda_entry::__private::ProbeFallback as _;
         if !::cuda_entry::__private::Layout::of::<CUfunction>().is(8usize, 8usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is " , :: cuda_entry :: __private :: Layout :: of :: < CUfunction > () , ": declare it with a type of the C layout\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is " , :: cuda_entry :: __private :: Layout :: of :: < CUfunction > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
         }
         if ::cuda_entry::__private::Probe::<CUfunction>::CLASS.is_float() {
             ::core::panic!(
@@ -60,7 +60,7 @@ const _: () = {
         #[allow(unused_imports)]
         use ::cuda_entry::__private::ProbeFallback as _;
         if !::cuda_entry::__private::Layout::of::<CUstream>().is(8usize, 8usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is " , :: cuda_entry :: __private :: Layout :: of :: < CUstream > () , ": declare it with a type of the C layout\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is " , :: cuda_entry :: __private :: Layout :: of :: < CUstream > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
         }
         if ::cuda_entry::__private::Probe::<CUstream>::CLASS.is_float() {
             ::core::panic!(
@@ -73,7 +73,7 @@ const _: () = {
         #[allow(unused_imports)]
         use ::cuda_entry::__private::ProbeFallback as _;
         if !::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
         }
         if ::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
             ::core::panic!(
@@ -200,7 +200,7 @@ const _: () = {
         #[allow(unused_imports)]
         use ::cuda_entry::__private::ProbeFallback as _;
         if !::cuda_entry::__private::Layout::of::<CUdeviceptr>().is(8usize, 8usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is " , :: cuda_entry :: __private :: Layout :: of :: < CUdeviceptr > () , if :: cuda_entry :: __private :: Layout :: of :: < CUdeviceptr > () . is (4usize , 4usize) { ": declare it with a type of the C layout; that is its layout in `PFN_cuMemFree_v2000` (`version = 2000`)\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)" } else { ": declare it with a type of the C layout\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)" }) . as_str ());
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is " , :: cuda_entry :: __private :: Layout :: of :: < CUdeviceptr > () , ": declare it with a type of the C layout") . then (if :: cuda_entry :: __private :: Layout :: of :: < CUdeviceptr > () . is (4usize , 4usize) { "; that is its layout in `PFN_cuMemFree_v2000` (`version = 2000`)" } else { "" }) . then ("\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)") . as_str ());
         }
         if ::cuda_entry::__private::Probe::<CUdeviceptr>::CLASS.is_float() {
             ::core::panic!(
@@ -213,7 +213,7 @@ const _: () = {
         #[allow(unused_imports)]
         use ::cuda_entry::__private::ProbeFallback as _;
         if !::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)") . as_str ());
+            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)") . as_str ());
         }
         if ::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
             ::core::panic!(

@@ -57,12 +57,14 @@ pub struct Expected {
     pub align: u32,
     /// The message up to the layout found.
     pub before: String,
-    /// The message after it, the symbol's typedefs included.
+    /// The message after it.
     pub after: String,
     /// The other layouts this place has in the symbol's other typedefs (of the declaration's
-    /// arity), each with the `after` that names those typedefs: a type of one of them was most
-    /// likely copied from it.
+    /// arity), each with the words that follow `after` when it is the layout found: `; that is
+    /// its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)`.
     pub others: Vec<(u32, u32, String)>,
+    /// The lines that end the message, from a line break on: the symbol's typedefs.
+    pub lines: String,
 }
 
 /// Which register class the C type travels in, and the message when the declared type's is the
@@ -148,14 +150,15 @@ fn assertion<'a>(
             others: others
                 .into_iter()
                 .map(|(s, a, names)| {
-                    let after = format!(
-                        "{after}; that is its layout in {}\n{note}",
-                        names.join(" or ")
-                    );
-                    (s, a, after)
+                    (
+                        s,
+                        a,
+                        format!("; that is its layout in {}", names.join(" or ")),
+                    )
                 })
                 .collect(),
-            after: format!("{after}\n{note}"),
+            after,
+            lines: format!("\n{note}"),
         })
     };
     let class = left.class.then(|| {

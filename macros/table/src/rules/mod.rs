@@ -51,6 +51,8 @@
 //! assert_eq!(report[1], "mem_free: PFN_cuMemFree_v3020");
 //! ```
 
+#[cfg(test)]
+mod abi_tests;
 mod arguments;
 mod assertion;
 mod attribute;
