@@ -16,19 +16,50 @@ use serde_json::Value;
 /// evaluates. The command accepts these declarations; the build rejects them.
 const RUSTC_ERRORS: &[(&str, &str)] = &[
     (
-        "size-mismatch",
-        "a parameter's size: the expansion's `const` assertion (E0080), evaluated by rustc",
+        "alias-pointee-mismatch",
+        "what an alias of a pointer points to: the expansion's `const` assertion (E0080), \
+         evaluated by rustc",
     ),
     (
-        "wrong-return-size",
-        "the return type's size: the expansion's `const` assertion (E0080), evaluated by rustc",
+        "descriptor-of-older-version",
+        "the size of a struct of the user's behind a pointer: the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "integer-alias-where-float-due",
+        "the class of an alias: the expansion's `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "value-where-pointer-due",
+        "whether a path names a pointer: the expansion's `CPointer` bound (E0277), checked by \
+         rustc",
     ),
 ];
+
+/// Cases the command cannot read: declarations written by a `macro_rules!`, which it does not
+/// expand (it lists them as not checked, status 3).
+const UNREADABLE: &[&str] = &["macro-rules-list", "version-constant-through-macro-rules"];
+
+/// Cases whose error is one of rustc's lints on an accepted declaration (`error: ...` without a
+/// code, under `#![deny(...)]`): the command accepts them.
+const LINTS: &[&str] = &["missing-docs", "unused-declaration"];
 
 /// The kind names of each case's mistakes, in order (`MistakeKind::name()`, which the macro does
 /// not print and the command does): one rule, one name.
 const KINDS: &[(&str, &[&str])] = &[
     ("async", &["async_function"]),
+    ("c-void-by-value", &["not_a_pointer"]),
+    ("crate-not-a-path", &["wrong_crate_path"]),
+    ("integer-where-float-due", &["float_mismatch"]),
+    ("missing-return", &["missing_return"]),
+    ("pointee-size-mismatch", &["pointee_mismatch"]),
+    ("pointer-slot-too-small", &["pointee_mismatch"]),
+    (
+        "signature-of-another-version",
+        &["pointee_mismatch", "pointee_mismatch"],
+    ),
+    ("size-mismatch", &["layout_mismatch"]),
+    ("wrong-return-size", &["layout_mismatch"]),
     ("block-item-without-attribute", &["missing_attribute"]),
     (
         "block-with-arguments",
@@ -59,9 +90,14 @@ const KINDS: &[(&str, &[&str])] = &[
     ),
     ("no-follow-on-errors-in-a-block", &["missing_attribute"]),
     ("not-a-c-type", &["not_a_c_type", "not_a_c_type"]),
+    ("optional-with-value", &["optional_with_value"]),
     ("other-abi", &["wrong_abi"]),
     ("per-thread-with-legacy-version", &["wrong_stream_flavour"]),
     ("per-thread-without-variant", &["no_per_thread_variant"]),
+    (
+        "renamed-attribute-misspelled-argument",
+        &["missing_version", "unknown_argument"],
+    ),
     ("self-parameter", &["self_parameter"]),
     ("stream-bad-value", &["wrong_stream"]),
     ("suffixed-symbol-ptds", &["suffixed_symbol"]),
@@ -71,7 +107,6 @@ const KINDS: &[(&str, &[&str])] = &[
     ("unknown-argument", &["unknown_argument"]),
     ("unknown-symbol-without-opt-in", &["unknown_symbol"]),
     ("unverified-on-known-symbol", &["needless_unverified"]),
-    ("value-where-pointer-due", &["not_a_pointer"]),
     ("variadic", &["variadic"]),
     ("version-absurd", &["not_a_version"]),
     ("version-cuda-version-constant", &["version_not_a_literal"]),
@@ -119,15 +154,18 @@ fn cases(folder: &str) -> Vec<(String, PathBuf)> {
 }
 
 /// The macro's errors in a reviewed `.stderr`: each `error: MESSAGE` line and the ` --> FILE:
-/// LINE:COLUMN` under it. rustc's own errors (`error[E....]`) are returned apart, by code.
+/// LINE:COLUMN` under it (the lines between are the message's notes, which the command leaves
+/// out). rustc's own errors (`error[E....]`) are returned apart, by code.
 fn macro_errors(stderr: &str) -> (Vec<Reported>, Vec<String>) {
     let mut errors = Vec::new();
     let mut rustc = Vec::new();
     let mut lines = stderr.lines();
     while let Some(line) = lines.next() {
         if let Some(message) = line.strip_prefix("error: ") {
-            let at = lines.next().expect("a location under the error");
-            let at = at.trim_start().strip_prefix("--> ").expect("` --> `");
+            let at = lines
+                .by_ref()
+                .find_map(|l| l.trim_start().strip_prefix("--> "))
+                .expect("` --> ` under the error");
             let mut parts = at.rsplitn(3, ':');
             let column = parts.next().and_then(|c| c.parse().ok()).expect("a column");
             let line = parts.next().and_then(|l| l.parse().ok()).expect("a line");
@@ -188,9 +226,16 @@ fn the_command_rejects_what_the_macro_rejects_with_its_words() {
     for (name, path) in &cases {
         let stderr = std::fs::read_to_string(path.with_extension("stderr"))
             .unwrap_or_else(|e| panic!("{name}.stderr: {e}"));
+        if UNREADABLE.contains(&name.as_str()) {
+            continue;
+        }
         let (expected, rustc) = macro_errors(&stderr);
         let doc = check(path);
         let reported = command_mistakes(&doc);
+        if LINTS.contains(&name.as_str()) {
+            assert!(reported.is_empty(), "{name}: a lint, yet {reported:?}");
+            continue;
+        }
         if let Some((_, why)) = RUSTC_ERRORS.iter().find(|(case, _)| case == name) {
             assert!(
                 expected.is_empty() && !rustc.is_empty(),
@@ -245,6 +290,9 @@ fn the_command_accepts_what_the_macro_accepts() {
     let cases = cases("ui-pass");
     assert!(!cases.is_empty());
     for (name, path) in &cases {
+        if UNREADABLE.contains(&name.as_str()) {
+            continue;
+        }
         let doc = check(path);
         let declarations = doc["declarations"].as_array().expect("declarations");
         assert!(!declarations.is_empty(), "{name}: no declaration found");

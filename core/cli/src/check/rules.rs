@@ -52,16 +52,14 @@ pub(super) fn record(request: Request) -> Judged {
         resolver = #resolver #unverified);
     let typedef =
         cuda_entry_table::find(&request.symbol, request.version.get(), request.per_thread);
-    let params = typedef.map_or(&[][..], |t| t.params).iter().map(|p| {
-        if p.ty.pointer {
-            quote!(_: *mut u8)
-        } else {
-            quote!(_: u64)
-        }
-    });
+    // A type whose tokens tell nothing: the layout checks are the compiler's, and it made them.
+    let params = typedef
+        .map_or(&[][..], |t| t.params)
+        .iter()
+        .map(|_| quote!(_: Record));
     let ret = typedef
         .is_none_or(|t| t.ret.size != 0)
-        .then(|| quote!(-> i32));
+        .then(|| quote!(-> Record));
     let item = quote!(unsafe extern "C" fn record(#(#params),*) #ret;);
     let parsed = match shared::parse_item(args, item) {
         Ok(parsed) => parsed,
