@@ -8,14 +8,16 @@ use std::fmt::Write;
 
 use cuda_entry_table::{CType, Class, TYPEDEFS};
 
-/// A Rust type of `c`'s layout and class whose tokens tell both.
-fn plain(c: &CType) -> String {
+/// A Rust type of `c`'s layout and class whose tokens tell both, where one exists (a struct
+/// aligned beyond 16 bytes gets its [`named`] stand-in).
+fn plain(c: &CType, defined: &mut BTreeMap<String, String>) -> String {
     match c.class {
         Class::Floating => format!("f{}", c.size * 8),
         Class::Integer | Class::Enum => format!("u{}", c.size * 8),
-        Class::Record => format!("[u{}; {}]", c.align * 8, c.size / c.align),
+        Class::Record if c.align <= 16 => format!("[u{}; {}]", c.align * 8, c.size / c.align),
+        Class::Record => named(c, defined),
         Class::Pointer if c.pointer => match c.pointee.filter(|p| p.is_complete()) {
-            Some(p) => format!("*mut {}", plain(p)),
+            Some(p) => format!("*mut {}", plain(p, defined)),
             None => "*mut c_void".to_owned(),
         },
         Class::Pointer | Class::FunctionPointer | Class::Void => "*mut c_void".to_owned(),
@@ -28,18 +30,18 @@ fn named(c: &CType, defined: &mut BTreeMap<String, String>) -> String {
     let (name, definition) = match c.class {
         Class::Floating => {
             let name = format!("F{}", c.size * 8);
-            let definition = format!("type {name} = f{};", c.size * 8);
+            let definition = format!("pub type {name} = f{};", c.size * 8);
             (name, definition)
         }
         Class::Integer | Class::Enum => {
             let name = format!("U{}", c.size * 8);
-            let definition = format!("type {name} = u{};", c.size * 8);
+            let definition = format!("pub type {name} = u{};", c.size * 8);
             (name, definition)
         }
         Class::Record => {
             let name = format!("R{}x{}", c.size, c.align);
             let definition = format!(
-                "#[repr(C, align({}))]\n#[derive(Clone, Copy)]\nstruct {name}([u8; {}]);",
+                "#[repr(C, align({}))]\n#[derive(Clone, Copy)]\npub struct {name}([u8; {}]);",
                 c.align, c.size
             );
             (name, definition)
@@ -48,16 +50,16 @@ fn named(c: &CType, defined: &mut BTreeMap<String, String>) -> String {
             Some(p) => {
                 let pointee = named(p, defined);
                 let name = format!("P{pointee}");
-                let definition = format!("type {name} = *mut {pointee};");
+                let definition = format!("pub type {name} = *mut {pointee};");
                 (name, definition)
             }
             None => (
                 "VoidPtr".to_owned(),
-                "type VoidPtr = *mut c_void;".to_owned(),
+                "pub type VoidPtr = *mut c_void;".to_owned(),
             ),
         },
         Class::Pointer | Class::FunctionPointer | Class::Void => {
-            ("Handle".to_owned(), "type Handle = *mut c_void;".to_owned())
+            ("Handle".to_owned(), "pub type Handle = *mut c_void;".to_owned())
         }
     };
     defined.insert(name.clone(), definition);
@@ -71,7 +73,7 @@ fn every_typedef_declared_with_pointee_matched_types_compiles() {
     for (i, t) in TYPEDEFS.iter().enumerate() {
         let mut ty = |c: &CType| {
             if i % 2 == 0 {
-                plain(c)
+                plain(c, &mut defined)
             } else {
                 named(c, &mut defined)
             }
