@@ -58,9 +58,10 @@ fn named(c: &CType, defined: &mut BTreeMap<String, String>) -> String {
                 "pub type VoidPtr = *mut c_void;".to_owned(),
             ),
         },
-        Class::Pointer | Class::FunctionPointer | Class::Void => {
-            ("Handle".to_owned(), "pub type Handle = *mut c_void;".to_owned())
-        }
+        Class::Pointer | Class::FunctionPointer | Class::Void => (
+            "Handle".to_owned(),
+            "pub type Handle = *mut c_void;".to_owned(),
+        ),
     };
     defined.insert(name.clone(), definition);
     name

@@ -315,115 +315,112 @@ fn gnu_pe_retention(private: &TokenStream) -> TokenStream {
 
 /// `const` assertions of what the tokens of the declared types leave open (the rules'
 /// [`Assertion`]s), each at the declared type and evaluated on targets with 64-bit pointers,
-/// where the table's figures hold. A failure panics in the declaring crate with the rules' message,
-/// so that the compiler shows that message at the type and no frame of `cuda_entry`.
+/// where the table's figures hold. A failure is the rules' message at the type, with no frame of
+/// `cuda_entry` (the checks are `#[track_caller]`).
 fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
-    checked
-        .assertions()
-        .iter()
-        .map(|a| assertion(private, a))
-        .collect()
+    let assertions = checked.assertions();
+    if assertions.is_empty() {
+        return TokenStream::new();
+    }
+    let typedefs = checked.typedefs_lines();
+    let each = assertions.iter().map(|a| assertion(private, a));
+    quote! {
+        // For the probes' answers where no inherent constant applies.
+        #[allow(unused_imports)]
+        use #private::{ClassFallback as _, ProbeFallback as _};
+        /// The lines that end every message: the symbol's typedefs.
+        const TYPEDEFS: &str = #typedefs;
+        #(#each)*
+    }
 }
 
 fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
     let ty = a.ty;
-    let span: Span = ty.span();
     let at = At::of(ty);
     // Every path at the type, so that a failure points at it.
-    let p = respan(private.clone(), span);
+    let p = respan(private.clone(), at.first);
     let mut body = TokenStream::new();
     if let Some(expected) = &a.layout {
-        body.extend(layout(&p, &quote!(#ty), expected, at));
-    }
-    match &a.class {
-        Some(ClassRule::Float {
-            if_integer,
-            if_pointer,
-        }) => {
-            let (if_integer, if_pointer) =
-                (at.panic(quote!(#if_integer)), at.panic(quote!(#if_pointer)));
-            body.extend(quote_spanned! {span=>
-                if #p::Probe::<#ty>::CLASS.is_integer() {
-                    #if_integer
-                }
-                if #p::Probe::<#ty>::CLASS.is_pointer() {
-                    #if_pointer
-                }
-            });
-        }
-        Some(ClassRule::NotFloat { message }) => {
-            let panic = at.panic(quote!(#message));
-            body.extend(quote_spanned! {span=>
-                if #p::Probe::<#ty>::CLASS.is_float() {
-                    #panic
-                }
-            });
-        }
-        None => {}
+        let expect = expect(&p, expected);
+        let (class, before, after) = match &a.class {
+            Some(ClassRule {
+                float,
+                before,
+                after,
+            }) => (
+                // Only a C float needs integers and pointers told apart.
+                if *float {
+                    quote!((#p::ClassProbe::<#ty>::CLASS, ::core::option::Option::Some(true)))
+                } else {
+                    quote!((#p::Probe::<#ty>::FLOAT, ::core::option::Option::Some(false)))
+                },
+                before.as_str(),
+                after.as_str(),
+            ),
+            None => (
+                quote!((#p::NumberClass::Unknown, ::core::option::Option::None)),
+                "",
+                "",
+            ),
+        };
+        let args = quote!(#expect, #class, #before, #after, TYPEDEFS);
+        body.extend(at.call(quote!(#p::value::<#ty>), args));
     }
     if a.pointee.is_some() || a.second.is_some() {
         // `c_void` at either level leaves what is below it unchecked.
-        let pointee = quote_spanned!(span=> <#ty as #p::CPointer>::Pointee);
-        let mut below = TokenStream::new();
+        let pointee = quote!(<#ty as #p::CPointer>::Pointee);
+        let void = quote!(#p::Probe::<#pointee>::VOID);
         if let Some(expected) = &a.pointee {
-            below.extend(layout(&p, &pointee, expected, at));
+            let expect = expect(&p, expected);
+            let args = quote!(#void, #expect, TYPEDEFS);
+            body.extend(at.call(quote!(#p::layout::<#pointee>), args));
         }
         if let Some(expected) = &a.second {
-            let second = quote_spanned!(span=> <#pointee as #p::CPointerSlot>::Pointee);
-            let check = layout(&p, &second, expected, at);
-            below.extend(quote_spanned! {span=>
-                if !#p::Probe::<#second>::VOID {
-                    #check
-                }
-            });
+            let second = quote!(<#pointee as #p::CPointerSlot>::Pointee);
+            let skip = quote!(#void || #p::Probe::<#second>::VOID);
+            let expect = expect(&p, expected);
+            let args = quote!(#skip, #expect, TYPEDEFS);
+            body.extend(at.call(quote!(#p::layout::<#second>), args));
         }
-        body.extend(quote_spanned! {span=>
-            if !#p::Probe::<#pointee>::VOID {
-                #below
-            }
-        });
     } else if a.pointer {
-        body.extend(quote_spanned!(span=> #p::pointer::<#ty>();));
+        body.extend(quote!(#p::pointer::<#ty>();));
     }
-    quote_spanned! {span=>
+    quote_spanned! {at.first=>
         #[cfg(target_pointer_width = "64")]
         const _: () = {
-            #[allow(unused_imports)]
-            use #p::ProbeFallback as _;
             #body
         };
     }
 }
 
-/// Panics with the message unless `ty` has the expected size and alignment.
-fn layout(p: &TokenStream, ty: &TokenStream, expected: &Expected, at: At) -> TokenStream {
+/// The `Expect` of an expected layout.
+fn expect(p: &TokenStream, expected: &Expected) -> TokenStream {
     let (size, align) = (expected.size as usize, expected.align as usize);
-    let (before, after, lines) = (&expected.before, &expected.after, &expected.lines);
-    // The words naming the typedefs that have the layout found, if any.
-    let mut hint = quote!("");
-    for (size, align, other) in expected.others.iter().rev() {
-        let (size, align) = (*size as usize, *align as usize);
-        hint = quote_spanned! {at.first=>
-            if #p::Layout::of::<#ty>().is(#size, #align) { #other } else { #hint }
-        };
-    }
-    let panic = at.panic(quote! {
-        "{}",
-        #p::Message::layout(#before, #p::Layout::of::<#ty>(), #after)
-            .then(#hint)
-            .then(#lines)
-            .as_str()
-    });
-    quote_spanned! {at.first=>
-        if !#p::Layout::of::<#ty>().is(#size, #align) {
-            #panic
+    let (before, after) = (&expected.before, &expected.after);
+    // A shared empty slice where there is none, rather than a promoted constant per call.
+    let others = if expected.others.is_empty() {
+        quote!(#p::NO_OTHERS)
+    } else {
+        let others = expected.others.iter().map(|(size, align, words)| {
+            let (size, align) = (*size as usize, *align as usize);
+            quote!((#size, #align, #words))
+        });
+        quote!(&[#(#others),*])
+    };
+    quote! {
+        #p::Expect {
+            size: #size,
+            align: #align,
+            before: #before,
+            after: #after,
+            others: #others,
         }
     }
 }
 
-/// The first and last token of a declared type: a `panic!` whose path is at the first and whose
+/// The first and last token of a declared type: a call whose path is at the first and whose
 /// parentheses are at the last is reported over the whole type (a span cannot be joined on
-/// stable, so rustc joins the invocation's ends).
+/// stable, so rustc joins the expression's ends).
 #[derive(Clone, Copy)]
 struct At {
     first: Span,
@@ -438,10 +435,14 @@ impl At {
         At { first, last }
     }
 
-    /// `::core::panic!(args);` over the type.
-    fn panic(self, args: TokenStream) -> TokenStream {
-        let mut group = Group::new(Delimiter::Parenthesis, args);
+    /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
+    /// failure points at it.
+    fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
+        // Every token at the type, so that any error in the call (a type that is no pointer)
+        // points at it.
+        let mut group = Group::new(Delimiter::Parenthesis, respan(args, self.first));
         group.set_span(self.last);
-        quote_spanned!(self.first=> ::core::panic! #group;)
+        let function = respan(function, self.first);
+        quote_spanned!(self.first=> #function #group;)
     }
 }

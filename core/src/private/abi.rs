@@ -98,8 +98,10 @@ impl NumberClass {
 
 /// Questions about a concrete type `T`, answered by an inherent associated constant where one
 /// applies and otherwise by [`ProbeFallback`]'s (inherent items take precedence, and a type
-/// alias is resolved before the lookup): `Probe::<T>::VOID`, `Probe::<T>::CLASS`. The assertion
-/// brings `ProbeFallback` into scope.
+/// alias is resolved before the lookup): `Probe::<T>::VOID`, whether `T` is `c_void`, and
+/// `Probe::<T>::FLOAT`, [`NumberClass::Float`] for `f32` and `f64`. The assertion brings
+/// `ProbeFallback` into scope. Few impls, as each lookup tries them all; [`ClassProbe`] has the
+/// rest.
 #[derive(Debug)]
 pub struct Probe<T: ?Sized>(PhantomData<T>);
 
@@ -107,8 +109,8 @@ pub struct Probe<T: ?Sized>(PhantomData<T>);
 pub trait ProbeFallback {
     /// Whether `T` is `c_void`.
     const VOID: bool = false;
-    /// `T`'s class.
-    const CLASS: NumberClass = NumberClass::Unknown;
+    /// [`NumberClass::Float`] for `f32` and `f64`.
+    const FLOAT: NumberClass = NumberClass::Unknown;
 }
 
 impl<T: ?Sized> ProbeFallback for Probe<T> {}
@@ -118,15 +120,39 @@ impl Probe<c_void> {
     pub const VOID: bool = true;
 }
 
+impl Probe<f32> {
+    /// A float.
+    pub const FLOAT: NumberClass = NumberClass::Float;
+}
+
+impl Probe<f64> {
+    /// A float.
+    pub const FLOAT: NumberClass = NumberClass::Float;
+}
+
+/// `ClassProbe::<T>::CLASS`: `T`'s [`NumberClass`], as [`Probe`] answers (with
+/// [`ClassFallback`]), for the C `float` and `double` parameters, which must be told from integers
+/// and pointers too.
+#[derive(Debug)]
+pub struct ClassProbe<T: ?Sized>(PhantomData<T>);
+
+/// The answer for a type none of [`ClassProbe`]'s inherent impls name.
+pub trait ClassFallback {
+    /// `T`'s class.
+    const CLASS: NumberClass = NumberClass::Unknown;
+}
+
+impl<T: ?Sized> ClassFallback for ClassProbe<T> {}
+
 macro_rules! class {
     ($class:ident: $($t:ty),*) => {
-        $(impl<'a, T> Probe<$t> {
+        $(impl<'a, T> ClassProbe<$t> {
             /// The class of this type.
             pub const CLASS: NumberClass = NumberClass::$class;
         })*
     };
     ($class:ident; $($t:ty),*) => {
-        $(impl Probe<$t> {
+        $(impl ClassProbe<$t> {
             /// The class of this type.
             pub const CLASS: NumberClass = NumberClass::$class;
         })*
@@ -184,6 +210,15 @@ impl Message {
         message
     }
 
+    /// `text`.
+    pub const fn text(text: &str) -> Message {
+        Message {
+            buf: [0; CAPACITY],
+            len: 0,
+        }
+        .then(text)
+    }
+
     /// The message with `text` added.
     pub const fn then(mut self, text: &str) -> Message {
         self.push(text.as_bytes());
@@ -229,6 +264,95 @@ impl Message {
 /// Nothing: a call type-checks only when `P` is a data pointer ([`CPointer`]).
 pub const fn pointer<P: CPointer>() {}
 
+/// The C layout a declared type must have, and the message when it has another: `before`, the
+/// layout found, `after`, then the words of `others` for the layout found (the typedefs that
+/// have it), then the declaration's typedefs.
+#[derive(Clone, Copy, Debug)]
+pub struct Expect<'a> {
+    /// The C size.
+    pub size: usize,
+    /// The C alignment.
+    pub align: usize,
+    /// The message up to the layout found.
+    pub before: &'a str,
+    /// The message after it.
+    pub after: &'a str,
+    /// Other layouts this place has in the symbol's other typedefs, each with the words naming
+    /// those typedefs.
+    pub others: &'a [(usize, usize, &'a str)],
+}
+
+/// [`Expect::others`] where there are none.
+pub const NO_OTHERS: &[(usize, usize, &str)] = &[];
+
+/// Fails compilation with the message when `T` does not have the expected layout, unless `skip`
+/// (the pointee is `c_void`, or a `c_void` stands above it). `#[track_caller]`: the error points
+/// at the call, which the expansion spans over the declared type, and shows no frame of this
+/// crate.
+#[track_caller]
+pub const fn layout<T>(skip: bool, expect: Expect<'_>, typedefs: &str) {
+    if let Some(message) = layout_message::<T>(skip, expect, typedefs) {
+        panic!("{}", message.as_str());
+    }
+}
+
+/// [`layout`]'s message, `None` when the layout is the expected one.
+const fn layout_message<T>(skip: bool, expect: Expect<'_>, typedefs: &str) -> Option<Message> {
+    let found = Layout::of::<T>();
+    if skip || found.is(expect.size, expect.align) {
+        return None;
+    }
+    let mut message = Message::layout(expect.before, found, expect.after);
+    let mut i = 0;
+    while i < expect.others.len() {
+        let (size, align, words) = expect.others[i];
+        if found.is(size, align) {
+            message = message.then(words);
+        }
+        i += 1;
+    }
+    Some(message.then(typedefs))
+}
+
+/// Fails compilation when `T`, a parameter or return type passed by value, does not have the
+/// expected layout or when its class (`found`: [`ClassProbe`]'s, or [`Probe`]'s `FLOAT` where
+/// only a float is wrong) is not the C type's: with `class`
+/// `Some(c_float)`, a float where C has `float` or `double`, an integer or pointer otherwise (a
+/// type whose class cannot be seen, a struct or a newtype, passes); the words naming the class go
+/// between `class_before` and `class_after`. `#[track_caller]` as [`layout`].
+#[track_caller]
+pub const fn value<T>(
+    expect: Expect<'_>,
+    (found, class): (NumberClass, Option<bool>),
+    class_before: &str,
+    class_after: &str,
+    typedefs: &str,
+) {
+    layout::<T>(false, expect, typedefs);
+    if let Some(c_float) = class {
+        if let Some(message) = class_message(found, c_float, class_before, class_after, typedefs) {
+            panic!("{}", message.as_str());
+        }
+    }
+}
+
+/// [`value`]'s message for the class, `None` when it is right or unknown.
+const fn class_message(
+    found: NumberClass,
+    c_float: bool,
+    before: &str,
+    after: &str,
+    typedefs: &str,
+) -> Option<Message> {
+    let words = match found {
+        NumberClass::Integer if c_float => cuda_entry_table::class_words::INTEGER,
+        NumberClass::Pointer if c_float => cuda_entry_table::class_words::POINTER,
+        NumberClass::Float if !c_float => cuda_entry_table::class_words::FLOAT,
+        _ => return None,
+    };
+    Some(Message::text(before).then(words).then(after).then(typedefs))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,17 +362,19 @@ mod tests {
     type Opaque = c_void;
 
     #[allow(unused_imports)]
-    use ProbeFallback as _;
+    use {ClassFallback as _, ProbeFallback as _};
 
     #[test]
     fn probes_see_through_aliases() {
         const {
-            assert!(Probe::<Bias>::CLASS.is_integer());
-            assert!(Probe::<f32>::CLASS.is_float());
-            assert!(Probe::<SizePtr>::CLASS.is_pointer());
-            assert!(Probe::<Option<&mut u8>>::CLASS.is_pointer());
-            assert!(matches!(Probe::<[u8; 4]>::CLASS, NumberClass::Unknown));
-            assert!(Probe::<<SizePtr as CPointer>::Pointee>::CLASS.is_integer());
+            assert!(ClassProbe::<Bias>::CLASS.is_integer());
+            assert!(ClassProbe::<f32>::CLASS.is_float());
+            assert!(ClassProbe::<SizePtr>::CLASS.is_pointer());
+            assert!(ClassProbe::<Option<&mut u8>>::CLASS.is_pointer());
+            assert!(matches!(ClassProbe::<[u8; 4]>::CLASS, NumberClass::Unknown));
+            assert!(ClassProbe::<<SizePtr as CPointer>::Pointee>::CLASS.is_integer());
+            assert!(Probe::<f64>::FLOAT.is_float());
+            assert!(matches!(Probe::<Bias>::FLOAT, NumberClass::Unknown));
             assert!(Probe::<<*mut Opaque as CPointer>::Pointee>::VOID);
             assert!(!Probe::<<*mut u8 as CPointer>::Pointee>::VOID);
             // `c_void` behind `c_void`: a `T **` left unchecked at the first level.
@@ -278,6 +404,52 @@ mod tests {
         assert_eq!(message.as_str(), "a 1 bytes, align 1. b\nc");
         assert!(Layout::of::<u64>().is(8, 8));
         assert!(!Layout::of::<u64>().is(8, 4));
+    }
+
+    #[test]
+    fn checks_speak_only_of_a_mismatch() {
+        const EXPECT: Expect<'_> = Expect {
+            size: 8,
+            align: 8,
+            before: "b ",
+            after: " a",
+            others: &[(4, 4, "; v2000"), (2, 2, "; v1000")],
+        };
+        let expect = EXPECT;
+        const {
+            layout::<u64>(false, EXPECT, "\nt");
+            layout::<u32>(true, EXPECT, "\nt");
+            let expect = Expect {
+                size: 4,
+                align: 4,
+                before: "",
+                after: "",
+                others: &[],
+            };
+            value::<f32>(expect, (NumberClass::Float, Some(true)), "", "", "");
+            value::<u32>(expect, (NumberClass::Unknown, Some(true)), "", "", "");
+            value::<u32>(expect, (NumberClass::Integer, Some(false)), "", "", "");
+            value::<f32>(expect, (NumberClass::Float, None), "", "", "");
+        }
+        let found = layout_message::<u32>(false, expect, "\nt").expect("a mismatch");
+        assert_eq!(found.as_str(), "b 4 bytes, align 4 a; v2000\nt");
+        let found = layout_message::<u8>(false, expect, "").expect("a mismatch");
+        assert_eq!(found.as_str(), "b 1 bytes, align 1 a");
+        let found = class_message(NumberClass::Integer, true, "`u32` is ", ": f32", "");
+        assert_eq!(
+            found.expect("an integer").as_str(),
+            "`u32` is an integer, passed in an integer register: f32"
+        );
+        let found = class_message(NumberClass::Float, false, "", "", "").expect("a float");
+        assert!(found.as_str().starts_with("a floating-point type"));
+        // At run time (never, in an expansion) the check panics with the message.
+        let panicked = std::panic::catch_unwind(|| layout::<u8>(false, expect, ""));
+        let payload = panicked.expect_err("a mismatch panics");
+        let text = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .unwrap_or_default();
+        assert_eq!(text, "b 1 bytes, align 1 a");
     }
 
     #[test]

@@ -42,44 +42,66 @@ impl launch::Signature for () {
     };
 }
 const _: () = {
+    #[allow(unused_imports)]
+    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    #[doc = r" The lines that end every message: the symbol's typedefs."]
+    const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        #[allow(unused_imports)]
-        use ::cuda_entry::__private::ProbeFallback as _;
-        if !::cuda_entry::__private::Layout::of::<CUfunction>().is(8usize, 8usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is " , :: cuda_entry :: __private :: Layout :: of :: < CUfunction > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
-        }
-        if ::cuda_entry::__private::Probe::<CUfunction>::CLASS.is_float() {
-            ::core::panic!(
-                "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is a floating-point type, passed in a floating-point register: declare it with a pointer type\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)"
-            );
-        }
+        ::cuda_entry::__private::value::<CUfunction>(
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUfunction>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is ",
+            ": declare it with a pointer type",
+            TYPEDEFS,
+        );
     };
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        #[allow(unused_imports)]
-        use ::cuda_entry::__private::ProbeFallback as _;
-        if !::cuda_entry::__private::Layout::of::<CUstream>().is(8usize, 8usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is " , :: cuda_entry :: __private :: Layout :: of :: < CUstream > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
-        }
-        if ::cuda_entry::__private::Probe::<CUstream>::CLASS.is_float() {
-            ::core::panic!(
-                "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is a floating-point type, passed in a floating-point register: declare it with a pointer type\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)"
-            );
-        }
+        ::cuda_entry::__private::value::<CUstream>(
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUstream>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
+            ": declare it with a pointer type",
+            TYPEDEFS,
+        );
     };
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        #[allow(unused_imports)]
-        use ::cuda_entry::__private::ProbeFallback as _;
-        if !::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)") . as_str ());
-        }
-        if ::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
-            ::core::panic!(
-                "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, passed in an integer register, but `CUresult` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)"
-            );
-        }
+        ::cuda_entry::__private::value::<CUresult>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, passed in an integer register, but `CUresult` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
     };
 };
 #[doc = " The driver entry behind `launch()`: `cuLaunchKernel` at version 4000 (`PFN_cuLaunchKernel_v4000`)."]
@@ -195,31 +217,51 @@ impl mem_free::Signature for () {
 }
 #[cfg(unix)]
 const _: () = {
+    #[allow(unused_imports)]
+    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    #[doc = r" The lines that end every message: the symbol's typedefs."]
+    const TYPEDEFS: &str = "\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        #[allow(unused_imports)]
-        use ::cuda_entry::__private::ProbeFallback as _;
-        if !::cuda_entry::__private::Layout::of::<CUdeviceptr>().is(8usize, 8usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is " , :: cuda_entry :: __private :: Layout :: of :: < CUdeviceptr > () , ": declare it with a type of the C layout") . then (if :: cuda_entry :: __private :: Layout :: of :: < CUdeviceptr > () . is (4usize , 4usize) { "; that is its layout in `PFN_cuMemFree_v2000` (`version = 2000`)" } else { "" }) . then ("\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)") . as_str ());
-        }
-        if ::cuda_entry::__private::Probe::<CUdeviceptr>::CLASS.is_float() {
-            ::core::panic!(
-                "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr`, passed in an integer register, but `CUdeviceptr` is a floating-point type, passed in a floating-point register: declare it with an integer type of 8 bytes (`u64` or `i64`)\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)"
-            );
-        }
+        ::cuda_entry::__private::value::<CUdeviceptr>(
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is ",
+                after: ": declare it with a type of the C layout",
+                others: &[(
+                    4usize,
+                    4usize,
+                    "; that is its layout in `PFN_cuMemFree_v2000` (`version = 2000`)",
+                )],
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUdeviceptr>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr`, passed in an integer register, but `CUdeviceptr` is ",
+            ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
+            TYPEDEFS,
+        );
     };
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        #[allow(unused_imports)]
-        use ::cuda_entry::__private::ProbeFallback as _;
-        if !::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
-            :: core :: panic ! ("{}" , :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is " , :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)") . as_str ());
-        }
-        if ::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
-            ::core::panic!(
-                "the return type of `PFN_cuMemFree_v3020` is `CUresult`, passed in an integer register, but `CUresult` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)"
-            );
-        }
+        ::cuda_entry::__private::value::<CUresult>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "the return type of `PFN_cuMemFree_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
     };
 };
 #[cfg(unix)]

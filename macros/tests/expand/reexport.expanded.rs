@@ -34,48 +34,65 @@ impl ctx_create_v4::Signature for () {
     };
 }
 const _: () = {
+    #[allow(unused_imports)]
+    use gpu_sys::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    #[doc = r" The lines that end every message: the symbol's typedefs."]
+    const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        #[allow(unused_imports)]
-        use gpu_sys::cuda_entry::__private::ProbeFallback as _;
-        if !gpu_sys::cuda_entry::__private::Probe::<
+        gpu_sys::cuda_entry::__private::layout::<
             <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
-        >::VOID
-        {
-            if !gpu_sys::cuda_entry::__private::Layout::of::<
+        >(
+            gpu_sys::cuda_entry::__private::Probe::<
                 <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
-            >()
-            .is(8usize, 8usize)
-            {
-                :: core :: panic ! ("{}" , gpu_sys :: cuda_entry :: __private :: Message :: layout ("parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to " , gpu_sys :: cuda_entry :: __private :: Layout :: of :: < < * mut CUcontext as gpu_sys :: cuda_entry :: __private :: CPointer > :: Pointee > () , ": point to a type of the C layout, or to `c_void` to leave it unchecked") . then ("") . then ("\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)") . as_str ());
-            }
-        }
+            >::VOID,
+            gpu_sys::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to ",
+                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+            },
+            TYPEDEFS,
+        );
     };
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        #[allow(unused_imports)]
-        use gpu_sys::cuda_entry::__private::ProbeFallback as _;
-        if !gpu_sys::cuda_entry::__private::Layout::of::<CUdevice>().is(4usize, 4usize) {
-            :: core :: panic ! ("{}" , gpu_sys :: cuda_entry :: __private :: Message :: layout ("parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is " , gpu_sys :: cuda_entry :: __private :: Layout :: of :: < CUdevice > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)") . as_str ());
-        }
-        if gpu_sys::cuda_entry::__private::Probe::<CUdevice>::CLASS.is_float() {
-            ::core::panic!(
-                "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)"
-            );
-        }
+        gpu_sys::cuda_entry::__private::value::<CUdevice>(
+            gpu_sys::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is ",
+                after: ": declare it with a type of the C layout",
+                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                gpu_sys::cuda_entry::__private::Probe::<CUdevice>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
     };
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        #[allow(unused_imports)]
-        use gpu_sys::cuda_entry::__private::ProbeFallback as _;
-        if !gpu_sys::cuda_entry::__private::Layout::of::<CUresult>().is(4usize, 4usize) {
-            :: core :: panic ! ("{}" , gpu_sys :: cuda_entry :: __private :: Message :: layout ("the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is " , gpu_sys :: cuda_entry :: __private :: Layout :: of :: < CUresult > () , ": declare it with a type of the C layout") . then ("") . then ("\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)") . as_str ());
-        }
-        if gpu_sys::cuda_entry::__private::Probe::<CUresult>::CLASS.is_float() {
-            ::core::panic!(
-                "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, passed in an integer register, but `CUresult` is a floating-point type, passed in a floating-point register: declare it with an integer type of 4 bytes (`u32` or `i32`)\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)"
-            );
-        }
+        gpu_sys::cuda_entry::__private::value::<CUresult>(
+            gpu_sys::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                after: ": declare it with a type of the C layout",
+                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                gpu_sys::cuda_entry::__private::Probe::<CUresult>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, passed in an integer register, but `CUresult` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
     };
 };
 #[doc = " The driver entry behind `ctx_create_v4()`: `cuCtxCreate` at version 12050 (`PFN_cuCtxCreate_v12050`), optional: the program runs without it."]

@@ -209,8 +209,8 @@ fn what_the_tokens_leave_open_is_asserted() {
         )]
     );
     assert!(
-        pointee
-            .lines
+        checked
+            .typedefs_lines()
             .starts_with("\nthe typedefs of `cuMemGetInfo`:")
     );
     assert!(free.second.is_none());
@@ -218,7 +218,13 @@ fn what_the_tokens_leave_open_is_asserted() {
     assert_eq!(ret.place, "the return type");
     assert!(!ret.pointer && ret.pointee.is_none());
     assert_eq!(ret.layout.as_ref().map(|e| (e.size, e.align)), Some((4, 4)));
-    assert!(matches!(&ret.class, Some(ClassRule::NotFloat { .. })));
+    let class = ret.class.as_ref().expect("the class is asserted");
+    assert!(!class.float);
+    assert_eq!(
+        class.before,
+        "the return type of `PFN_cuMemGetInfo_v3020` is `CUresult`, passed in an integer \
+         register, but `CUresult` is "
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use syn::Type;
 
 use super::judge::{Left, judge};
-use super::layout::{Read, read, type_text};
+use super::layout::{read, type_text};
 use super::signature::{
     Level, Site, by_value, elsewhere, is_unit, of_pointee, of_second, typedefs_note,
 };
@@ -14,7 +14,8 @@ use crate::{CType, Class, Typedef};
 
 /// A `const` assertion of what the tokens of a declared type leave open, for the expansion to
 /// write: the compiler knows the type, the macro only its tokens. Each message is complete but for
-/// the layout found, which goes between an [`Expected`]'s `before` and `after`.
+/// what is found (a layout between an [`Expected`]'s `before` and `after`, a class between a
+/// [`ClassRule`]'s), and ends with [`Checked::typedefs_lines`].
 #[derive(Clone)]
 pub struct Assertion<'a> {
     /// The declared type: a parameter's, or the return type.
@@ -63,26 +64,20 @@ pub struct Expected {
     /// arity), each with the words that follow `after` when it is the layout found: `; that is
     /// its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)`.
     pub others: Vec<(u32, u32, String)>,
-    /// The lines that end the message, from a line break on: the symbol's typedefs.
-    pub lines: String,
 }
 
 /// Which register class the C type travels in, and the message when the declared type's is the
-/// other.
+/// other: `before`, the words naming the declared type's class
+/// ([`class_words`](crate::class_words)), `after`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ClassRule {
-    /// A C `float` or `double`: the declared type must be neither an integer nor a pointer.
-    Float {
-        /// When it is an integer.
-        if_integer: String,
-        /// When it is a pointer.
-        if_pointer: String,
-    },
-    /// A C integer, enum or pointer: the declared type must not be `f32` or `f64`.
-    NotFloat {
-        /// When it is one.
-        message: String,
-    },
+pub struct ClassRule {
+    /// Whether the C type is `float` or `double`: the declared type must be neither an integer
+    /// nor a pointer. Otherwise (an integer, an enum, a pointer) it must not be `f32` or `f64`.
+    pub float: bool,
+    /// The message up to the words.
+    pub before: String,
+    /// The message after them.
+    pub after: String,
 }
 
 impl Checked<'_> {
@@ -94,7 +89,6 @@ impl Checked<'_> {
             return Vec::new();
         };
         let decl = self.declaration;
-        let note = typedefs_note(typedef);
         let mut out = Vec::new();
         for (i, (p, c)) in decl.params.iter().zip(typedef.params).enumerate() {
             if let Ok(left) = judge(&c.ty, &read(&p.ty)) {
@@ -102,7 +96,7 @@ impl Checked<'_> {
                 let place = format!("parameter {} `{}`", i + 1, p.name);
                 let elsewhere = elsewhere(typedef, decl, Some(i));
                 let c = (&c.ty, &elsewhere[..]);
-                out.extend(assertion(&site, place, left, c, &p.ty, &note));
+                out.extend(assertion(&site, place, left, c, &p.ty));
             }
         }
         if typedef.ret.size != 0 && !is_unit(&decl.ret) {
@@ -111,10 +105,18 @@ impl Checked<'_> {
                 let place = "the return type".to_owned();
                 let elsewhere = elsewhere(typedef, decl, None);
                 let c = (&typedef.ret, &elsewhere[..]);
-                out.extend(assertion(&site, place, left, c, &decl.ret, &note));
+                out.extend(assertion(&site, place, left, c, &decl.ret));
             }
         }
         out
+    }
+
+    /// The lines that end every assertion's message, from a line break on: the symbol's
+    /// typedefs of the declaration's flavour (empty for an `unverified` declaration).
+    pub fn typedefs_lines(&self) -> String {
+        self.typedef
+            .map(|t| format!("\n{}", typedefs_note(t)))
+            .unwrap_or_default()
     }
 }
 
@@ -124,7 +126,6 @@ fn assertion<'a>(
     left: Left,
     (c, elsewhere): (&CType, &[(&'static Typedef, CType)]),
     ty: &'a Type,
-    note: &str,
 ) -> Option<Assertion<'a>> {
     if left.is_empty() {
         return None;
@@ -158,19 +159,14 @@ fn assertion<'a>(
                 })
                 .collect(),
             after,
-            lines: format!("\n{note}"),
         })
     };
     let class = left.class.then(|| {
-        if c.class == Class::Floating {
-            ClassRule::Float {
-                if_integer: format!("{}\n{note}", site.not_float(c, "an integer")),
-                if_pointer: format!("{}\n{note}", site.not_float(c, "a pointer")),
-            }
-        } else {
-            ClassRule::NotFloat {
-                message: format!("{}\n{note}", site.class(c, true, &Read::Unknown)),
-            }
+        let (before, after) = site.class(c);
+        ClassRule {
+            float: c.class == Class::Floating,
+            before,
+            after,
         }
     });
     Some(Assertion {

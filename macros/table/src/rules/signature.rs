@@ -10,7 +10,7 @@ use super::declaration::{Declaration, is_c_type};
 use super::judge::{Wrong, judge, pointee, second};
 use super::layout::{Read, read, type_text};
 use super::mistake::{Found, Mistake, MistakeKind, place};
-use crate::{CType, Class, Param, Typedef, flavour};
+use crate::{CType, Class, Param, Typedef, class_words, flavour};
 
 /// Arity, then each type against the C type, then the return type.
 pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut Found) {
@@ -271,7 +271,17 @@ impl Site {
                     self.position, self.c, self.rust
                 );
             }
-            Wrong::Class { float } => return self.class(c, float, r),
+            Wrong::Class { float } => {
+                let words = if float {
+                    class_words::FLOAT
+                } else if matches!(r, Read::Number { .. }) {
+                    class_words::INTEGER
+                } else {
+                    class_words::POINTER
+                };
+                let (before, after) = self.class(c);
+                return format!("{before}{words}{after}");
+            }
             Wrong::PointeeNotAPointer => {
                 let pointee = pointee(c).map_or("", |p| p.spelling);
                 return format!(
@@ -294,10 +304,19 @@ impl Site {
         format!("{before}{size} bytes, align {align}{after}")
     }
 
-    /// The message of a float where C has an integer (`float`), or of an integer or pointer where
-    /// C has a float.
-    pub(crate) fn class(&self, c: &CType, float: bool, r: &Read) -> String {
-        if float {
+    /// A class mismatch: the text before and after the words naming the declared type's class
+    /// ([`class_words`]).
+    pub(crate) fn class(&self, c: &CType) -> (String, String) {
+        if c.class == Class::Floating {
+            let float = if c.size == 8 { "f64" } else { "f32" };
+            (
+                format!(
+                    "{} is `{}`, passed in a floating-point register, but `{}` is ",
+                    self.position, self.c, self.rust
+                ),
+                format!(": declare it `{float}`"),
+            )
+        } else {
             let instead = match c.class {
                 Class::Pointer => "a pointer type".to_owned(),
                 Class::FunctionPointer => "a function pointer type".to_owned(),
@@ -308,30 +327,14 @@ impl Site {
                     c.size * 8
                 ),
             };
-            format!(
-                "{} is `{}`, passed in an integer register, but `{}` is a floating-point type, \
-                 passed in a floating-point register: declare it with {instead}",
-                self.position, self.c, self.rust
+            (
+                format!(
+                    "{} is `{}`, passed in an integer register, but `{}` is ",
+                    self.position, self.c, self.rust
+                ),
+                format!(": declare it with {instead}"),
             )
-        } else {
-            let what = if matches!(r, Read::Number { .. }) {
-                "an integer"
-            } else {
-                "a pointer"
-            };
-            self.not_float(c, what)
         }
-    }
-
-    pub(crate) fn not_float(&self, c: &CType, what: &str) -> String {
-        format!(
-            "{} is `{}`, passed in a floating-point register, but `{}` is {what}, passed in an \
-             integer register: declare it `{}`",
-            self.position,
-            self.c,
-            self.rust,
-            if c.size == 8 { "f64" } else { "f32" }
-        )
     }
 
     /// A size and alignment mismatch: the text before and after the declared type's layout.
