@@ -328,7 +328,7 @@ fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
         // For the probes' answers where no inherent constant applies.
         #[allow(unused_imports)]
         use #private::{ClassFallback as _, ProbeFallback as _};
-        /// The lines that end every message: the symbol's typedefs.
+        // The lines that end every message: the symbol's typedefs.
         const TYPEDEFS: &str = #typedefs;
         #(#each)*
     }

@@ -329,10 +329,10 @@ pub const fn value<T>(
     typedefs: &str,
 ) {
     layout::<T>(false, expect, typedefs);
-    if let Some(c_float) = class {
-        if let Some(message) = class_message(found, c_float, class_before, class_after, typedefs) {
-            panic!("{}", message.as_str());
-        }
+    if let Some(c_float) = class
+        && let Some(message) = class_message(found, c_float, class_before, class_after, typedefs)
+    {
+        panic!("{}", message.as_str());
     }
 }
 

@@ -99,14 +99,15 @@ impl Checked<'_> {
                 out.extend(assertion(&site, place, left, c, &p.ty));
             }
         }
-        if typedef.ret.size != 0 && !is_unit(&decl.ret) {
-            if let Ok(left) = judge(&typedef.ret, &read(&decl.ret)) {
-                let site = Site::ret(typedef, &decl.ret);
-                let place = "the return type".to_owned();
-                let elsewhere = elsewhere(typedef, decl, None);
-                let c = (&typedef.ret, &elsewhere[..]);
-                out.extend(assertion(&site, place, left, c, &decl.ret));
-            }
+        if typedef.ret.size != 0
+            && !is_unit(&decl.ret)
+            && let Ok(left) = judge(&typedef.ret, &read(&decl.ret))
+        {
+            let site = Site::ret(typedef, &decl.ret);
+            let place = "the return type".to_owned();
+            let elsewhere = elsewhere(typedef, decl, None);
+            let c = (&typedef.ret, &elsewhere[..]);
+            out.extend(assertion(&site, place, left, c, &decl.ret));
         }
         out
     }
