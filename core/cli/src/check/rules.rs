@@ -16,7 +16,7 @@ pub(super) fn declaration(decl: &shared::Declaration, block: &[Mistake]) -> Judg
     let asked = request(&decl.args);
     let mut mistakes: Vec<Rejection> = block.iter().map(|m| rejection(m, true)).collect();
     match decl.validate() {
-        Ok(checked) if mistakes.is_empty() => accepted(&checked),
+        Ok(checked) if mistakes.is_empty() => accepted(&checked, true),
         Ok(_) => Judged::Rejected { asked, mistakes },
         Err(found) => {
             mistakes.extend(found.iter().map(|m| rejection(m, true)));
@@ -78,7 +78,7 @@ pub(super) fn record(request: Request) -> Judged {
         };
     };
     match decl.validate() {
-        Ok(checked) if mistakes.is_empty() => accepted(&checked),
+        Ok(checked) if mistakes.is_empty() => accepted(&checked, false),
         Ok(_) => Judged::Rejected {
             asked: Some(request),
             mistakes,
@@ -109,8 +109,9 @@ fn request(args: &shared::Arguments) -> Option<Request> {
     })
 }
 
-/// A declaration the rules accept: what it asks for, and the table's notes on it.
-fn accepted(checked: &Checked<'_>) -> Judged {
+/// A declaration the rules accept: what it asks for, the table's notes on it, and, for a source
+/// declaration (`source`), what its types leave to the compiler (a binary's was compiled).
+fn accepted(checked: &Checked<'_>, source: bool) -> Judged {
     let request = Request {
         symbol: checked.symbol.to_owned(),
         version: checked.version,
@@ -121,6 +122,11 @@ fn accepted(checked: &Checked<'_>) -> Judged {
     Judged::Accepted {
         request,
         notes: notes(checked),
+        compiler: if source {
+            checked.left_to_compiler()
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -296,5 +302,31 @@ mod tests {
             notes(request("cuMemAlloc", 13080, false, true)),
             ["unverified: a version newer than the typedef table, the signature is not checked"]
         );
+    }
+
+    #[test]
+    fn what_the_tokens_leave_open_is_said_to_be_the_compilers() {
+        let compiler = |source: &str| match judged(source) {
+            Judged::Accepted { compiler, .. } => compiler,
+            Judged::Rejected { mistakes, .. } => panic!("{mistakes:?}"),
+        };
+        let read = compiler(
+            "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]\n\
+             unsafe extern \"C\" fn mem_alloc(dptr: *mut u64, bytesize: usize) -> i32;",
+        );
+        assert_eq!(read, [""; 0]);
+        let left = compiler(
+            "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]\n\
+             unsafe extern \"C\" fn mem_alloc(dptr: *mut CUdeviceptr, bytesize: usize) -> i32;",
+        );
+        assert_eq!(
+            left,
+            ["parameter 1 `dptr`: what `*mut CUdeviceptr` points to"]
+        );
+        // A binary's record was compiled: nothing is left.
+        match record(request("cuMemAlloc", 3020, false, false)) {
+            Judged::Accepted { compiler, .. } => assert!(compiler.is_empty()),
+            Judged::Rejected { mistakes, .. } => panic!("{mistakes:?}"),
+        }
     }
 }

@@ -218,6 +218,13 @@ fn what_the_tokens_leave_open_is_asserted() {
     assert_eq!(ret.place, "the return type");
     assert!(!ret.pointer && ret.pointee.is_none());
     assert_eq!(ret.layout.as_ref().map(|e| (e.size, e.align)), Some((4, 4)));
+    assert_eq!(
+        checked.left_to_compiler(),
+        [
+            "parameter 1 `free`: what `SizePtr` points to",
+            "the return type: the layout of `CUresult`, its class"
+        ]
+    );
     let class = ret.class.as_ref().expect("the class is asserted");
     assert!(!class.float);
     assert_eq!(

@@ -112,6 +112,32 @@ impl Checked<'_> {
         out
     }
 
+    /// What only the compiler can judge, for a reader without one (the command): each place whose
+    /// type's tokens leave something open, with what (`parameter 1 `dptr`: what `*mut
+    /// CUdeviceptr` points to`). Empty when the tokens tell everything.
+    pub fn left_to_compiler(&self) -> Vec<String> {
+        self.assertions()
+            .iter()
+            .map(|a| {
+                let ty = type_text(a.ty);
+                let mut what = Vec::new();
+                if a.layout.is_some() {
+                    what.push(format!("the layout of `{ty}`"));
+                }
+                if a.class.is_some() {
+                    what.push("its class".to_owned());
+                }
+                if a.pointer && a.pointee.is_none() && a.second.is_none() {
+                    what.push(format!("that `{ty}` is a pointer"));
+                }
+                if a.pointee.is_some() || a.second.is_some() {
+                    what.push(format!("what `{ty}` points to"));
+                }
+                format!("{}: {}", a.place, what.join(", "))
+            })
+            .collect()
+    }
+
     /// The lines that end every assertion's message, from a line break on: the symbol's
     /// typedefs of the declaration's flavour (empty for an `unverified` declaration).
     pub fn typedefs_lines(&self) -> String {
