@@ -7,9 +7,11 @@
 //! each declaration into a [`Declaration`] that owns what was written, with the mistakes of its
 //! shape. Validation ([`Declaration::validate`], [`EntryItem::validate`]) holds it against the
 //! typedef table: the symbol's spelling, the version among the symbol's typedefs of the stream
-//! flavour, `unverified`, the arity, pointer-ness and a `void` return, and the per-thread twin
-//! ([`twin`]). It returns a [`Checked`] declaration or every [`Mistake`] in source order, each
-//! with a [`MistakeKind`] whose [`name`](MistakeKind::name) is stable.
+//! flavour, `unverified`, the arity, and each type's ABI as far as its tokens tell (pointer-ness,
+//! size and alignment, what a pointer points to, float or integer, the return type), and the
+//! per-thread twin ([`twin`]). It returns a [`Checked`] declaration or every [`Mistake`] in source
+//! order, each with a [`MistakeKind`] whose [`name`](MistakeKind::name) is stable. What the tokens
+//! leave open, [`Checked::assertions`] hands to the compiler.
 //!
 //! A file scanner:
 //!
