@@ -1,9 +1,16 @@
 //! What `#[cuda_entry]` expansions name. Not a public API: it changes without notice.
 
+#[path = "private/abi.rs"]
+mod abi;
+
 pub use crate::entry::Entry;
 pub use crate::error::Error;
 pub use crate::registry::ENTRIES;
 pub use crate::request::{Resolver, Stream};
+pub use abi::{
+    CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_OTHERS,
+    NumberClass, Probe, ProbeFallback, layout, pointer, value,
+};
 pub use core::result::Result;
 pub use cuda_entry_table::manifest;
 pub use linkme;
@@ -93,55 +100,6 @@ pub const fn default_stream(twin_version: u32) -> Stream {
     }
 }
 
-/// The longest message an ABI assertion prints.
-const MESSAGE: usize = 512;
-
-const fn push(buf: &mut [u8; MESSAGE], mut len: usize, bytes: &[u8]) -> usize {
-    let mut i = 0;
-    while i < bytes.len() && len < MESSAGE {
-        buf[len] = bytes[i];
-        len += 1;
-        i += 1;
-    }
-    len
-}
-
-const fn push_number(buf: &mut [u8; MESSAGE], len: usize, mut n: usize) -> usize {
-    let mut digits = [0u8; 20];
-    let mut count = 0;
-    loop {
-        digits[digits.len() - 1 - count] = b'0' + (n % 10) as u8;
-        count += 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let (_, used) = digits.split_at(digits.len() - count);
-    push(buf, len, used)
-}
-
-/// Fails compilation, naming both layouts, when `T` is not `size` bytes aligned to `align`.
-/// `what` names the parameter, its C type and the C layout.
-pub const fn check_abi<T>(size: usize, align: usize, what: &str) {
-    let (found_size, found_align) = (size_of::<T>(), align_of::<T>());
-    if found_size == size && found_align == align {
-        return;
-    }
-    let mut buf = [0u8; MESSAGE];
-    let mut len = push(&mut buf, 0, what.as_bytes());
-    len = push(&mut buf, len, b", but the declared Rust type is ");
-    len = push_number(&mut buf, len, found_size);
-    len = push(&mut buf, len, b" bytes, align ");
-    len = push_number(&mut buf, len, found_align);
-    len = push(&mut buf, len, b": declare it with a type of the C layout");
-    let (message, _) = buf.split_at(len);
-    match core::str::from_utf8(message) {
-        Ok(message) => panic!("{}", message),
-        Err(_) => panic!("a declared type does not have the C type's size and alignment"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,43 +148,6 @@ mod tests {
             Error::new(ErrorKind::DriverTooOld, None, Some(3010)).driver_status(),
             None
         );
-    }
-
-    #[test]
-    fn matching_layouts_pass() {
-        check_abi::<u64>(8, 8, "unused");
-        check_abi::<*mut u8>(size_of::<usize>(), align_of::<usize>(), "unused");
-    }
-
-    #[test]
-    fn a_mismatch_names_both_layouts() {
-        let message = std::panic::catch_unwind(|| {
-            check_abi::<u32>(
-                8,
-                8,
-                "parameter 2 `bytesize` is `size_t bytesize` (8 bytes, align 8)",
-            );
-        })
-        .expect_err("a mismatch fails");
-        let message = message
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| message.downcast_ref::<&str>().copied())
-            .unwrap_or_default();
-        assert_eq!(
-            message,
-            "parameter 2 `bytesize` is `size_t bytesize` (8 bytes, align 8), but the declared \
-             Rust type is 4 bytes, align 4: declare it with a type of the C layout"
-        );
-    }
-
-    #[test]
-    fn numbers_are_written_in_decimal() {
-        let mut buf = [0u8; MESSAGE];
-        let len = push_number(&mut buf, 0, 1_234_567_890);
-        assert_eq!(&buf[..len], b"1234567890");
-        let len = push_number(&mut buf, 0, 0);
-        assert_eq!(&buf[..len], b"0");
     }
 
     #[test]

@@ -7,9 +7,12 @@
 use std::ffi::CString;
 
 use cuda_entry_table::manifest;
-use cuda_entry_table::rules::{Argument, Checked, Declaration, DefaultStream, Resolver, is_c_type};
-use proc_macro2::{Literal, Span, TokenStream};
-use quote::{quote, quote_spanned};
+use cuda_entry_table::rules::{
+    Argument, Assertion, Checked, ClassRule, Declaration, DefaultStream, Expected, Resolver,
+    is_c_type,
+};
+use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
 use syn::spanned::Spanned;
 
@@ -88,7 +91,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
     let sections = link_sections();
     let retention = gnu_pe_retention(&p);
-    let checks = abi_assertions(checked, &typedef_name, &paths.private());
+    let checks = abi_assertions(checked, &paths.private());
     let mod_doc = format!(
         " The driver entry behind `{name}()`: `{symbol}` at version {version} \
          (`{typedef_name}`){}.",
@@ -310,58 +313,136 @@ fn gnu_pe_retention(private: &TokenStream) -> TokenStream {
     }
 }
 
-/// `const` assertions that each Rust type has the size and alignment of the C type on the target
-/// being compiled (the table's figures are for 64-bit targets, where CUDA runs).
-fn abi_assertions(checked: &Checked<'_>, typedef_name: &str, private: &TokenStream) -> TokenStream {
-    let Some(typedef) = checked.typedef else {
+/// `const` assertions of what the tokens of the declared types leave open (the rules'
+/// [`Assertion`]s), each at the declared type and evaluated on targets with 64-bit pointers,
+/// where the table's figures hold. A failure is the rules' message at the type, with no frame of
+/// `cuda_entry` (the checks are `#[track_caller]`).
+fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
+    let assertions = checked.assertions();
+    if assertions.is_empty() {
         return TokenStream::new();
-    };
-    let decl = checked.declaration;
-    let mut out = TokenStream::new();
-    for (i, (p, param)) in decl.params.iter().zip(typedef.params).enumerate() {
-        if param.ty.size == 0 {
-            continue;
-        }
-        let what = format!(
-            "parameter {} `{}` of `{typedef_name}` is `{} {}` ({} bytes, align {})",
-            i + 1,
-            p.name,
-            param.ty.spelling,
-            param.name,
-            param.ty.size,
-            param.ty.align
-        );
-        out.extend(assertion(
-            private,
-            &p.ty,
-            (param.ty.size, param.ty.align),
-            &what,
-        ));
     }
-    if typedef.ret.size != 0 {
-        let what = format!(
-            "the return type of `{typedef_name}` is `{}` ({} bytes, align {})",
-            typedef.ret.spelling, typedef.ret.size, typedef.ret.align
-        );
-        let layout = (typedef.ret.size, typedef.ret.align);
-        out.extend(assertion(private, &decl.ret, layout, &what));
+    let typedefs = checked.typedefs_lines();
+    let each = assertions.iter().map(|a| assertion(private, a));
+    quote! {
+        // For the probes' answers where no inherent constant applies.
+        #[allow(unused_imports)]
+        use #private::{ClassFallback as _, ProbeFallback as _};
+        // The lines that end every message: the symbol's typedefs.
+        const TYPEDEFS: &str = #typedefs;
+        #(#each)*
     }
-    out
 }
 
-fn assertion(
-    private: &TokenStream,
-    ty: &Type,
-    (size, align): (u32, u32),
-    what: &str,
-) -> TokenStream {
-    let span: Span = ty.span();
-    let size = size as usize;
-    let align = align as usize;
-    // The whole call at the type, so that a failed assertion points at it.
-    let private = respan(private.clone(), span);
-    quote_spanned! {span=>
+fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
+    let ty = a.ty;
+    let at = At::of(ty);
+    // Every path at the type, so that a failure points at it.
+    let p = respan(private.clone(), at.first);
+    let mut body = TokenStream::new();
+    if let Some(expected) = &a.layout {
+        let expect = expect(&p, expected);
+        let (class, before, after) = match &a.class {
+            Some(ClassRule {
+                float,
+                before,
+                after,
+            }) => (
+                // Only a C float needs integers and pointers told apart.
+                if *float {
+                    quote!((#p::ClassProbe::<#ty>::CLASS, ::core::option::Option::Some(true)))
+                } else {
+                    quote!((#p::Probe::<#ty>::FLOAT, ::core::option::Option::Some(false)))
+                },
+                before.as_str(),
+                after.as_str(),
+            ),
+            None => (
+                quote!((#p::NumberClass::Unknown, ::core::option::Option::None)),
+                "",
+                "",
+            ),
+        };
+        let args = quote!(#expect, #class, #before, #after, TYPEDEFS);
+        body.extend(at.call(quote!(#p::value::<#ty>), args));
+    }
+    if a.pointee.is_some() || a.second.is_some() {
+        // `c_void` at either level leaves what is below it unchecked.
+        let pointee = quote!(<#ty as #p::CPointer>::Pointee);
+        let void = quote!(#p::Probe::<#pointee>::VOID);
+        if let Some(expected) = &a.pointee {
+            let expect = expect(&p, expected);
+            let args = quote!(#void, #expect, TYPEDEFS);
+            body.extend(at.call(quote!(#p::layout::<#pointee>), args));
+        }
+        if let Some(expected) = &a.second {
+            let second = quote!(<#pointee as #p::CPointerSlot>::Pointee);
+            let skip = quote!(#void || #p::Probe::<#second>::VOID);
+            let expect = expect(&p, expected);
+            let args = quote!(#skip, #expect, TYPEDEFS);
+            body.extend(at.call(quote!(#p::layout::<#second>), args));
+        }
+    } else if a.pointer {
+        body.extend(quote!(#p::pointer::<#ty>();));
+    }
+    quote_spanned! {at.first=>
         #[cfg(target_pointer_width = "64")]
-        const _: () = #private::check_abi::<#ty>(#size, #align, #what);
+        const _: () = {
+            #body
+        };
+    }
+}
+
+/// The `Expect` of an expected layout.
+fn expect(p: &TokenStream, expected: &Expected) -> TokenStream {
+    let (size, align) = (expected.size as usize, expected.align as usize);
+    let (before, after) = (&expected.before, &expected.after);
+    // A shared empty slice where there is none, rather than a promoted constant per call.
+    let others = if expected.others.is_empty() {
+        quote!(#p::NO_OTHERS)
+    } else {
+        let others = expected.others.iter().map(|(size, align, words)| {
+            let (size, align) = (*size as usize, *align as usize);
+            quote!((#size, #align, #words))
+        });
+        quote!(&[#(#others),*])
+    };
+    quote! {
+        #p::Expect {
+            size: #size,
+            align: #align,
+            before: #before,
+            after: #after,
+            others: #others,
+        }
+    }
+}
+
+/// The first and last token of a declared type: a call whose path is at the first and whose
+/// parentheses are at the last is reported over the whole type (a span cannot be joined on
+/// stable, so rustc joins the expression's ends).
+#[derive(Clone, Copy)]
+struct At {
+    first: Span,
+    last: Span,
+}
+
+impl At {
+    fn of(ty: &Type) -> At {
+        let mut tokens = ty.to_token_stream().into_iter();
+        let first = tokens.next().map_or_else(|| ty.span(), |t| t.span());
+        let last = tokens.last().map_or(first, |t| t.span());
+        At { first, last }
+    }
+
+    /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
+    /// failure points at it.
+    fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
+        // Every token at the type, so that any error in the call (a type that is no pointer)
+        // points at it.
+        let mut group = Group::new(Delimiter::Parenthesis, respan(args, self.first));
+        group.set_span(self.last);
+        let function = respan(function, self.first);
+        quote_spanned!(self.first=> #function #group;)
     }
 }

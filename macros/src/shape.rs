@@ -11,8 +11,8 @@
 //! `dead_code` warning; the function's first and last tokens carry the declaration's span for
 //! rustc to report it, as it reports nothing inside an expansion.
 
-use cuda_entry_table::rules::Declaration;
-use proc_macro2::{Delimiter, Group, Spacing, Span, TokenStream, TokenTree};
+use cuda_entry_table::rules::{Declaration, tokens_text};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::{Abi, Attribute, Ident, Type, Visibility};
 
@@ -167,84 +167,15 @@ fn is_doc_comment(attr: &Attribute) -> bool {
     matches!(&attr.meta, syn::Meta::NameValue(nv) if nv.path.is_ident("doc"))
 }
 
-/// The signature as code text for the docs: `unsafe extern "C" fn(dptr: *mut CUdeviceptr) ->
-/// CUresult`, spaced as rustfmt would (tokens print with a space between each).
+/// The signature as code text for the docs: `unsafe extern "C" fn(dptr: *mut CUdeviceptr, n:
+/// usize) -> CUresult`, spaced as rustfmt would.
 pub(crate) fn signature_text(abi: &Abi, decl: &Declaration) -> String {
     let params = decl.params.iter().map(|p| {
         let (name, ty) = (&p.name, &p.ty);
         quote!(#name: #ty)
     });
     let ret = &decl.ret;
-    let mut pieces = Vec::new();
-    flatten(quote!(unsafe #abi fn(#(#params),*) -> #ret), &mut pieces);
-    let mut text = String::new();
-    let (mut glue_next, mut after_word, mut after_joint_colon) = (true, false, false);
-    let mut previous = String::new();
-    for Piece {
-        text: piece,
-        word,
-        joint,
-    } in pieces
-    {
-        // A path's leading `::` after a keyword (`*const ::std::...`) keeps its space.
-        let keyword = matches!(previous.as_str(), "const" | "mut" | "dyn" | "impl" | "fn");
-        let glue_before = glue_next
-            || matches!(piece.as_str(), "," | ";" | ")" | "]" | ">" | "<")
-            || (piece == ":" && !(joint && keyword))
-            || (piece == "(" && after_word);
-        if !glue_before {
-            text.push(' ');
-        }
-        text.push_str(&piece);
-        glue_next = matches!(piece.as_str(), "(" | "[" | "<" | "&" | "*" | "'")
-            || (piece == ":" && (joint || after_joint_colon))
-            || (piece == "-" && joint);
-        after_joint_colon = piece == ":" && joint;
-        after_word = word;
-        previous = piece;
-    }
-    text
-}
-
-/// One token of [`signature_text`]: its text, whether it is an identifier, whether it is
-/// punctuation joined to the next.
-struct Piece {
-    text: String,
-    word: bool,
-    joint: bool,
-}
-
-/// The tokens with every group's delimiters as pieces of their own.
-fn flatten(tokens: TokenStream, out: &mut Vec<Piece>) {
-    let piece = |text: &str, word, joint| Piece {
-        text: text.to_owned(),
-        word,
-        joint,
-    };
-    for token in tokens {
-        match token {
-            TokenTree::Group(g) => {
-                let (open, close) = match g.delimiter() {
-                    Delimiter::Parenthesis => ("(", ")"),
-                    Delimiter::Bracket => ("[", "]"),
-                    Delimiter::Brace => ("{", "}"),
-                    Delimiter::None => ("", ""),
-                };
-                if !open.is_empty() {
-                    out.push(piece(open, false, false));
-                }
-                flatten(g.stream(), out);
-                if !close.is_empty() {
-                    out.push(piece(close, false, false));
-                }
-            }
-            TokenTree::Punct(p) => {
-                let joint = p.spacing() == Spacing::Joint;
-                out.push(piece(&p.as_char().to_string(), false, joint));
-            }
-            other => out.push(piece(&other.to_string(), true, false)),
-        }
-    }
+    tokens_text(quote!(unsafe #abi fn(#(#params),*) -> #ret))
 }
 
 /// The visibility of the generated module's items: as visible as the declared function.

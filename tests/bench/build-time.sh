@@ -9,8 +9,8 @@
 # Throwaway crates are generated under $CARGO_TARGET_DIR/bench-build-time/ (default
 # target/bench-build-time/; nothing is committed), each with its own target directory:
 #   macro   every symbol of the typedef table at its newest legacy version, one #[cuda_entry]
-#           declaration each (types: *mut c_void for pointers, u8..u64 / [uN; K] of the C size and
-#           alignment otherwise), depending on cuda-entry by path
+#           declaration each (types: *mut c_void for pointers, f32/f64 for float/double,
+#           u8..u64 / [uN; K] of the C size and alignment otherwise), depending on cuda-entry by path
 #   plain   the same signatures in one `unsafe extern "C"` block, no dependencies
 #   manual  the same signatures loaded lazily by hand, as cudarc's `dynamic-loading` does (per
 #           function a wrapper with a `static OnceLock` of the pointer, dlsym through libloading):
@@ -52,12 +52,15 @@ cat > "$work/gen/src/main.rs" <<'RS'
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use cuda_entry_table::{CType, Stream, TYPEDEFS, Typedef};
+use cuda_entry_table::{CType, Class, Stream, TYPEDEFS, Typedef};
 
-/// A Rust type of the C type's size and alignment (pointers as `*mut c_void`).
+/// A Rust type of the C type's size, alignment and class (pointers as `*mut c_void`).
 fn rust_type(t: &CType) -> Option<String> {
     if t.pointer {
         return Some("*mut c_void".into());
+    }
+    if t.class == Class::Floating {
+        return Some(if t.size == 8 { "f64" } else { "f32" }.into());
     }
     let unit = match t.align {
         1 => "u8",

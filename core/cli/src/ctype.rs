@@ -17,11 +17,12 @@
 //! - Every other CUDA type keeps its name and gets a stand-in definition marked `// TODO: define`,
 //!   chosen from the layout the table records for it: 4 bytes aligned 4 (the enums) -> `i32`;
 //!   8 bytes aligned 8 (the handles `struct X_st *`, the callbacks) -> `*mut c_void`; any other
-//!   size (a struct passed by value) -> a `#[repr(C, align(N))]` byte array of that size; a type
-//!   the table only ever shows behind a pointer (the parameter structs) -> an opaque
-//!   `#[repr(C)]` struct, which keeps the pointer typed but cannot be built in Rust. Each has the C
-//!   layout, which is what the ABI needs (the macro checks it); replace them with the real
-//!   definitions (bindgen output, `cudarc::driver::sys`) to use the values.
+//!   size (a struct, by value or behind a pointer) -> a `#[repr(C, align(N))]` byte array of that
+//!   size; a type whose size the headers do not give (`struct CUctx_st`, behind a handle) -> an
+//!   opaque `#[repr(C)]` struct, which keeps the pointer typed but cannot be built in Rust. Each
+//!   has the C layout, which is what the ABI needs (the macro checks it, through pointers too);
+//!   replace them with the real definitions (bindgen output, `cudarc::driver::sys`) to use the
+//!   values.
 //!
 //! With `--types c`, C's own types become the `std::ffi` names (`c_uint`, `c_ulonglong`...;
 //! `size_t` stays `usize`, as `std::ffi::c_size_t` is unstable) and every CUDA type keeps its C
@@ -159,12 +160,14 @@ fn known_integer(base: &str) -> Option<(&'static str, &'static str)> {
     })
 }
 
-/// The size and alignment the table records for `base` passed by value anywhere, if it does.
-fn by_value_layout(base: &str) -> Option<(u32, u32)> {
+/// The size and alignment the table records for `base` anywhere, by value or behind pointers,
+/// if it gives one (an incomplete type has none).
+fn recorded_layout(base: &str) -> Option<(u32, u32)> {
     TYPEDEFS
         .iter()
-        .flat_map(|t| t.params.iter().map(|p| p.ty).chain([t.ret]))
-        .find(|ty| !ty.pointer && Spelling::parse(ty.spelling).base == base)
+        .flat_map(|t| t.params.iter().map(|p| &p.ty).chain([&t.ret]))
+        .flat_map(|ty| std::iter::successors(Some(ty), |ty| ty.pointee))
+        .find(|ty| ty.is_complete() && !ty.pointer && Spelling::parse(ty.spelling).base == base)
         .map(|ty| (ty.size, ty.align))
 }
 
@@ -223,7 +226,7 @@ fn stand_in(base: &str, needs: &mut Needs) -> String {
     if let Some((rust, c)) = known_integer(base) {
         return format!("// {c};\n{ALLOW}pub type {base} = {rust};\n");
     }
-    match by_value_layout(base) {
+    match recorded_layout(base) {
         Some((4, 4)) => format!(
             "// TODO: define `{base}` as cuda.h does: 4 bytes there (an enum or a 32-bit integer);\n\
              // `i32` has its size and alignment.\n{ALLOW}pub type {base} = i32;\n"
@@ -238,12 +241,12 @@ fn stand_in(base: &str, needs: &mut Needs) -> String {
         }
         Some((size, align)) => format!(
             "// TODO: define `{base}` as cuda.h does: a struct of {size} bytes aligned to {align} \
-             there,\n// passed by value; this stand-in has only its layout.\n{ALLOW}#[repr(C, \
+             there;\n// this stand-in has only its layout.\n{ALLOW}#[repr(C, \
              align({align}))]\n#[derive(Clone, Copy)]\npub struct {base} {{\n    pub bytes: \
              [u8; {size}],\n}}\n"
         ),
         None => format!(
-            "// TODO: define `{base}` as cuda.h does; passed by pointer only, so this opaque \
+            "// TODO: define `{base}` as cuda.h does; incomplete there, so this opaque \
              stand-in\n// compiles (but cannot be built or read in Rust).\n{ALLOW}\
              #[repr(C)]\npub struct {base} {{\n    _opaque: [u8; 0],\n}}\n"
         ),
@@ -272,7 +275,7 @@ fn c_base(base: &str, needs: &mut Needs) -> String {
         return c.to_owned();
     }
     if !needs.defined.contains_key(base) {
-        let layout = match by_value_layout(base) {
+        let layout = match recorded_layout(base) {
             Some((size, align)) => format!("{size} bytes, align {align}"),
             None => "only behind a pointer here (any layout compiles)".to_owned(),
         };

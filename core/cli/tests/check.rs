@@ -661,6 +661,9 @@ fn an_optional_declaration_the_driver_cannot_serve_fails_nothing() {
              written; newer ABIs exist)",
             "minimum driver: 3020 (CUDA 3.2), set by cuCtxCreate",
             "optional upgrades: cuCtxCreate@12050",
+            "left to the compiler: 2 declarations have types whose layout the command cannot \
+             read (types of your own, aliases); the build checks them (`--json` lists what, under \
+             `left_to_compiler`)",
             "2 declarations in 1 file: 1 ok, 0 would fail, 1 unavailable (optional), 1 with \
              notes, 0 not checked",
         ]

@@ -19,12 +19,23 @@ use serde_json::Value;
 /// evaluates. The command accepts these declarations; the build rejects them.
 const RUSTC_ERRORS: &[(&str, &str)] = &[
     (
-        "size-mismatch",
-        "a parameter's size: the expansion's `const` assertion (E0080), evaluated by rustc",
+        "alias-pointee-mismatch",
+        "what an alias of a pointer points to: the expansion's `const` assertion (E0080), \
+         evaluated by rustc",
     ),
     (
-        "wrong-return-size",
-        "the return type's size: the expansion's `const` assertion (E0080), evaluated by rustc",
+        "descriptor-of-older-version",
+        "the size of a struct of the user's behind a pointer: the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "integer-alias-where-float-due",
+        "the class of an alias: the expansion's `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "value-where-pointer-due",
+        "whether a path names a pointer: the expansion's `CPointer` bound (E0277), checked by \
+         rustc",
     ),
 ];
 
@@ -62,6 +73,17 @@ const NOT_CHECKED: &[(&str, &str)] = &[
 /// not print and the command does): one rule, one name.
 const KINDS: &[(&str, &[&str])] = &[
     ("async", &["async_function"]),
+    ("c-void-by-value", &["not_a_pointer"]),
+    ("integer-where-float-due", &["float_mismatch"]),
+    ("missing-return", &["missing_return"]),
+    ("pointee-size-mismatch", &["pointee_mismatch"]),
+    ("pointer-slot-too-small", &["pointee_mismatch"]),
+    (
+        "signature-of-another-version",
+        &["pointee_mismatch", "pointee_mismatch"],
+    ),
+    ("size-mismatch", &["layout_mismatch"]),
+    ("wrong-return-size", &["layout_mismatch"]),
     ("block-item-without-attribute", &["missing_attribute"]),
     (
         "block-with-arguments",
@@ -110,7 +132,6 @@ const KINDS: &[(&str, &[&str])] = &[
     ("unknown-argument", &["unknown_argument"]),
     ("unknown-symbol-without-opt-in", &["unknown_symbol"]),
     ("unverified-on-known-symbol", &["needless_unverified"]),
-    ("value-where-pointer-due", &["not_a_pointer"]),
     ("variadic", &["variadic"]),
     ("version-absurd", &["not_a_version"]),
     ("version-cuda-version-constant", &["version_not_a_literal"]),
@@ -158,15 +179,18 @@ fn cases_named(folder: &str) -> Vec<(String, PathBuf)> {
 }
 
 /// The macro's errors in a reviewed `.stderr`: each `error: MESSAGE` line and the ` --> FILE:
-/// LINE:COLUMN` under it. rustc's own errors (`error[E....]`) are returned apart, by code.
+/// LINE:COLUMN` under it (the lines between are the message's notes, which the command leaves
+/// out). rustc's own errors (`error[E....]`) are returned apart, by code.
 fn macro_errors(stderr: &str) -> (Vec<Reported>, Vec<String>) {
     let mut errors = Vec::new();
     let mut rustc = Vec::new();
     let mut lines = stderr.lines();
     while let Some(line) = lines.next() {
         if let Some(message) = line.strip_prefix("error: ") {
-            let at = lines.next().expect("a location under the error");
-            let at = at.trim_start().strip_prefix("--> ").expect("` --> `");
+            let at = lines
+                .by_ref()
+                .find_map(|l| l.trim_start().strip_prefix("--> "))
+                .expect("` --> ` under the error");
             let mut parts = at.rsplitn(3, ':');
             let column = parts.next().and_then(|c| c.parse().ok()).expect("a column");
             let line = parts.next().and_then(|l| l.parse().ok()).expect("a line");

@@ -69,7 +69,7 @@ fn each_export_is_its_typedef() {
         (&alloc["symbol"], &alloc["version"]),
         (&"cuMemAlloc".into(), &3020.into())
     );
-    assert_eq!(kinds(alloc), ["size_mismatch"]);
+    assert_eq!(kinds(alloc), ["layout_mismatch"]);
     let create = binding(&doc, "cuCtxCreate_v4");
     assert_eq!(
         (&create["symbol"], &create["version"]),
@@ -106,8 +106,8 @@ fn each_export_is_its_typedef() {
         text.stdout.contains(
             "migrate/mixed.rs:15:12: `cuMemAlloc_v2` in an `extern` block is cuMemAlloc at 3020 \
              (PFN_cuMemAlloc_v3020), but its signature disagrees with that typedef (not \
-             migrated):\n    size_mismatch: parameter 2 `bytesize` is `size_t` (8 bytes) in \
-             `PFN_cuMemAlloc_v3020`, `u32` (4 bytes) here"
+             migrated):\n    layout_mismatch: parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` \
+             is `size_t bytesize` (8 bytes, align 8), but `u32` is 4 bytes, align 4"
         ),
         "{}",
         text.stdout
@@ -149,9 +149,9 @@ fn the_mapping_of_the_issue() {
         assert_eq!(b["symbol"], symbol, "{b}");
         assert_eq!(b["version"], version, "{b}");
         assert_eq!(b["stream"], stream, "{b}");
-        // Declared without parameters: each disagrees, by the macro's arity rule (cuInit
-        // takes one).
-        assert_eq!(kinds(b), ["wrong_arity"], "{b}");
+        // Declared without parameters or return type: each disagrees, by the macro's arity
+        // rule (cuInit takes one) and its return rule (each returns `CUresult`).
+        assert_eq!(kinds(b), ["wrong_arity", "missing_return"], "{b}");
     }
 }
 

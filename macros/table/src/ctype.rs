@@ -31,3 +31,14 @@ impl CType {
         self.size != 0
     }
 }
+
+/// How the ABI messages name the register class of a declared Rust type, the same in the macro's
+/// errors and in the compile-time assertions that `cuda_entry` evaluates.
+pub mod class_words {
+    /// A primitive integer, `bool` or `char`.
+    pub const INTEGER: &str = "an integer, passed in an integer register";
+    /// A pointer.
+    pub const POINTER: &str = "a pointer, passed in an integer register";
+    /// `f32` or `f64`.
+    pub const FLOAT: &str = "a floating-point type, passed in a floating-point register";
+}

@@ -42,78 +42,66 @@ impl launch::Signature for () {
     };
 }
 const _: () = {
+    #[allow(unused_imports)]
+    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)";
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUfunction>(
-        8usize,
-        8usize,
-        "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8)",
-    );
+    const _: () = {
+        ::cuda_entry::__private::value::<CUfunction>(
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUfunction>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is ",
+            ": declare it with a pointer type",
+            TYPEDEFS,
+        );
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX` (4 bytes, align 4)",
-    );
+    const _: () = {
+        ::cuda_entry::__private::value::<CUstream>(
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUstream>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
+            ": declare it with a pointer type",
+            TYPEDEFS,
+        );
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUstream>(
-        8usize,
-        8usize,
-        "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<*mut *mut c_void>(
-        8usize,
-        8usize,
-        "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void ** kernelParams` (8 bytes, align 8)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<*mut *mut c_void>(
-        8usize,
-        8usize,
-        "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void ** extra` (8 bytes, align 8)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUresult>(
-        4usize,
-        4usize,
-        "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4)",
-    );
+    const _: () = {
+        ::cuda_entry::__private::value::<CUresult>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, passed in an integer register, but `CUresult` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
 };
 #[doc = " The driver entry behind `launch()`: `cuLaunchKernel` at version 4000 (`PFN_cuLaunchKernel_v4000`)."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]
@@ -228,18 +216,51 @@ impl mem_free::Signature for () {
 }
 #[cfg(unix)]
 const _: () = {
+    #[allow(unused_imports)]
+    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    const TYPEDEFS: &str = "\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)";
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUdeviceptr>(
-        8usize,
-        8usize,
-        "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8)",
-    );
+    const _: () = {
+        ::cuda_entry::__private::value::<CUdeviceptr>(
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is ",
+                after: ": declare it with a type of the C layout",
+                others: &[(
+                    4usize,
+                    4usize,
+                    "; that is its layout in `PFN_cuMemFree_v2000` (`version = 2000`)",
+                )],
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUdeviceptr>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr`, passed in an integer register, but `CUdeviceptr` is ",
+            ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
+            TYPEDEFS,
+        );
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUresult>(
-        4usize,
-        4usize,
-        "the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4)",
-    );
+    const _: () = {
+        ::cuda_entry::__private::value::<CUresult>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "the return type of `PFN_cuMemFree_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
 };
 #[cfg(unix)]
 #[doc = " The driver entry behind `mem_free()`: `cuMemFree` at version 3020 (`PFN_cuMemFree_v3020`)."]

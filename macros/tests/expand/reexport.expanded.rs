@@ -34,36 +34,65 @@ impl ctx_create_v4::Signature for () {
     };
 }
 const _: () = {
+    #[allow(unused_imports)]
+    use gpu_sys::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
     #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<*mut CUcontext>(
-        8usize,
-        8usize,
-        "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext * pctx` (8 bytes, align 8)",
-    );
+    const _: () = {
+        gpu_sys::cuda_entry::__private::layout::<
+            <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
+        >(
+            gpu_sys::cuda_entry::__private::Probe::<
+                <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
+            >::VOID,
+            gpu_sys::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to ",
+                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+            },
+            TYPEDEFS,
+        );
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<*mut c_void>(
-        8usize,
-        8usize,
-        "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams * ctxCreateParams` (8 bytes, align 8)",
-    );
+    const _: () = {
+        gpu_sys::cuda_entry::__private::value::<CUdevice>(
+            gpu_sys::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is ",
+                after: ": declare it with a type of the C layout",
+                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                gpu_sys::cuda_entry::__private::Probe::<CUdevice>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<u32>(
-        4usize,
-        4usize,
-        "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<CUdevice>(
-        4usize,
-        4usize,
-        "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = gpu_sys::cuda_entry::__private::check_abi::<CUresult>(
-        4usize,
-        4usize,
-        "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4)",
-    );
+    const _: () = {
+        gpu_sys::cuda_entry::__private::value::<CUresult>(
+            gpu_sys::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                after: ": declare it with a type of the C layout",
+                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                gpu_sys::cuda_entry::__private::Probe::<CUresult>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, passed in an integer register, but `CUresult` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
 };
 #[doc = " The driver entry behind `ctx_create_v4()`: `cuCtxCreate` at version 12050 (`PFN_cuCtxCreate_v12050`), optional: the program runs without it."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]

@@ -23,24 +23,50 @@ impl mem_alloc::Signature for () {
     };
 }
 const _: () = {
+    #[allow(unused_imports)]
+    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    const TYPEDEFS: &str = "\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)";
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<*mut CUdeviceptr>(
-        8usize,
-        8usize,
-        "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 * dptr` (8 bytes, align 8)",
-    );
+    const _: () = {
+        ::cuda_entry::__private::layout::<
+            <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
+        >(
+            ::cuda_entry::__private::Probe::<
+                <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
+            >::VOID,
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to ",
+                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                others: &[(
+                    4usize,
+                    4usize,
+                    "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)",
+                )],
+            },
+            TYPEDEFS,
+        );
+    };
     #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<usize>(
-        8usize,
-        8usize,
-        "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8)",
-    );
-    #[cfg(target_pointer_width = "64")]
-    const _: () = ::cuda_entry::__private::check_abi::<CUresult>(
-        4usize,
-        4usize,
-        "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4)",
-    );
+    const _: () = {
+        ::cuda_entry::__private::value::<CUresult>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                before: "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
+                ::core::option::Option::Some(false),
+            ),
+            "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
 };
 #[doc = " The driver entry behind `mem_alloc()`: `cuMemAlloc` at version 3020 (`PFN_cuMemAlloc_v3020`)."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]

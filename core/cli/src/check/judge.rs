@@ -62,7 +62,7 @@ impl Verdict {
 /// What would happen to `d` against `driver`.
 pub(super) fn judge(d: &Declaration, driver: &Driver) -> Verdict {
     let (request, table_notes) = match &d.judged {
-        Judged::Accepted { request, notes } => (request, notes),
+        Judged::Accepted { request, notes, .. } => (request, notes),
         Judged::Rejected { mistakes, .. } => {
             return Verdict {
                 outcome: Outcome::Rejected(mistakes.clone()),

@@ -73,6 +73,9 @@ enum Judged {
     Accepted {
         request: Request,
         notes: Vec<String>,
+        /// What its types' tokens leave to the compiler (`Checked::left_to_compiler`): the
+        /// build checks it, the command cannot.
+        compiler: Vec<String>,
     },
     /// Rejected, with every mistake in source order; `asked` is what its arguments ask for when
     /// they name a symbol and a version.
@@ -98,6 +101,14 @@ struct Declaration {
 }
 
 impl Declaration {
+    /// What its types leave to the compiler, when the rules accept it.
+    fn left_to_compiler(&self) -> &[String] {
+        match &self.judged {
+            Judged::Accepted { compiler, .. } => compiler,
+            Judged::Rejected { .. } => &[],
+        }
+    }
+
     /// What it asks for, accepted or not.
     fn request(&self) -> Option<&Request> {
         match &self.judged {

@@ -179,6 +179,20 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
         ));
     }
     let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let compiler = found
+        .declarations
+        .iter()
+        .filter(|d| !d.left_to_compiler().is_empty())
+        .count();
+    if compiler > 0 {
+        out.push_str(&format!(
+            "left to the compiler: {compiler} declaration{} {} types whose layout the command \
+             cannot read (types of your own, aliases); the build checks them (`--json` lists \
+             what, under `left_to_compiler`)\n",
+            plural(compiler),
+            if compiler == 1 { "has" } else { "have" }
+        ));
+    }
     out.push_str(&format!(
         "{} declaration{} in {} file{}: {} ok, {} would fail, {}{} with notes, {} not checked{}\n",
         summary.declarations,
@@ -289,6 +303,15 @@ fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
         (
             "notes",
             Json::Array(v.notes.iter().map(|n| Json::str(n.clone())).collect()),
+        ),
+        (
+            "left_to_compiler",
+            Json::Array(
+                d.left_to_compiler()
+                    .iter()
+                    .map(|n| Json::str(n.clone()))
+                    .collect(),
+            ),
         ),
     ])
 }

@@ -14,7 +14,7 @@ pub(super) fn declaration(decl: &shared::Declaration, block: &[Mistake]) -> Judg
     let asked = request(&decl.args);
     let mut mistakes: Vec<Rejection> = block.iter().map(|m| rejection(m, true)).collect();
     match decl.validate() {
-        Ok(checked) if mistakes.is_empty() => accepted(&checked),
+        Ok(checked) if mistakes.is_empty() => accepted(&checked, true),
         Ok(_) => Judged::Rejected { asked, mistakes },
         Err(found) => {
             mistakes.extend(found.iter().map(|m| rejection(m, true)));
@@ -54,7 +54,7 @@ pub(super) fn record(request: Request) -> Judged {
     };
     let decl = shared::Declaration::from_record(&record);
     match decl.validate() {
-        Ok(checked) => accepted(&checked),
+        Ok(checked) => accepted(&checked, false),
         Err(found) => Judged::Rejected {
             mistakes: found.iter().map(|m| rejection(m, false)).collect(),
             asked: Some(request),
@@ -79,8 +79,9 @@ fn request(args: &shared::Arguments) -> Option<Request> {
     })
 }
 
-/// A declaration the rules accept: what it asks for, and the table's notes on it.
-fn accepted(checked: &Checked<'_>) -> Judged {
+/// A declaration the rules accept: what it asks for, the table's notes on it, and, for a source
+/// declaration (`source`), what its types leave to the compiler (a binary's was compiled).
+fn accepted(checked: &Checked<'_>, source: bool) -> Judged {
     let request = Request {
         symbol: checked.symbol.to_owned(),
         version: checked.version,
@@ -92,6 +93,11 @@ fn accepted(checked: &Checked<'_>) -> Judged {
     Judged::Accepted {
         request,
         notes: notes(checked),
+        compiler: if source {
+            checked.left_to_compiler()
+        } else {
+            Vec::new()
+        },
     }
 }
 

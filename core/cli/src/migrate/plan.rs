@@ -5,7 +5,6 @@
 
 use cuda_entry_table::rules::{self as shared, twin};
 use cuda_entry_table::{Typedef, export};
-use syn::Type;
 
 use super::find::{Call, Found, Linked};
 use crate::common::table_range;
@@ -158,7 +157,7 @@ fn extern_plan(f: &Linked, abi: &str, block: usize, function: usize) -> Plan {
         declaration.push('\n');
     }
     declaration.push_str(&format!("{attribute}\n{}{signature}", f.vis));
-    plan.notes = disagreements(t, &attribute, &signature, f);
+    plan.notes = disagreements(&attribute, &signature);
     plan.target = Some(target(t, attribute, declaration));
     plan
 }
@@ -174,9 +173,9 @@ fn target(t: &'static Typedef, attribute: String, declaration: String) -> Target
     }
 }
 
-/// Where a declaration disagrees with its typedef: the mistakes the macro's rules find in it,
-/// and the sizes of types the command can tell that differ from the C types'.
-fn disagreements(t: &Typedef, attribute: &str, signature: &str, f: &Linked) -> Vec<Note> {
+/// Where a declaration disagrees with its typedef: the mistakes the macro's rules find in it
+/// (the layouts the tokens tell among them).
+fn disagreements(attribute: &str, signature: &str) -> Vec<Note> {
     let mut notes = Vec::new();
     let args = attribute
         .strip_prefix("#[cuda_entry(")
@@ -201,85 +200,7 @@ fn disagreements(t: &Typedef, attribute: &str, signature: &str, f: &Linked) -> V
             message: "the declaration does not read back as Rust".to_owned(),
         }),
     }
-    if notes.iter().any(|n| n.kind == "wrong_arity") {
-        return notes;
-    }
-    let name = t.typedef_name();
-    for (i, (p, c)) in f.params.iter().zip(t.params).enumerate() {
-        if let Some(size) = known_size(&p.ty)
-            && c.ty.size != 0
-            && size != c.ty.size
-        {
-            notes.push(Note {
-                kind: "size_mismatch",
-                message: format!(
-                    "parameter {} `{}` is `{}` ({} bytes) in `{name}`, `{}` ({size} bytes) here: \
-                     declare it with the C type's width",
-                    i + 1,
-                    p.name.as_deref().unwrap_or("_"),
-                    c.ty.spelling,
-                    c.ty.size,
-                    p.ty
-                ),
-            });
-        }
-    }
-    let ret = f.ret.as_deref().unwrap_or("()");
-    if let Some(size) = known_size(ret)
-        && size != t.ret.size
-    {
-        notes.push(Note {
-            kind: "size_mismatch",
-            message: format!(
-                "`{name}` returns `{}` ({} bytes), this declaration `{ret}` ({size} bytes)",
-                t.ret.spelling, t.ret.size
-            ),
-        });
-    }
     notes
-}
-
-/// The size of a Rust type on the 64-bit targets CUDA runs on, where its syntax alone tells it:
-/// the integers, floats and C integer aliases, pointers, references, function pointers and
-/// `Option`s of them, `()`. `None` for any other type (the macro's layout check sees it).
-fn known_size(ty: &str) -> Option<u32> {
-    let ty: Type = syn::parse_str(ty).ok()?;
-    size_of(&ty)
-}
-
-fn size_of(ty: &Type) -> Option<u32> {
-    match ty {
-        Type::Ptr(_) | Type::Reference(_) | Type::FnPtr(_) => Some(8),
-        Type::Paren(p) => size_of(&p.elem),
-        Type::Group(g) => size_of(&g.elem),
-        Type::Tuple(t) if t.elems.is_empty() => Some(0),
-        Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last()?;
-            let name = last.ident.to_string();
-            match name.as_str() {
-                "u8" | "i8" | "bool" | "c_char" | "c_schar" | "c_uchar" => Some(1),
-                "u16" | "i16" | "c_short" | "c_ushort" => Some(2),
-                "u32" | "i32" | "f32" | "c_int" | "c_uint" | "c_float" => Some(4),
-                "u64" | "i64" | "f64" | "usize" | "isize" | "c_long" | "c_ulong" | "c_longlong"
-                | "c_ulonglong" | "c_double" | "NonNull" => Some(8),
-                "Option" => match &last.arguments {
-                    syn::PathArguments::AngleBracketed(a) => match a.args.first() {
-                        Some(syn::GenericArgument::Type(inner))
-                            if matches!(inner, Type::Reference(_) | Type::FnPtr(_))
-                                || matches!(inner, Type::Path(p)
-                                    if p.path.segments.last().is_some_and(|s| s.ident == "NonNull")) =>
-                        {
-                            Some(8)
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                },
-                _ => None,
-            }
-        }
-        _ => None,
-    }
 }
 
 fn call_plan(call: &Call) -> Plan {
@@ -339,24 +260,6 @@ fn call_plan(call: &Call) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_a_reader_can_tell() {
-        for (ty, size) in [
-            ("u32", Some(4)),
-            ("usize", Some(8)),
-            ("std::ffi::c_uint", Some(4)),
-            ("*mut CUdeviceptr", Some(8)),
-            ("&mut u8", Some(8)),
-            ("Option<&mut *mut c_void>", Some(8)),
-            ("Option<unsafe extern \"C\" fn()>", Some(8)),
-            ("()", Some(0)),
-            ("CUdeviceptr", None),
-            ("Option<u32>", None),
-        ] {
-            assert_eq!(known_size(ty), size, "{ty}");
-        }
-    }
 
     #[test]
     fn exports_name_their_typedef() {

@@ -99,6 +99,16 @@ pub enum MistakeKind {
     NotAPointer,
     /// A return type where the typedef returns `void`.
     VoidReturn,
+    /// No return type where the typedef returns a value (`CUresult`).
+    MissingReturn,
+    /// A type whose size or alignment is not the C type's.
+    LayoutMismatch,
+    /// A pointer to a type whose size or alignment is not the C pointee's (or, for a C `T **`,
+    /// that of what the pointee points to).
+    PointeeMismatch,
+    /// A float where C has an integer, enum or pointer, or the other way round: a different
+    /// register.
+    FloatMismatch,
 }
 
 impl MistakeKind {
@@ -149,6 +159,10 @@ impl MistakeKind {
             MistakeKind::WrongArity => "wrong_arity",
             MistakeKind::NotAPointer => "not_a_pointer",
             MistakeKind::VoidReturn => "void_return",
+            MistakeKind::MissingReturn => "missing_return",
+            MistakeKind::LayoutMismatch => "layout_mismatch",
+            MistakeKind::PointeeMismatch => "pointee_mismatch",
+            MistakeKind::FloatMismatch => "float_mismatch",
         }
     }
 }
@@ -165,6 +179,8 @@ impl fmt::Display for MistakeKind {
 pub struct Mistake {
     kind: MistakeKind,
     message: String,
+    /// Lines that follow the message in the compiler's output (the symbol's typedefs).
+    notes: Vec<String>,
     /// The first and last token it is about (as `syn::Error::new_spanned` keeps them: a span
     /// cannot be joined on stable inside a proc macro, and rustc underlines from one to the other).
     start: Span,
@@ -184,6 +200,7 @@ impl Mistake {
         Mistake {
             kind,
             message: message.into(),
+            notes: Vec::new(),
             start,
             end,
         }
@@ -203,9 +220,20 @@ impl Mistake {
         Mistake {
             kind,
             message: message.into(),
+            notes: Vec::new(),
             start,
             end,
         }
+    }
+
+    /// Adds `text` to the end of the message.
+    pub(crate) fn append(&mut self, text: &str) {
+        self.message.push_str(text);
+    }
+
+    /// Adds lines that the compiler shows after the message.
+    pub(crate) fn add_note(&mut self, note: String) {
+        self.notes.push(note);
     }
 
     /// The kind.
@@ -218,6 +246,12 @@ impl Mistake {
         &self.message
     }
 
+    /// What follows the message in the compiler's output, each a line or more (the symbol's
+    /// typedefs, one a line): the detail a one-line report may leave out.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
     /// Where it is: the tokens it is about, joined where the platform can (outside a proc macro,
     /// with proc-macro2's `span-locations`, `span().start().line` is its line).
     pub fn span(&self) -> Span {
@@ -226,7 +260,12 @@ impl Mistake {
 
     /// As a `syn::Error` spanning the same tokens.
     pub fn to_syn_error(&self) -> syn::Error {
-        syn::Error::new_spanned(Ends(self.start, self.end), &self.message)
+        let mut text = self.message.clone();
+        for note in &self.notes {
+            text.push('\n');
+            text.push_str(note);
+        }
+        syn::Error::new_spanned(Ends(self.start, self.end), text)
     }
 
     /// The `compile_error!` invocation that reports it.

@@ -7,10 +7,12 @@
 //! each declaration into a [`Declaration`] that owns what was written, with the mistakes of its
 //! shape. Validation ([`Declaration::validate`], [`EntryItem::validate`]) holds it against the
 //! typedef table: the symbol's spelling, the version among the symbol's typedefs of the stream
-//! flavour, `unverified`, the arity, pointer-ness and a `void` return, and the per-thread twin
-//! ([`twin`]). It returns a [`Checked`] declaration or every [`Mistake`] in source order, each
-//! with a [`MistakeKind`] whose [`name`](MistakeKind::name) is stable. A binary's manifest
-//! record is judged by the same rules through [`Declaration::from_record`].
+//! flavour, `unverified`, the arity, and each type's ABI as far as its tokens tell (pointer-ness,
+//! size and alignment, what a pointer points to, float or integer, the return type), and the
+//! per-thread twin ([`twin`]). It returns a [`Checked`] declaration or every [`Mistake`] in source
+//! order, each with a [`MistakeKind`] whose [`name`](MistakeKind::name) is stable. What the tokens
+//! leave open, [`Checked::assertions`] hands to the compiler. A binary's manifest record is judged
+//! by the same rules through [`Declaration::from_record`].
 //!
 //! A file scanner:
 //!
@@ -52,17 +54,25 @@
 //! assert_eq!(report[1], "mem_free: PFN_cuMemFree_v3020");
 //! ```
 
+#[cfg(test)]
+mod abi_tests;
 mod arguments;
+mod assertion;
 mod attribute;
 mod declaration;
+mod judge;
+mod layout;
 mod mistake;
 mod record;
+mod signature;
 #[cfg(test)]
 mod tests;
 mod validate;
 
 pub use arguments::{Argument, Arguments, CratePath, DefaultStream, Resolver};
+pub use assertion::{Assertion, ClassRule, Expected};
 pub use attribute::{is_cuda_entry, is_entry_attribute};
 pub use declaration::{Declaration, EntryItem, Parameter, is_c_type, parse_item};
+pub use layout::tokens_text;
 pub use mistake::{Mistake, MistakeKind};
 pub use validate::{Checked, twin, unknown_symbol};

@@ -15,8 +15,10 @@ use crate::manifest::{Record, ResolverCode, StreamCode};
 impl Declaration {
     /// The declaration `record` was written for: its arguments as the record states them
     /// (`symbol`, `version`, `stream`, `resolver`, `unverified`, `optional`), and a signature with
-    /// the arity, pointer-ness and `void` return of the typedef it names (none for a typedef the
-    /// table lacks). [`Declaration::validate`] then judges it; mistakes have no place in a source.
+    /// the arity and `void` return of the typedef it names (none for a typedef the table lacks),
+    /// in a type whose tokens tell nothing (`Record`): the layout checks were the compiler's, and
+    /// it made them when the binary was built. [`Declaration::validate`] then judges it; mistakes
+    /// have no place in a source.
     pub fn from_record(record: &Record<'_>) -> Declaration {
         let span = Span::call_site();
         let mut found = Found::default();
@@ -27,19 +29,15 @@ impl Declaration {
         let params = params
             .iter()
             .enumerate()
-            .map(|(i, p)| Parameter {
+            .map(|(i, _)| Parameter {
                 name: Ident::new(&format!("__cuda_entry_arg{i}"), span),
-                ty: if p.ty.pointer {
-                    syn::parse_quote!(*mut u8)
-                } else {
-                    syn::parse_quote!(u64)
-                },
+                ty: syn::parse_quote!(Record),
             })
             .collect();
         let ret: Type = if typedef.is_some_and(|t| t.ret.size == 0) {
             syn::parse_quote!(())
         } else {
-            syn::parse_quote!(i32)
+            syn::parse_quote!(Record)
         };
         Declaration {
             attrs: Vec::new(),

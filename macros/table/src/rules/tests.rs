@@ -25,10 +25,13 @@ fn mem_alloc_with(dptr: TokenStream) -> Vec<&'static str> {
 
 #[test]
 fn a_value_where_c_has_a_pointer_is_rejected() {
-    // `PFN_cuMemAlloc_v3020`'s first parameter is `CUdeviceptr_v2 *`; `CUdeviceptr` is 8 bytes
-    // like a pointer, so only the pointer rule catches it.
-    assert_eq!(mem_alloc_with(quote!(CUdeviceptr)), ["not_a_pointer"]);
+    // `PFN_cuMemAlloc_v3020`'s first parameter is `CUdeviceptr_v2 *`; a `u64` is 8 bytes like a
+    // pointer, so only the pointer rule catches it.
+    assert_eq!(mem_alloc_with(quote!(u64)), ["not_a_pointer"]);
     assert_eq!(mem_alloc_with(quote!([u8; 8])), ["not_a_pointer"]);
+    assert_eq!(mem_alloc_with(quote!(c_void)), ["not_a_pointer"]);
+    // A path may be an alias of a pointer: the compiler judges it (`CPointer`).
+    assert_eq!(mem_alloc_with(quote!(CUdeviceptr)), Vec::<&str>::new());
     let item = parse_item(
         quote!(symbol = "cuMemAlloc", version = 3020),
         quote!(
@@ -39,8 +42,9 @@ fn a_value_where_c_has_a_pointer_is_rejected() {
     let mistakes = item.validate().unwrap_err();
     assert_eq!(
         mistakes[0].message(),
-        "parameter `dptr` is `CUdeviceptr_v2 * dptr` in `PFN_cuMemAlloc_v3020`: write a pointer \
-         type here (`*mut T`, `*const T`, a reference or an `Option` of one)"
+        "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer, but \
+         `u64` is not one: write a pointer type here (`*mut T`, `*const T`, `&T`, `&mut T`, \
+         `NonNull<T>`, or an `Option` of a reference or a `NonNull`)"
     );
 }
 

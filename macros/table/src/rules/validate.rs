@@ -1,13 +1,13 @@
-//! Validation: a declaration against the typedef table. What the table cannot prove here (sizes
-//! and alignments of the user's types) the expansion asserts at compile time.
-
-use proc_macro2::Span;
-use syn::Type;
+//! Validation: a declaration against the typedef table. The signature's rules are in
+//! [`signature`](super::signature); what the tokens of the user's types cannot tell, the expansion
+//! asserts at compile time.
 
 use super::arguments::{Argument, Arguments, DefaultStream, Resolver};
-use super::declaration::{Declaration, EntryItem, Part, is_c_type};
+use super::declaration::{Declaration, EntryItem, Part};
 use super::mistake::{Found, Mistake, MistakeKind, place};
+use super::signature::check_signature;
 use crate::{Cuda, Typedef, Version, base_symbol, find, flavour, lookup, nearest};
+use proc_macro2::Span;
 
 /// A declaration the rules accept, with what its expansion needs.
 #[derive(Clone, Copy, Debug)]
@@ -324,72 +324,6 @@ pub(crate) fn twin_among(
         .min_by_key(|t| t.version)
         .or_else(|| candidates.iter().max_by_key(|t| t.version))
         .copied()
-}
-
-/// Arity, pointer-ness and a `void` return against the typedef.
-fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut Found) {
-    let name = typedef.typedef_name();
-    if decl.found.has(MistakeKind::SelfParameter) || decl.found.has(MistakeKind::Variadic) {
-        return; // reported; counting the rest would only mislead
-    }
-    if decl.params.len() != typedef.params.len() {
-        let expected: Vec<String> = typedef
-            .params
-            .iter()
-            .map(|p| format!("{} {}", p.ty.spelling, p.name))
-            .collect();
-        let message = format!(
-            "`{name}` takes {} parameter{} ({}), this declaration has {}: copy the parameter list \
-             of that typedef",
-            typedef.params.len(),
-            if typedef.params.len() == 1 { "" } else { "s" },
-            expected.join(", "),
-            decl.params.len()
-        );
-        let mistake = Mistake::at(MistakeKind::WrongArity, decl.parens, message);
-        found.push(place::PARAMETERS, mistake);
-        return;
-    }
-    for (i, (p, param)) in decl.params.iter().zip(typedef.params).enumerate() {
-        if param.ty.pointer && is_c_type(&p.ty) && !is_pointer(&p.ty) {
-            let message = format!(
-                "parameter `{}` is `{} {}` in `{name}`: write a pointer type here (`*mut T`, \
-                 `*const T`, a reference or an `Option` of one)",
-                p.name, param.ty.spelling, param.name
-            );
-            found.push(
-                place::input(i),
-                Mistake::new(MistakeKind::NotAPointer, &p.ty, message),
-            );
-        }
-    }
-    if typedef.ret.size == 0 && !is_unit(&decl.ret) && is_c_type(&decl.ret) {
-        let message = format!("`{name}` returns `void`: remove the return type");
-        found.push(
-            place::RETURN,
-            Mistake::new(MistakeKind::VoidReturn, &decl.ret, message),
-        );
-    }
-}
-
-/// Whether the type is syntactically a pointer: raw pointer, reference, function pointer, or an
-/// `Option`/`NonNull` (of one).
-fn is_pointer(ty: &Type) -> bool {
-    match ty {
-        Type::Ptr(_) | Type::Reference(_) | Type::FnPtr(_) => true,
-        Type::Paren(p) => is_pointer(&p.elem),
-        Type::Group(g) => is_pointer(&g.elem),
-        Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "Option" || s.ident == "NonNull"),
-        _ => false,
-    }
-}
-
-fn is_unit(ty: &Type) -> bool {
-    matches!(ty, Type::Tuple(t) if t.elems.is_empty())
 }
 
 fn typedef_list<'a>(typedefs: impl IntoIterator<Item = &'a Typedef>) -> String {

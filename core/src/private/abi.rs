@@ -1,0 +1,471 @@
+//! What the expansion's ABI assertions ask the compiler: a declared type's size and alignment
+//! ([`Layout`]), whether it is a data pointer and what it points to ([`CPointer`],
+//! [`CPointerSlot`]), whether it is `c_void`, a float, an integer or a pointer ([`Probe`]). The
+//! macro reads tokens; these see the type itself, through the user's aliases.
+//!
+//! The assertions are written in the declaring crate and panic there with the macro's message
+//! ([`Message`] adds the layout found), so that a failure shows that message at the declared type
+//! and no frame of this crate.
+
+use core::ffi::c_void;
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+/// A thin pointer to data, and the type it points to: what a C `T *` parameter may be declared
+/// as. Implemented for `*mut T`, `*const T`, `&T`, `&mut T`, `NonNull<T>` and `Option`s of the
+/// last three, `T` sized (a pointer to an unsized type is two words).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a thin pointer to data, but the C parameter is a pointer",
+    label = "the C type has a `*` here",
+    note = "declare `*mut T`, `*const T`, `&T`, `&mut T`, `NonNull<T>`, or an `Option` of a \
+            reference or a `NonNull`, with `T` of the C pointee's layout, or `c_void` to leave \
+            the pointee unchecked"
+)]
+pub trait CPointer {
+    /// The type pointed to.
+    type Pointee;
+}
+
+macro_rules! c_pointer {
+    ($($pointer:ty),*) => {
+        $(impl<'a, T> CPointer for $pointer {
+            type Pointee = T;
+        })*
+    };
+}
+c_pointer!(
+    *mut T,
+    *const T,
+    &'a T,
+    &'a mut T,
+    NonNull<T>,
+    Option<&'a T>,
+    Option<&'a mut T>,
+    Option<NonNull<T>>
+);
+
+/// What a C `T **` parameter's pointee may be: a pointer (whose pointee is checked in turn), or
+/// `c_void`, which leaves it unchecked.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a pointer, but the C parameter points to a pointer",
+    label = "the C type has `**` here",
+    note = "declare a pointer to a pointer (`*mut *const T`), or `*mut c_void` to leave the \
+            pointee unchecked"
+)]
+pub trait CPointerSlot {
+    /// What the pointee points to.
+    type Pointee;
+}
+
+impl<P: CPointer> CPointerSlot for P {
+    type Pointee = P::Pointee;
+}
+
+impl CPointerSlot for c_void {
+    type Pointee = c_void;
+}
+
+/// The class of a type as the C calling convention sees it, where the compiler knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberClass {
+    /// A type of the user's (a newtype, an enum, a struct), an array, a function pointer: not
+    /// judged.
+    Unknown,
+    /// A primitive integer, `bool` or `char`: an integer register.
+    Integer,
+    /// `f32` or `f64`: a floating-point register.
+    Float,
+    /// A data pointer of a shape [`CPointer`] knows: an integer register.
+    Pointer,
+}
+
+impl NumberClass {
+    /// Whether it is [`NumberClass::Integer`].
+    pub const fn is_integer(self) -> bool {
+        matches!(self, NumberClass::Integer)
+    }
+
+    /// Whether it is [`NumberClass::Float`].
+    pub const fn is_float(self) -> bool {
+        matches!(self, NumberClass::Float)
+    }
+
+    /// Whether it is [`NumberClass::Pointer`].
+    pub const fn is_pointer(self) -> bool {
+        matches!(self, NumberClass::Pointer)
+    }
+}
+
+/// Questions about a concrete type `T`, answered by an inherent associated constant where one
+/// applies and otherwise by [`ProbeFallback`]'s (inherent items take precedence, and a type
+/// alias is resolved before the lookup): `Probe::<T>::VOID`, whether `T` is `c_void`, and
+/// `Probe::<T>::FLOAT`, [`NumberClass::Float`] for `f32` and `f64`. The assertion brings
+/// `ProbeFallback` into scope. Few impls, as each lookup tries them all; [`ClassProbe`] has the
+/// rest.
+#[derive(Debug)]
+pub struct Probe<T: ?Sized>(PhantomData<T>);
+
+/// The answers for a type none of [`Probe`]'s inherent impls name.
+pub trait ProbeFallback {
+    /// Whether `T` is `c_void`.
+    const VOID: bool = false;
+    /// [`NumberClass::Float`] for `f32` and `f64`.
+    const FLOAT: NumberClass = NumberClass::Unknown;
+}
+
+impl<T: ?Sized> ProbeFallback for Probe<T> {}
+
+impl Probe<c_void> {
+    /// `c_void`: the pointee of an explicitly unchecked pointer.
+    pub const VOID: bool = true;
+}
+
+impl Probe<f32> {
+    /// A float.
+    pub const FLOAT: NumberClass = NumberClass::Float;
+}
+
+impl Probe<f64> {
+    /// A float.
+    pub const FLOAT: NumberClass = NumberClass::Float;
+}
+
+/// `ClassProbe::<T>::CLASS`: `T`'s [`NumberClass`], as [`Probe`] answers (with
+/// [`ClassFallback`]), for the C `float` and `double` parameters, which must be told from integers
+/// and pointers too.
+#[derive(Debug)]
+pub struct ClassProbe<T: ?Sized>(PhantomData<T>);
+
+/// The answer for a type none of [`ClassProbe`]'s inherent impls name.
+pub trait ClassFallback {
+    /// `T`'s class.
+    const CLASS: NumberClass = NumberClass::Unknown;
+}
+
+impl<T: ?Sized> ClassFallback for ClassProbe<T> {}
+
+macro_rules! class {
+    ($class:ident: $($t:ty),*) => {
+        $(impl<'a, T> ClassProbe<$t> {
+            /// The class of this type.
+            pub const CLASS: NumberClass = NumberClass::$class;
+        })*
+    };
+    ($class:ident; $($t:ty),*) => {
+        $(impl ClassProbe<$t> {
+            /// The class of this type.
+            pub const CLASS: NumberClass = NumberClass::$class;
+        })*
+    };
+}
+class!(Integer; u8, i8, u16, i16, u32, i32, u64, i64, u128, i128, usize, isize, bool, char);
+class!(Float; f32, f64);
+class!(Pointer: *mut T, *const T, &'a T, &'a mut T, NonNull<T>, Option<&'a T>, Option<&'a mut T>,
+    Option<NonNull<T>>);
+
+/// A size and alignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    size: usize,
+    align: usize,
+}
+
+impl Layout {
+    /// `T`'s.
+    pub const fn of<T>() -> Layout {
+        Layout {
+            size: size_of::<T>(),
+            align: align_of::<T>(),
+        }
+    }
+
+    /// Whether it is `size` bytes aligned to `align`.
+    pub const fn is(self, size: usize, align: usize) -> bool {
+        self.size == size && self.align == align
+    }
+}
+
+/// The longest message an assertion prints (the symbol's typedefs included); longer ones are cut.
+const CAPACITY: usize = 4096;
+
+/// A message built at compile time: the macro's text around the layout found.
+#[derive(Debug)]
+pub struct Message {
+    buf: [u8; CAPACITY],
+    len: usize,
+}
+
+impl Message {
+    /// `before`, then `found` as `N bytes, align A`, then `after`.
+    pub const fn layout(before: &str, found: Layout, after: &str) -> Message {
+        let mut message = Message {
+            buf: [0; CAPACITY],
+            len: 0,
+        };
+        message.push(before.as_bytes());
+        message.push_number(found.size);
+        message.push(b" bytes, align ");
+        message.push_number(found.align);
+        message.push(after.as_bytes());
+        message
+    }
+
+    /// `text`.
+    pub const fn text(text: &str) -> Message {
+        Message {
+            buf: [0; CAPACITY],
+            len: 0,
+        }
+        .then(text)
+    }
+
+    /// The message with `text` added.
+    pub const fn then(mut self, text: &str) -> Message {
+        self.push(text.as_bytes());
+        self
+    }
+
+    /// The text (cut at a character boundary if it overflowed).
+    pub const fn as_str(&self) -> &str {
+        let (mut bytes, _) = self.buf.split_at(self.len);
+        loop {
+            match core::str::from_utf8(bytes) {
+                Ok(text) => return text,
+                Err(e) => bytes = bytes.split_at(e.valid_up_to()).0,
+            }
+        }
+    }
+
+    const fn push(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() && self.len < CAPACITY {
+            self.buf[self.len] = bytes[i];
+            self.len += 1;
+            i += 1;
+        }
+    }
+
+    const fn push_number(&mut self, mut n: usize) {
+        let mut digits = [0u8; 20];
+        let mut count = 0;
+        loop {
+            digits[digits.len() - 1 - count] = b'0' + (n % 10) as u8;
+            count += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let (_, used) = digits.split_at(digits.len() - count);
+        self.push(used);
+    }
+}
+
+/// Nothing: a call type-checks only when `P` is a data pointer ([`CPointer`]).
+pub const fn pointer<P: CPointer>() {}
+
+/// The C layout a declared type must have, and the message when it has another: `before`, the
+/// layout found, `after`, then the words of `others` for the layout found (the typedefs that
+/// have it), then the declaration's typedefs.
+#[derive(Clone, Copy, Debug)]
+pub struct Expect<'a> {
+    /// The C size.
+    pub size: usize,
+    /// The C alignment.
+    pub align: usize,
+    /// The message up to the layout found.
+    pub before: &'a str,
+    /// The message after it.
+    pub after: &'a str,
+    /// Other layouts this place has in the symbol's other typedefs, each with the words naming
+    /// those typedefs.
+    pub others: &'a [(usize, usize, &'a str)],
+}
+
+/// [`Expect::others`] where there are none.
+pub const NO_OTHERS: &[(usize, usize, &str)] = &[];
+
+/// Fails compilation with the message when `T` does not have the expected layout, unless `skip`
+/// (the pointee is `c_void`, or a `c_void` stands above it). `#[track_caller]`: the error points
+/// at the call, which the expansion spans over the declared type, and shows no frame of this
+/// crate.
+#[track_caller]
+pub const fn layout<T>(skip: bool, expect: Expect<'_>, typedefs: &str) {
+    if let Some(message) = layout_message::<T>(skip, expect, typedefs) {
+        panic!("{}", message.as_str());
+    }
+}
+
+/// [`layout`]'s message, `None` when the layout is the expected one.
+const fn layout_message<T>(skip: bool, expect: Expect<'_>, typedefs: &str) -> Option<Message> {
+    let found = Layout::of::<T>();
+    if skip || found.is(expect.size, expect.align) {
+        return None;
+    }
+    let mut message = Message::layout(expect.before, found, expect.after);
+    let mut i = 0;
+    while i < expect.others.len() {
+        let (size, align, words) = expect.others[i];
+        if found.is(size, align) {
+            message = message.then(words);
+        }
+        i += 1;
+    }
+    Some(message.then(typedefs))
+}
+
+/// Fails compilation when `T`, a parameter or return type passed by value, does not have the
+/// expected layout or when its class (`found`: [`ClassProbe`]'s, or [`Probe`]'s `FLOAT` where
+/// only a float is wrong) is not the C type's: with `class`
+/// `Some(c_float)`, a float where C has `float` or `double`, an integer or pointer otherwise (a
+/// type whose class cannot be seen, a struct or a newtype, passes); the words naming the class go
+/// between `class_before` and `class_after`. `#[track_caller]` as [`layout`].
+#[track_caller]
+pub const fn value<T>(
+    expect: Expect<'_>,
+    (found, class): (NumberClass, Option<bool>),
+    class_before: &str,
+    class_after: &str,
+    typedefs: &str,
+) {
+    layout::<T>(false, expect, typedefs);
+    if let Some(c_float) = class
+        && let Some(message) = class_message(found, c_float, class_before, class_after, typedefs)
+    {
+        panic!("{}", message.as_str());
+    }
+}
+
+/// [`value`]'s message for the class, `None` when it is right or unknown.
+const fn class_message(
+    found: NumberClass,
+    c_float: bool,
+    before: &str,
+    after: &str,
+    typedefs: &str,
+) -> Option<Message> {
+    let words = match found {
+        NumberClass::Integer if c_float => cuda_entry_table::class_words::INTEGER,
+        NumberClass::Pointer if c_float => cuda_entry_table::class_words::POINTER,
+        NumberClass::Float if !c_float => cuda_entry_table::class_words::FLOAT,
+        _ => return None,
+    };
+    Some(Message::text(before).then(words).then(after).then(typedefs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Bias = u32;
+    type SizePtr = *mut usize;
+    type Opaque = c_void;
+
+    #[allow(unused_imports)]
+    use {ClassFallback as _, ProbeFallback as _};
+
+    #[test]
+    fn probes_see_through_aliases() {
+        const {
+            assert!(ClassProbe::<Bias>::CLASS.is_integer());
+            assert!(ClassProbe::<f32>::CLASS.is_float());
+            assert!(ClassProbe::<SizePtr>::CLASS.is_pointer());
+            assert!(ClassProbe::<Option<&mut u8>>::CLASS.is_pointer());
+            assert!(matches!(ClassProbe::<[u8; 4]>::CLASS, NumberClass::Unknown));
+            assert!(ClassProbe::<<SizePtr as CPointer>::Pointee>::CLASS.is_integer());
+            assert!(Probe::<f64>::FLOAT.is_float());
+            assert!(matches!(Probe::<Bias>::FLOAT, NumberClass::Unknown));
+            assert!(Probe::<<*mut Opaque as CPointer>::Pointee>::VOID);
+            assert!(!Probe::<<*mut u8 as CPointer>::Pointee>::VOID);
+            // `c_void` behind `c_void`: a `T **` left unchecked at the first level.
+            assert!(Probe::<<<*mut c_void as CPointer>::Pointee as CPointerSlot>::Pointee>::VOID);
+            assert!(
+                Probe::<<<*mut *const Opaque as CPointer>::Pointee as CPointerSlot>::Pointee>::VOID
+            );
+            pointer::<NonNull<u64>>();
+        }
+    }
+
+    #[test]
+    fn a_message_names_the_layout_found() {
+        let message = Message::layout(
+            "parameter 2 `bytesize` is `size_t bytesize` (8 bytes, align 8), but `u32` is ",
+            Layout::of::<u32>(),
+            ": declare it with a type of the C layout",
+        );
+        assert_eq!(
+            message.as_str(),
+            "parameter 2 `bytesize` is `size_t bytesize` (8 bytes, align 8), but `u32` is 4 \
+             bytes, align 4: declare it with a type of the C layout"
+        );
+        let message = Message::layout("a ", Layout::of::<u8>(), ".")
+            .then(" b")
+            .then("\nc");
+        assert_eq!(message.as_str(), "a 1 bytes, align 1. b\nc");
+        assert!(Layout::of::<u64>().is(8, 8));
+        assert!(!Layout::of::<u64>().is(8, 4));
+    }
+
+    #[test]
+    fn checks_speak_only_of_a_mismatch() {
+        const EXPECT: Expect<'_> = Expect {
+            size: 8,
+            align: 8,
+            before: "b ",
+            after: " a",
+            others: &[(4, 4, "; v2000"), (2, 2, "; v1000")],
+        };
+        let expect = EXPECT;
+        const {
+            layout::<u64>(false, EXPECT, "\nt");
+            layout::<u32>(true, EXPECT, "\nt");
+            let expect = Expect {
+                size: 4,
+                align: 4,
+                before: "",
+                after: "",
+                others: &[],
+            };
+            value::<f32>(expect, (NumberClass::Float, Some(true)), "", "", "");
+            value::<u32>(expect, (NumberClass::Unknown, Some(true)), "", "", "");
+            value::<u32>(expect, (NumberClass::Integer, Some(false)), "", "", "");
+            value::<f32>(expect, (NumberClass::Float, None), "", "", "");
+        }
+        let found = layout_message::<u32>(false, expect, "\nt").expect("a mismatch");
+        assert_eq!(found.as_str(), "b 4 bytes, align 4 a; v2000\nt");
+        let found = layout_message::<u8>(false, expect, "").expect("a mismatch");
+        assert_eq!(found.as_str(), "b 1 bytes, align 1 a");
+        let found = class_message(NumberClass::Integer, true, "`u32` is ", ": f32", "");
+        assert_eq!(
+            found.expect("an integer").as_str(),
+            "`u32` is an integer, passed in an integer register: f32"
+        );
+        let found = class_message(NumberClass::Float, false, "", "", "").expect("a float");
+        assert!(found.as_str().starts_with("a floating-point type"));
+        // At run time (never, in an expansion) the check panics with the message.
+        let panicked = std::panic::catch_unwind(|| layout::<u8>(false, expect, ""));
+        let payload = panicked.expect_err("a mismatch panics");
+        let text = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .unwrap_or_default();
+        assert_eq!(text, "b 1 bytes, align 1 a");
+    }
+
+    #[test]
+    fn numbers_are_written_in_decimal_and_long_messages_are_cut() {
+        let found = Layout {
+            size: 1_234_567_890,
+            align: 0,
+        };
+        assert_eq!(
+            Message::layout("", found, "").as_str(),
+            "1234567890 bytes, align 0"
+        );
+        // One byte of ASCII, then two-byte characters: the last one is cut in the middle.
+        let long = format!("a{}", "é".repeat(CAPACITY));
+        let cut = Message::layout(&long, found, "");
+        assert_eq!(cut.as_str().len(), CAPACITY - 1);
+        assert!(cut.as_str().ends_with('é'));
+    }
+}

@@ -1,0 +1,217 @@
+//! The `const` assertions of what the tokens of the declared types leave to the compiler
+//! ([`Checked::assertions`]), with the messages of their failures: the expansion writes them, the
+//! command says which declarations rely on them.
+
+use syn::Type;
+
+use super::judge::{Left, judge};
+use super::layout::{read, type_text};
+use super::signature::{
+    Level, Site, by_value, elsewhere, is_unit, of_pointee, of_second, typedefs_note,
+};
+use super::validate::Checked;
+use crate::{CType, Class, Typedef};
+
+/// A `const` assertion of what the tokens of a declared type leave open, for the expansion to
+/// write: the compiler knows the type, the macro only its tokens. Each message is complete but for
+/// what is found (a layout between an [`Expected`]'s `before` and `after`, a class between a
+/// [`ClassRule`]'s), and ends with [`Checked::typedefs_lines`].
+#[derive(Clone)]
+pub struct Assertion<'a> {
+    /// The declared type: a parameter's, or the return type.
+    pub ty: &'a Type,
+    /// `parameter 2 `bytesize``, or `the return type`.
+    pub place: String,
+    /// Its size and alignment must be the C type's.
+    pub layout: Option<Expected>,
+    /// It must be a float, or must not be.
+    pub class: Option<ClassRule>,
+    /// It must be a data pointer (the C type is a `T *`): `cuda_entry::__private::CPointer`.
+    pub pointer: bool,
+    /// What it points to must have the C pointee's size and alignment, unless it is `c_void`.
+    pub pointee: Option<Expected>,
+    /// What that points to must have the C type's, unless either is `c_void` (a C `T **`).
+    pub second: Option<Expected>,
+}
+
+impl std::fmt::Debug for Assertion<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Assertion")
+            .field("ty", &type_text(self.ty))
+            .field("place", &self.place)
+            .field("layout", &self.layout)
+            .field("class", &self.class)
+            .field("pointer", &self.pointer)
+            .field("pointee", &self.pointee)
+            .field("second", &self.second)
+            .finish()
+    }
+}
+
+/// A size and alignment, and the message of a mismatch: `before`, the layout found as `N bytes,
+/// align A`, `after`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// The C size in bytes.
+    pub size: u32,
+    /// The C alignment in bytes.
+    pub align: u32,
+    /// The message up to the layout found.
+    pub before: String,
+    /// The message after it.
+    pub after: String,
+    /// The other layouts this place has in the symbol's other typedefs (of the declaration's
+    /// arity), each with the words that follow `after` when it is the layout found: `; that is
+    /// its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)`.
+    pub others: Vec<(u32, u32, String)>,
+}
+
+/// Which register class the C type travels in, and the message when the declared type's is the
+/// other: `before`, the words naming the declared type's class
+/// ([`class_words`](crate::class_words)), `after`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassRule {
+    /// Whether the C type is `float` or `double`: the declared type must be neither an integer
+    /// nor a pointer. Otherwise (an integer, an enum, a pointer) it must not be `f32` or `f64`.
+    pub float: bool,
+    /// The message up to the words.
+    pub before: String,
+    /// The message after them.
+    pub after: String,
+}
+
+impl Checked<'_> {
+    /// The `const` assertions of what the declared types' tokens leave to the compiler, parameters
+    /// then the return type. Empty for an `unverified` declaration, and where every type is one
+    /// the tokens tell (`usize`, `*mut u64`, `*mut c_void`).
+    pub fn assertions(&self) -> Vec<Assertion<'_>> {
+        let Some(typedef) = self.typedef else {
+            return Vec::new();
+        };
+        let decl = self.declaration;
+        let mut out = Vec::new();
+        for (i, (p, c)) in decl.params.iter().zip(typedef.params).enumerate() {
+            if let Ok(left) = judge(&c.ty, &read(&p.ty)) {
+                let site = Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
+                let place = format!("parameter {} `{}`", i + 1, p.name);
+                let elsewhere = elsewhere(typedef, decl, Some(i));
+                let c = (&c.ty, &elsewhere[..]);
+                out.extend(assertion(&site, place, left, c, &p.ty));
+            }
+        }
+        if typedef.ret.size != 0
+            && !is_unit(&decl.ret)
+            && let Ok(left) = judge(&typedef.ret, &read(&decl.ret))
+        {
+            let site = Site::ret(typedef, &decl.ret);
+            let place = "the return type".to_owned();
+            let elsewhere = elsewhere(typedef, decl, None);
+            let c = (&typedef.ret, &elsewhere[..]);
+            out.extend(assertion(&site, place, left, c, &decl.ret));
+        }
+        out
+    }
+
+    /// What only the compiler can judge, for a reader without one (the command): each place whose
+    /// type's tokens leave something open, with what (`parameter 1 `dptr`: what `*mut
+    /// CUdeviceptr` points to`). Empty when the tokens tell everything.
+    pub fn left_to_compiler(&self) -> Vec<String> {
+        self.assertions()
+            .iter()
+            .map(|a| {
+                let ty = type_text(a.ty);
+                let mut what = Vec::new();
+                if a.layout.is_some() {
+                    what.push(format!("the layout of `{ty}`"));
+                }
+                if a.class.is_some() {
+                    what.push("its class".to_owned());
+                }
+                if a.pointer && a.pointee.is_none() && a.second.is_none() {
+                    what.push(format!("that `{ty}` is a pointer"));
+                }
+                if a.pointee.is_some() || a.second.is_some() {
+                    what.push(format!("what `{ty}` points to"));
+                }
+                format!("{}: {}", a.place, what.join(", "))
+            })
+            .collect()
+    }
+
+    /// The lines that end every assertion's message, from a line break on: the symbol's
+    /// typedefs of the declaration's flavour (empty for an `unverified` declaration).
+    pub fn typedefs_lines(&self) -> String {
+        self.typedef
+            .map(|t| format!("\n{}", typedefs_note(t)))
+            .unwrap_or_default()
+    }
+}
+
+fn assertion<'a>(
+    site: &Site,
+    place: String,
+    left: Left,
+    (c, elsewhere): (&CType, &[(&'static Typedef, CType)]),
+    ty: &'a Type,
+) -> Option<Assertion<'a>> {
+    if left.is_empty() {
+        return None;
+    }
+    let expected = |(before, after): (String, String), level: Level| {
+        let (size, align) = level(c)?;
+        // The other layouts of this place, each naming the typedefs that have it.
+        let mut others: Vec<(u32, u32, Vec<String>)> = Vec::new();
+        for (t, other) in elsewhere {
+            let Some(layout) = level(other).filter(|l| *l != (size, align)) else {
+                continue;
+            };
+            let name = format!("`{}` (`version = {}`)", t.typedef_name(), t.version);
+            match others.iter_mut().find(|(s, a, _)| (*s, *a) == layout) {
+                Some((_, _, names)) => names.push(name),
+                None => others.push((layout.0, layout.1, vec![name])),
+            }
+        }
+        Some(Expected {
+            size,
+            align,
+            before,
+            others: others
+                .into_iter()
+                .map(|(s, a, names)| {
+                    (
+                        s,
+                        a,
+                        format!("; that is its layout in {}", names.join(" or ")),
+                    )
+                })
+                .collect(),
+            after,
+        })
+    };
+    let class = left.class.then(|| {
+        let (before, after) = site.class(c);
+        ClassRule {
+            float: c.class == Class::Floating,
+            before,
+            after,
+        }
+    });
+    Some(Assertion {
+        ty,
+        place,
+        layout: left
+            .layout
+            .then(|| expected(site.layout(c), by_value))
+            .flatten(),
+        class,
+        pointer: left.pointer || left.pointee || left.second,
+        pointee: left
+            .pointee
+            .then(|| expected(site.pointee(c), of_pointee))
+            .flatten(),
+        second: left
+            .second
+            .then(|| expected(site.second(c), of_second))
+            .flatten(),
+    })
+}
