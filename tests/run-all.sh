@@ -77,8 +77,12 @@ for outside in tests/kit-user examples/compile-fail; do
 done
 # The kit and what it depends on, packaged and verified together (a local registry stands in for
 # crates.io, where none of them is yet).
-# A package left by an earlier run of the same version would be verified instead of this tree's.
+# A package left by an earlier run of the same version would be verified instead of this tree's:
+# the package folder, and the sources cargo extracted from its local registry (cargo never
+# extracts a name-version twice; those registries are the `-<hash>` folders, crates.io's are not).
 rm -rf "${CARGO_TARGET_DIR:-target}/package"
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/cuda-entry-* \
+  "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/-*/cuda-entry-*
 cargo package --offline --allow-dirty -p cuda-entry-table -p cuda-entry-macros -p cuda-entry \
   -p cuda-entry-simdriver-core -p cuda-entry-simdriver -p cuda-entry-simdriver-11x \
   -p cuda-entry-simdriver-old -p cuda-entry-simruntime-core -p cuda-entry-simruntime \
