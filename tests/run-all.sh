@@ -77,16 +77,15 @@ for outside in tests/kit-user examples/compile-fail; do
 done
 # The kit and what it depends on, packaged and verified together (a local registry stands in for
 # crates.io, where none of them is yet).
-# A package left by an earlier run of the same version would be verified instead of this tree's:
-# the package folder, and the sources cargo extracted from its local registry (cargo never
-# extracts a name-version twice; those registries are the `-<hash>` folders, crates.io's are not).
-rm -rf "${CARGO_TARGET_DIR:-target}/package"
-rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/cuda-entry-* \
-  "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/-*/cuda-entry-*
-cargo package --offline --allow-dirty -p cuda-entry-table -p cuda-entry-macros -p cuda-entry \
+# Packaged in a target folder of its own, new each run: cargo extracts a local registry's crates
+# under a name derived from the registry's path and never extracts a name-version twice, so a
+# reused folder would verify an earlier run's sources of the same version instead of this tree's.
+package_dir=$(mktemp -d)
+CARGO_TARGET_DIR=$package_dir cargo package --offline --allow-dirty -p cuda-entry-table -p cuda-entry-macros -p cuda-entry \
   -p cuda-entry-simdriver-core -p cuda-entry-simdriver -p cuda-entry-simdriver-11x \
   -p cuda-entry-simdriver-old -p cuda-entry-simruntime-core -p cuda-entry-simruntime \
   -p cuda-entry-simruntime-old -p cuda-entry-sim
+rm -rf "$package_dir"
 # --- end of the testing kit -----------------------------------------------------------------
 # The entry cache and the one-time loads, model-checked (loom explores every interleaving).
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p cuda-entry --lib --release loom
