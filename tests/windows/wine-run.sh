@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs a Windows executable under Wine: cargo's runner for x86_64-pc-windows-gnu, so that
-# `cargo test --target x86_64-pc-windows-gnu` runs the tests as a Windows user would
-# (tests/run-all.sh sets CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER to this script).
+# Runs a Windows executable under Wine: cargo's runner for x86_64-pc-windows-gnu and
+# x86_64-pc-windows-msvc, so that `cargo test --target <target>` runs the tests as a Windows user
+# would (tests/run-all.sh sets CARGO_TARGET_<TARGET>_RUNNER to this script).
 #
 # The Wine prefix is the test run's own, beside the build (<target dir>/wine-prefix; set
 # WINEPREFIX to use another). It is created on first use, and the ProcessPrng shim
@@ -18,9 +18,11 @@ exe=$(realpath -- "$1")
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 
-# <target dir>/x86_64-pc-windows-gnu/<profile>/...: the prefix goes in <target dir>.
+# <target dir>/x86_64-pc-windows-{gnu,msvc}/<profile>/...: the prefix goes in <target dir>, one
+# for both targets.
 case "$exe" in
   */x86_64-pc-windows-gnu/*) target_dir=${exe%%/x86_64-pc-windows-gnu/*} ;;
+  */x86_64-pc-windows-msvc/*) target_dir=${exe%%/x86_64-pc-windows-msvc/*} ;;
   *) target_dir=$(cd "$here/../.." && pwd)/target ;;
 esac
 export WINEPREFIX=${WINEPREFIX:-$target_dir/wine-prefix}
