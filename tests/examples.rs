@@ -6,11 +6,9 @@
 //! before it runs the integration tests. `cargo test --test examples` alone does not: build them
 //! first with `cargo build --examples`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use cuda_entry_support::{Simulator, elf};
+use cuda_entry_support::{Simulator, elf, target_command};
 use object::Object;
+use std::path::{Path, PathBuf};
 
 /// The built example `name`: `target/<profile>/examples/<name>`, beside this test's `deps/`.
 fn example(name: &str) -> PathBuf {
@@ -62,7 +60,7 @@ fn newer_source(binary: &Path) -> Option<PathBuf> {
 /// its stdout (stderr appended).
 fn run(name: &str, simulator: Simulator, env: &[(&str, &str)]) -> (bool, String) {
     let driver = simulator.path().unwrap_or_else(|e| panic!("{e}"));
-    let mut command = Command::new(example(name));
+    let mut command = target_command(example(name));
     command
         .env("CUDA_ENTRY_DRIVER_PATH", &driver)
         .env("CUDA_ENTRY_SIMULATED", "1")

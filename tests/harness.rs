@@ -8,10 +8,10 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use cuda_entry_support::{Driver, SCENARIO_VARIABLE, Scenario, run_scenarios};
+use cuda_entry_support::{Driver, SCENARIO_VARIABLE, Scenario, run_scenarios, target_command};
 
 /// Set in the harness under test and its children.
 const UNDER_TEST: &str = "CUDA_ENTRY_HARNESS_UNDER_TEST";
@@ -119,7 +119,7 @@ fn harness(case: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
         .join(case);
     let _ = std::fs::remove_dir_all(&folder);
     std::fs::create_dir_all(&folder).expect("record folder");
-    let out = Command::new(std::env::current_exe().expect("this test executable"))
+    let out = target_command(std::env::current_exe().expect("this test executable"))
         .args(args)
         .env_remove(SCENARIO_VARIABLE)
         .env_remove("RUST_TEST_THREADS")

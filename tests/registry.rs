@@ -12,7 +12,7 @@ use cuda_entry::manifest::{self, OwnedRecord};
 use cuda_entry::types::{CUdeviceptr, CUresult, CUstream};
 use cuda_entry::{ErrorKind, Resolver, Stream};
 use cuda_entry_fixture_entries as fixture;
-use cuda_entry_support::{Driver, Scenario, Simulator, run_scenarios};
+use cuda_entry_support::{Driver, Scenario, Simulator, run_scenarios, target_command};
 use object::{Object, ObjectSection};
 
 #[cuda_entry]
@@ -232,7 +232,7 @@ fn check_this_binary(extra: &[&str]) -> (i32, String) {
         "{} is not built: cargo build -p cuda-entry-cli",
         cli.display()
     );
-    let out = std::process::Command::new(cli)
+    let out = target_command(cli)
         .arg("check")
         .args(extra)
         .arg(&exe)

@@ -8,9 +8,11 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
-use cuda_entry_support::{Driver, SCENARIO_VARIABLE, Scenario, Simulator, run_scenarios};
+use cuda_entry_support::{
+    Driver, SCENARIO_VARIABLE, Scenario, Simulator, run_scenarios, target_command,
+};
 
 /// The version every planted simulator reports (`CUDA_ENTRY_SIM_VERSION`,
 /// `CUDA_ENTRY_SIMRT_VERSION`): CUDA 12.345 does not exist.
@@ -115,7 +117,7 @@ fn run(
         path.push(if cfg!(windows) { ";" } else { ":" });
         path.push(rest);
     }
-    let mut command = Command::new(exe);
+    let mut command = target_command(exe);
     command
         .current_dir(cwd)
         .env(CHILD, role)

@@ -5,12 +5,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{ExitCode, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::Simulator;
+use crate::{Simulator, target_command};
 
 /// The environment variable through which a scenario's child process learns which scenario to
 /// run. A test that runs a harness binary from inside a scenario removes it from that child.
@@ -354,7 +354,7 @@ fn run_all(selected: &[&Scenario], exe: &Path, options: &Options) -> Vec<Outcome
 
 /// Runs one scenario in a child process of `exe`, with its driver and environment.
 fn run_one(s: &Scenario, exe: &Path, nocapture: bool) -> Outcome {
-    let mut child = Command::new(exe);
+    let mut child = target_command(exe);
     child.env(SCENARIO_VARIABLE, s.name);
     child.env_remove("CUDA_ENTRY_DRIVER_PATH");
     child.env_remove("CUDA_ENTRY_RUNTIME_PATH");

@@ -8,12 +8,14 @@ pub mod elf;
 mod harness;
 #[cfg(windows)]
 mod pe;
+mod program;
 
 pub use harness::{Driver, SCENARIO_VARIABLE, Scenario, run_scenarios};
+pub use program::{EMULATOR_VARIABLE, target_command};
 
 use std::ffi::{CStr, CString, c_char};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 /// Which simulated driver library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,7 +264,7 @@ pub fn fall_back_to_simulator(why: &dyn std::fmt::Display) -> Option<ExitCode> {
         "Running the same program against the SIMULATED driver ({}).\n",
         path.display()
     );
-    let status = Command::new(std::env::current_exe().expect("current_exe"))
+    let status = target_command(std::env::current_exe().expect("current_exe"))
         .args(std::env::args_os().skip(1))
         .env("CUDA_ENTRY_DRIVER_PATH", &path)
         .env("CUDA_ENTRY_SIMULATED", "1")
