@@ -344,6 +344,33 @@ mod tests {
         assert_eq!(&BYTES[..5], b"CUEN\x01");
     }
 
+    /// A `.cuentry` section as an incremental `link.exe` may lay it out, built by hand (lld-link,
+    /// which the Windows msvc run links with, never pads like this): the linker groups the input
+    /// sections `.cuentry`, `.cuentry$a`, `.cuentry$m`... into one output section, sorted by what
+    /// follows `$`; incremental linking leaves zero-filled room after each piece so that a
+    /// relink can grow it in place; each piece starts at its alignment; and the section's raw
+    /// data is zero-filled to the file alignment (512).
+    #[test]
+    fn an_incrementally_linked_msvc_section_reads_across_its_padding() {
+        let pieces: [&[u8]; 4] = [&BYTES, &OPTIONAL_BYTES, &BYTES, &OPTIONAL_BYTES];
+        let mut section = Vec::new();
+        for (i, piece) in pieces.iter().enumerate() {
+            section.resize(section.len().next_multiple_of(16), 0);
+            section.extend_from_slice(piece);
+            // Room to grow: more for some pieces than for others, never a record's worth of
+            // anything but zeros.
+            section.resize(section.len() + 64 * (i + 1) + 3, 0);
+        }
+        section.resize(section.len().next_multiple_of(512), 0);
+        let records = parse(&section).unwrap();
+        let read: Vec<(bool, bool)> = records.iter().map(|r| (r.unverified, r.optional)).collect();
+        assert_eq!(
+            read,
+            [(true, false), (false, true), (true, false), (false, true)]
+        );
+        assert!(records.iter().all(|r| r.symbol == "cuMemAlloc"));
+    }
+
     #[test]
     fn the_optional_flag_reads_back_apart_from_unverified() {
         assert_eq!(OPTIONAL_BYTES[7], FLAG_OPTIONAL);
