@@ -182,9 +182,11 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
 pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
     let unit: Type = syn::parse_quote!(());
     // A type that cannot cross a C call is already reported; `()` keeps the stub well-formed.
+    // Named lifetimes are elided: the generics that declared them are reported, and the stub has
+    // none.
     let c_type = |ty: &Type| {
         if is_c_type(ty) {
-            ty.clone()
+            syn::parse2(elide_lifetimes(ty.to_token_stream())).unwrap_or_else(|_| unit.clone())
         } else {
             unit.clone()
         }
@@ -241,13 +243,35 @@ pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
             #version
             #stream
             #inner_vis fn pointer() -> #p::Result<Pfn, #p::Error> {
-                ::core::unreachable!()
+                #p::never()
             }
             #inner_vis fn is_available() -> bool {
-                ::core::unreachable!()
+                #p::never()
             }
         }
     }
+}
+
+/// `tokens` with every lifetime but `'static` written `'_`.
+fn elide_lifetimes(tokens: TokenStream) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut after_quote = false;
+    for token in tokens {
+        let token = match token {
+            proc_macro2::TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), elide_lifetimes(g.stream()));
+                group.set_span(g.span());
+                proc_macro2::TokenTree::Group(group)
+            }
+            proc_macro2::TokenTree::Ident(i) if after_quote && i != "static" => {
+                proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("_", i.span()))
+            }
+            other => other,
+        };
+        after_quote = matches!(&token, proc_macro2::TokenTree::Punct(p) if p.as_char() == '\'');
+        out.extend([token]);
+    }
+    out
 }
 
 /// The function's `# Errors` and `# Safety` (after the user's docs), and the pointer type's.
@@ -327,7 +351,9 @@ fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
     quote! {
         // For the probes' answers where no inherent constant applies.
         #[allow(unused_imports)]
-        use #private::{ClassFallback as _, ProbeFallback as _};
+        use #private::{
+            AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
+        };
         // The lines that end every message: the symbol's typedefs.
         const TYPEDEFS: &str = #typedefs;
         #(#each)*
@@ -350,18 +376,14 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
             }) => (
                 // Only a C float needs integers and pointers told apart.
                 if *float {
-                    quote!((#p::ClassProbe::<#ty>::CLASS, ::core::option::Option::Some(true)))
+                    quote!((#p::ClassProbe::<#ty>::CLASS, #p::CClass::Float))
                 } else {
-                    quote!((#p::Probe::<#ty>::FLOAT, ::core::option::Option::Some(false)))
+                    quote!((#p::Probe::<#ty>::FLOAT, #p::CClass::Integer))
                 },
                 before.as_str(),
                 after.as_str(),
             ),
-            None => (
-                quote!((#p::NumberClass::Unknown, ::core::option::Option::None)),
-                "",
-                "",
-            ),
+            None => (quote!((#p::NumberClass::Unknown, #p::CClass::Any)), "", ""),
         };
         let args = quote!(#expect, #class, #before, #after, TYPEDEFS);
         body.extend(at.call(quote!(#p::value::<#ty>), args));
@@ -384,6 +406,25 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
         }
     } else if a.pointer {
         body.extend(quote!(#p::pointer::<#ty>();));
+    }
+    if let Some(message) = &a.writable {
+        let read_only = quote!(#p::AccessProbe::<#ty>::READ_ONLY);
+        body.extend(at.call(quote!(#p::writable), quote!(#read_only, #message)));
+    }
+    if let Some((before, after)) = &a.valid {
+        // What the driver writes through a pointer, or an unverified declaration's return value.
+        let value = if a.pointer {
+            quote!(<#ty as #p::CPointer>::Pointee)
+        } else {
+            quote!(#ty)
+        };
+        let args = quote!(#p::ValueProbe::<#value>::INVALID, #before, #after, TYPEDEFS);
+        body.extend(at.call(quote!(#p::valid), args));
+    }
+    if let Some((before, after)) = &a.status {
+        let found = quote!((#p::ClassProbe::<#ty>::CLASS, #p::ValueProbe::<#ty>::INVALID));
+        let args = quote!(#found, #before, #after, TYPEDEFS);
+        body.extend(at.call(quote!(#p::status), args));
     }
     quote_spanned! {at.first=>
         #[cfg(target_pointer_width = "64")]

@@ -84,10 +84,19 @@ impl Shape {
                 #private::Result::Ok(())
             }},
         };
+        // A checked call reads the status as the C `int` it is, whatever type was declared for
+        // it: a status the declared type cannot hold is an error, never an invalid value.
+        let pointer = match status {
+            Some(Status::Checked) => quote! {
+                // SAFETY: `Status` is the checked signature with the C return type, `int`.
+                unsafe { #name::ENTRY.resolve_as::<<() as #name::Signature>::Status>() }
+            },
+            _ => quote!(#name::pointer()),
+        };
         let mut body = Group::new(
             Delimiter::Brace,
             quote! {
-                match #name::pointer() {
+                match #pointer {
                     #private::Result::Ok(#pfn) => #answer,
                     #private::Result::Err(#error) => #private::Result::Err(#error),
                 }
@@ -120,10 +129,13 @@ impl Shape {
             ),
             None => (String::new(), TokenStream::new()),
         };
+        // The user's own `#[inline(...)]` wins (`#[inline(never)]` for a cold path).
+        let inline =
+            (!attrs.iter().any(|a| a.path().is_ident("inline"))).then(|| quote!(#[inline]));
         let function = quote! {
             #(#attrs)*
             #docs
-            #[inline]
+            #inline
             #[allow(clippy::too_many_arguments)] // the C signature's arity is not ours to change
             #vis #unsafe_fn #name(#(#names: #types),*) -> #returns
             #body
@@ -133,6 +145,7 @@ impl Shape {
             #[allow(deprecated)]
             impl #name::Signature for () {
                 type Pfn = unsafe #abi fn(#(#names: #types),*) -> #ret;
+                type Status = unsafe #abi fn(#(#names: #types),*) -> #private::c_int;
                 const LINK: () = {
                     let _ = #name;
                 };
@@ -146,6 +159,8 @@ impl Shape {
             #inner_vis trait Signature {
                 /// The function pointer type.
                 type Pfn: Copy;
+                /// The function pointer type with the C status type, `int`, as its return type.
+                type Status: Copy;
                 /// Names the declared function.
                 const LINK: ();
             }

@@ -33,6 +33,36 @@ const RUSTC_ERRORS: &[(&str, &str)] = &[
         "the class of an alias: the expansion's `const` assertion (E0080), evaluated by rustc",
     ),
     (
+        "enum-status",
+        "whether a status type holds every `int` (an enum, a padded struct): the expansion's \
+         `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "invalid-values-through-aliases",
+        "what aliases are (a `bool`, a `NonNull`, a float array): the expansion's `const` \
+         assertions (E0080), evaluated by rustc",
+    ),
+    (
+        "read-only-through-alias",
+        "whether an alias of a pointer promises no write: the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "shadowed-primitive",
+        "what a name of the user's (`ffi::u64`) is: the expansion's `const` assertions (E0080), \
+         evaluated by rustc",
+    ),
+    (
+        "unverified-status-size",
+        "the size of a status type an `unverified` declaration names: the expansion's `const` \
+         assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "user-type-named-c-void",
+        "what a type named `c_void` is: the expansion's `const` assertion (E0080), evaluated by \
+         rustc",
+    ),
+    (
         "value-where-pointer-due",
         "whether a path names a pointer: the expansion's `CPointer` bound (E0277), checked by \
          rustc",
@@ -143,6 +173,24 @@ const KINDS: &[(&str, &[&str])] = &[
     ("version-with-suffix", &["version_with_suffix"]),
     ("version-zero", &["not_a_version"]),
     ("wrong-arity", &["wrong_arity"]),
+    ("read-only-out-pointer", &["read_only_pointer"]),
+    ("invalid-status-types", &["invalid_value", "invalid_value"]),
+    (
+        "invalid-written-pointee",
+        &[
+            "invalid_value",
+            "invalid_value",
+            "invalid_value",
+            "invalid_value",
+        ],
+    ),
+    ("float-array-for-integer-record", &["float_mismatch"]),
+    ("conditional-attribute-in-block", &["conditional_attribute"]),
+    ("link-attribute-on-block", &["attributes_on_block"]),
+    ("lifetime-generics", &["generics"]),
+    ("unsized-pointee", &["layout_mismatch"]),
+    ("result-return", &["layout_mismatch"]),
+    ("unit-return-of-status", &["missing_return"]),
 ];
 
 /// One mistake: its message, line and column; the kind where the command names it.

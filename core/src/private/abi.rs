@@ -130,6 +130,16 @@ impl Probe<f64> {
     pub const FLOAT: NumberClass = NumberClass::Float;
 }
 
+impl<const N: usize> Probe<[f32; N]> {
+    /// Floats: passed in floating-point registers, where a C record of integers is not.
+    pub const FLOAT: NumberClass = NumberClass::Float;
+}
+
+impl<const N: usize> Probe<[f64; N]> {
+    /// Floats: passed in floating-point registers, where a C record of integers is not.
+    pub const FLOAT: NumberClass = NumberClass::Float;
+}
+
 /// `ClassProbe::<T>::CLASS`: `T`'s [`NumberClass`], as [`Probe`] answers (with
 /// [`ClassFallback`]), for the C `float` and `double` parameters, which must be told from integers
 /// and pointers too.
@@ -160,6 +170,8 @@ macro_rules! class {
 }
 class!(Integer; u8, i8, u16, i16, u32, i32, u64, i64, u128, i128, usize, isize, bool, char);
 class!(Float; f32, f64);
+// The crate's own status type: a `#[repr(transparent)]` `i32`, valid for every status.
+class!(Integer; crate::types::CUresult);
 class!(Pointer: *mut T, *const T, &'a T, &'a mut T, NonNull<T>, Option<&'a T>, Option<&'a mut T>,
     Option<NonNull<T>>);
 
@@ -314,23 +326,38 @@ const fn layout_message<T>(skip: bool, expect: Expect<'_>, typedefs: &str) -> Op
     Some(message.then(typedefs))
 }
 
+/// The register class a C type passed by value travels in, for [`value`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CClass {
+    /// `float` or `double`: a floating-point register.
+    Float,
+    /// An integer, an enum, a pointer or a record of integers: an integer register.
+    Integer,
+    /// Not checked.
+    Any,
+}
+
 /// Fails compilation when `T`, a parameter or return type passed by value, does not have the
 /// expected layout or when its class (`found`: [`ClassProbe`]'s, or [`Probe`]'s `FLOAT` where
-/// only a float is wrong) is not the C type's: with `class`
-/// `Some(c_float)`, a float where C has `float` or `double`, an integer or pointer otherwise (a
-/// type whose class cannot be seen, a struct or a newtype, passes); the words naming the class go
-/// between `class_before` and `class_after`. `#[track_caller]` as [`layout`].
+/// only a float is wrong) is not the C type's `class`: a float where C has `float` or `double`,
+/// an integer or pointer otherwise (a type whose class cannot be seen, a struct or a newtype,
+/// passes); the words naming the class go between `class_before` and `class_after`.
+/// `#[track_caller]` as [`layout`].
 #[track_caller]
 pub const fn value<T>(
     expect: Expect<'_>,
-    (found, class): (NumberClass, Option<bool>),
+    (found, class): (NumberClass, CClass),
     class_before: &str,
     class_after: &str,
     typedefs: &str,
 ) {
     layout::<T>(false, expect, typedefs);
-    if let Some(c_float) = class
-        && let Some(message) = class_message(found, c_float, class_before, class_after, typedefs)
+    let c_float = match class {
+        CClass::Float => true,
+        CClass::Integer => false,
+        CClass::Any => return,
+    };
+    if let Some(message) = class_message(found, c_float, class_before, class_after, typedefs)
     {
         panic!("{}", message.as_str());
     }
@@ -426,10 +453,10 @@ mod tests {
                 after: "",
                 others: &[],
             };
-            value::<f32>(expect, (NumberClass::Float, Some(true)), "", "", "");
-            value::<u32>(expect, (NumberClass::Unknown, Some(true)), "", "", "");
-            value::<u32>(expect, (NumberClass::Integer, Some(false)), "", "", "");
-            value::<f32>(expect, (NumberClass::Float, None), "", "", "");
+            value::<f32>(expect, (NumberClass::Float, CClass::Float), "", "", "");
+            value::<u32>(expect, (NumberClass::Unknown, CClass::Float), "", "", "");
+            value::<u32>(expect, (NumberClass::Integer, CClass::Integer), "", "", "");
+            value::<f32>(expect, (NumberClass::Float, CClass::Any), "", "", "");
         }
         let found = layout_message::<u32>(false, expect, "\nt").expect("a mismatch");
         assert_eq!(found.as_str(), "b 4 bytes, align 4 a; v2000\nt");

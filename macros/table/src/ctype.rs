@@ -30,6 +30,25 @@ impl CType {
     pub const fn is_complete(&self) -> bool {
         self.size != 0
     }
+
+    /// Whether the type itself is `const`-qualified: `const CUDA_MEMCPY2D`, `const void`, a
+    /// `char *const`, but not `const char *` (a pointer that may be written, to a `const char`).
+    pub fn is_const(&self) -> bool {
+        // The qualifier of a pointer comes after its last `*`; any other type's is a word of it.
+        let own = match self.spelling.rfind('*') {
+            Some(star) => &self.spelling[star + 1..],
+            None => self.spelling,
+        };
+        own.split_whitespace().any(|word| word == "const")
+    }
+
+    /// Whether the driver may write through this parameter: a pointer to data whose pointee is
+    /// not `const` (`CUdeviceptr *`, `void *`, `const char **`, whose `const char *` is written).
+    /// A Rust type that promises no write (`&T`, `*const T`) cannot stand for it, and what it
+    /// points to must be valid for every value the driver may store.
+    pub fn is_written_by_driver(&self) -> bool {
+        self.pointer && self.class == Class::Pointer && self.pointee.is_some_and(|p| !p.is_const())
+    }
 }
 
 /// How the ABI messages name the register class of a declared Rust type, the same in the macro's
@@ -41,4 +60,86 @@ pub mod class_words {
     pub const POINTER: &str = "a pointer, passed in an integer register";
     /// `f32` or `f64`.
     pub const FLOAT: &str = "a floating-point type, passed in a floating-point register";
+}
+
+/// How the messages name a kind of Rust type that has invalid values, where the driver produces
+/// the value (a status, what it writes through a pointer): the same words in the macro's errors
+/// and in the compile-time assertions that `cuda_entry` evaluates.
+pub mod value_words {
+    /// `bool`.
+    pub const BOOL: &str = "a `bool`, for which only 0 and 1 are valid";
+    /// `char`.
+    pub const CHAR: &str = "a `char`, for which only Unicode scalar values are valid";
+    /// `NonZero<T>` and its aliases.
+    pub const NON_ZERO: &str = "a `NonZero` integer, for which 0 is not valid";
+    /// `&T`, `&mut T`.
+    pub const REFERENCE: &str = "a reference, for which NULL and dangling pointers are not valid";
+    /// `NonNull<T>`.
+    pub const NON_NULL: &str = "`NonNull`, for which NULL is not valid";
+    /// A function pointer not in an `Option`.
+    pub const FUNCTION: &str =
+        "a function pointer, for which NULL is not valid (an `Option` of one is)";
+    /// A status type that is neither a primitive integer nor `cuda_entry::types::CUresult`.
+    pub const NOT_AN_INTEGER: &str = "not a type that `cuda_entry` can prove holds every `int` \
+                                      (an enum, a struct or a newtype of yours may not)";
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::find;
+
+    fn param(symbol: &str, version: u32, i: usize) -> crate::CType {
+        find(symbol, version, false).expect("a typedef").params[i].ty
+    }
+
+    #[test]
+    fn const_ness_is_read_from_the_header() {
+        // `CUdeviceptr_v2 *dptr`: the driver writes the address.
+        assert!(param("cuMemAlloc", 3020, 0).is_written_by_driver());
+        // `size_t bytesize`: a value.
+        assert!(!param("cuMemAlloc", 3020, 1).is_written_by_driver());
+        // `const void *srcHost`: read only.
+        let src = param("cuMemcpyHtoD", 3020, 1);
+        assert_eq!(src.spelling, "const void *");
+        assert!(!src.is_written_by_driver());
+        // `void *dstHost`: written.
+        assert!(param("cuMemcpyDtoH", 3020, 0).is_written_by_driver());
+        // `const char **pStr`: the `const char *` is written.
+        let strings = param("cuGetErrorString", 6000, 1);
+        assert_eq!(strings.spelling, "const char **");
+        assert!(strings.is_written_by_driver());
+        assert!(strings.pointee.is_some_and(|p| !p.is_const()));
+        // `const CUDA_MEMCPY2D *pCopy`: read only.
+        assert!(!param("cuMemcpy2D", 3020, 0).is_written_by_driver());
+        // A handle is no pointer to data the driver writes.
+        assert!(!param("cuStreamSynchronize", 2000, 0).is_written_by_driver());
+    }
+
+    /// The rules take every record a typedef passes by value to be made of integers (classed
+    /// as integers, never floats). These are all there are, each checked by hand against cuda.h:
+    /// a new one must be checked too before it joins the list.
+    #[test]
+    fn records_passed_by_value_are_made_of_integers() {
+        let mut records: Vec<&str> = crate::TYPEDEFS
+            .iter()
+            .flat_map(|t| t.params.iter().map(|p| p.ty))
+            .filter(|c| c.class == crate::Class::Record && !c.pointer)
+            .map(|c| c.spelling)
+            .collect();
+        records.sort_unstable();
+        records.dedup();
+        assert_eq!(
+            records,
+            [
+                // `struct CUeglFrame_st`: a union of `CUarray`/`void *` arrays, `unsigned int`s
+                // and three enums.
+                "CUeglFrame_v1",
+                // `char reserved[CU_IPC_HANDLE_SIZE]`.
+                "CUipcEventHandle_v1",
+                "CUipcMemHandle_v1",
+                // `CUmemLocationType type; int id;`.
+                "CUmemLocation_v1",
+            ]
+        );
+    }
 }

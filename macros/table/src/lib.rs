@@ -17,7 +17,7 @@ pub mod manifest;
 pub mod rules;
 mod version;
 
-pub use ctype::{Class, class_words};
+pub use ctype::{Class, class_words, value_words};
 pub use exports::{EXPORTS, Export, export};
 pub use generated::{TOOLKITS, TYPEDEFS};
 pub use status::{STATUSES, Status, status};

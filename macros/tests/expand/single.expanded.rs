@@ -7,7 +7,7 @@ pub unsafe fn mem_alloc(
     dptr: *mut CUdeviceptr,
     bytesize: usize,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match mem_alloc::pointer() {
+    match unsafe { mem_alloc::ENTRY.resolve_as::<<() as mem_alloc::Signature>::Status>() } {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
             unsafe { pfn(dptr, bytesize) },
             &mem_alloc::ENTRY,
@@ -18,13 +18,19 @@ pub unsafe fn mem_alloc(
 #[allow(deprecated)]
 impl mem_alloc::Signature for () {
     type Pfn = unsafe extern "C" fn(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+    type Status = unsafe extern "C" fn(
+        dptr: *mut CUdeviceptr,
+        bytesize: usize,
+    ) -> ::cuda_entry::__private::c_int;
     const LINK: () = {
         let _ = mem_alloc;
     };
 }
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    use ::cuda_entry::__private::{
+        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
+    };
     const TYPEDEFS: &str = "\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {
@@ -47,6 +53,41 @@ const _: () = {
             },
             TYPEDEFS,
         );
+        ::cuda_entry::__private::writable(
+            ::cuda_entry::__private::AccessProbe::<*mut CUdeviceptr>::READ_ONLY,
+            "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through (its pointee is not `const`), but `*mut CUdeviceptr` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        ::cuda_entry::__private::valid(
+            ::cuda_entry::__private::ValueProbe::<
+                <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
+            >::INVALID,
+            "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to ",
+            ": point to an integer type of 8 bytes (`u64` or `i64`)",
+            TYPEDEFS,
+        );
+    };
+    #[cfg(target_pointer_width = "64")]
+    const _: () = {
+        ::cuda_entry::__private::value::<usize>(
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                before: "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8), but `usize` is ",
+                after: ": declare it with a type of the C layout",
+                others: &[(
+                    4usize,
+                    4usize,
+                    "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)",
+                )],
+            },
+            (
+                ::cuda_entry::__private::Probe::<usize>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize`, passed in an integer register, but `usize` is ",
+            ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
+            TYPEDEFS,
+        );
     };
     #[cfg(target_pointer_width = "64")]
     const _: () = {
@@ -60,10 +101,19 @@ const _: () = {
             },
             (
                 ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+        ::cuda_entry::__private::status(
+            (
+                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
+                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+            ),
+            "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
+            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
             TYPEDEFS,
         );
     };
@@ -76,6 +126,8 @@ pub mod mem_alloc {
     pub trait Signature {
         #[doc = r" The function pointer type."]
         type Pfn: Copy;
+        #[doc = r" The function pointer type with the C status type, `int`, as its return type."]
+        type Status: Copy;
         #[doc = r" Names the declared function."]
         const LINK: ();
     }

@@ -339,16 +339,27 @@ fn written(item: &Item) -> Written {
         }
         Item::ForeignMod(block) => {
             let marked = block.attrs.iter().any(is_cuda_entry);
+            let mut conditional_entries = Vec::new();
             inner(None, &block.attrs);
             for item in &block.items {
                 match item {
-                    ForeignItem::Fn(f) => inner(Some(&f.sig.ident), &f.attrs),
+                    ForeignItem::Fn(f) => {
+                        inner(Some(&f.sig.ident), &f.attrs);
+                        // The rules read a `cfg_attr` around the attribute in a marked block,
+                        // and report it (`conditional_attribute`).
+                        let conditional = f.attrs.iter().filter(|a| a.path().is_ident("cfg_attr"));
+                        conditional_entries.extend(conditional.filter(|_| marked).map(|attr| {
+                            let at = attr.pound_token.spans[0].start();
+                            (at.line, at.column)
+                        }));
+                    }
                     ForeignItem::Static(s) if marked => inner(None, &s.attrs),
                     ForeignItem::Type(t) if marked => inner(None, &t.attrs),
                     ForeignItem::Macro(m) if marked => inner(None, &m.attrs),
                     _ => {}
                 }
             }
+            written.entries.extend(conditional_entries);
             written.attrs.clone_from(&block.attrs);
         }
         _ => {}

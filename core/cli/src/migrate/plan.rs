@@ -118,6 +118,9 @@ fn typedef_of(name: &str) -> Result<&'static Typedef, Note> {
     })
 }
 
+/// The status type of every declaration `migrate` writes: `cuda_entry::types::CUresult`.
+pub(crate) const STATUS_TYPE: &str = "::cuda_entry::types::CUresult";
+
 fn extern_plan(f: &Linked, abi: &str, block: usize, function: usize) -> Plan {
     let origin = Origin::Extern { block, function };
     let mut plan = Plan {
@@ -141,10 +144,16 @@ fn extern_plan(f: &Linked, abi: &str, block: usize, function: usize) -> Plan {
         .map(|p| format!("{}: {}", p.name.as_deref().unwrap_or("_"), p.ty))
         .collect();
     let variadic = if f.variadic { ", ..." } else { "" };
-    let ret = f
-        .ret
-        .as_ref()
-        .map_or_else(String::new, |r| format!(" -> {r}"));
+    // A status is declared as the crate's `CUresult`, which holds every `int`: the binding's own
+    // type may be an enum, which cannot (the shim gives the caller that type back).
+    let ret = f.ret.as_ref().map_or_else(String::new, |r| {
+        let r = if t.ret.spelling == "CUresult" {
+            STATUS_TYPE
+        } else {
+            r
+        };
+        format!(" -> {r}")
+    });
     let signature = format!(
         "unsafe extern \"{abi}\" fn {}({}{variadic}){ret};",
         f.name,
@@ -235,11 +244,16 @@ fn call_plan(call: &Call) -> Plan {
         })
         .collect();
     let attribute = attribute(t);
+    // cudarc's `sys::CUresult` is an enum, which cannot hold every status the driver returns.
+    let ret = if t.ret.spelling == "CUresult" {
+        STATUS_TYPE.to_owned()
+    } else {
+        qualified(t.ret.spelling, &call.module)
+    };
     let declaration = format!(
-        "{attribute}\npub unsafe extern \"C\" fn {}({}) -> {};",
+        "{attribute}\npub unsafe extern \"C\" fn {}({}) -> {ret};",
         function_name(t.symbol),
         params.join(", "),
-        qualified(t.ret.spelling, &call.module)
     );
     if call.arguments != t.params.len() {
         plan.notes.push(Note {

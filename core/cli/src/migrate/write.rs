@@ -13,7 +13,7 @@ use std::fmt::Write;
 use std::ops::Range;
 
 use super::find::{Block, Found, Linked};
-use super::plan::{Origin, Plan, Status};
+use super::plan::{Origin, Plan, STATUS_TYPE, Status};
 use crate::decl::signature;
 
 /// One replacement of a file's bytes.
@@ -133,11 +133,20 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
             let _ = writeln!(out, "    {attr}");
         }
         let _ = writeln!(out, "    {}", target.attribute);
+        // A typedef returning `CUresult` gives a checked call (`Result<(), Error>`); its entry
+        // declares the status as a type that holds every `int`.
+        let checked = cuda_entry_table::find(target.symbol, target.version, target.per_thread)
+            .is_some_and(|t| t.ret.spelling == "CUresult");
+        let entry_ret = if checked && f.ret.is_some() {
+            STATUS_TYPE
+        } else {
+            ret
+        };
         out.push_str(&signature(
             "    ",
             &format!("{}fn {entry}", f.vis),
             &params,
-            ret,
+            entry_ret,
             ";",
         ));
         // The shim: the function's comments and attributes, its name, its signature.
@@ -180,9 +189,6 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
             f.name
         );
         shims.push_str(&signature("", &head, &params, ret, " {"));
-        // A typedef returning `CUresult` gives a checked call (`Result<(), Error>`).
-        let checked = cuda_entry_table::find(target.symbol, target.version, target.per_thread)
-            .is_some_and(|t| t.ret.spelling == "CUresult");
         for line in adapter(&entry, &names, ret, f.safe, checked).lines() {
             let _ = writeln!(shims, "    {line}");
         }
@@ -214,9 +220,10 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
 /// older than the typedef, the symbol not served) and it becomes `CUDA_ERROR_NOT_FOUND` (500),
 /// what a driver answers for a function it does not have. Any other entry returns
 /// `Result<R, cuda_entry::Error>`, `R` the declared return type, whose `Ok` is passed on. `ret` is
-/// the user's `CUresult`, whatever it is (an integer, a newtype, bindgen's enum): the macro checks
-/// that it has the C layout, 4 bytes aligned 4; the status is read into it from an `i32` (no
-/// `transmute`, which rustc flags between integers).
+/// the user's `CUresult`, whatever it is (an integer, a newtype, bindgen's enum): the entry itself
+/// declares `cuda_entry::types::CUresult`, which holds every status; the shim asserts the user's
+/// type is 4 bytes and reads the status into it from an `i32` (no `transmute`, which rustc flags
+/// between integers), the contract the replaced declaration had.
 pub(crate) fn adapter(
     entry: &str,
     args: &[String],
@@ -235,9 +242,10 @@ pub(crate) fn adapter(
         format!(
             "{{\n        \
                  let status: i32 = {expression};\n        \
-                 // SAFETY: `{ret}` has the C layout of `CUresult` (the macro checks it), in\n        \
-                 // which `status` is that code.\n        \
-                 unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read() }}\n    \
+                 const {{ assert!(::core::mem::size_of::<{ret}>() == 4, \"a CUresult is 4 bytes\") }};\n        \
+                 // SAFETY: `{ret}`, the status type of the declaration this replaces, is 4\n        \
+                 // bytes (asserted); `status` is what that declaration returned for this call.\n        \
+                 unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read_unaligned() }}\n    \
              }}"
         )
     };

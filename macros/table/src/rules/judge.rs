@@ -27,6 +27,25 @@ impl Left {
     }
 }
 
+/// Everything the compiler is asked of a declared type where C has `c`, whatever its tokens say
+/// (a name is not a type: `u64` can be shadowed, `c_void` can be a type of the user's).
+pub(crate) fn everything(c: &CType) -> Left {
+    if data_pointer(c) {
+        return Left {
+            pointer: true,
+            pointee: pointee(c).is_some(),
+            second: second(c).is_some(),
+            ..Left::default()
+        };
+    }
+    Left {
+        layout: c.is_complete(),
+        // Every record a typedef passes by value is made of integers (a table test holds it).
+        class: c.class == Class::Floating || c.class == Class::Record || integer_class(c),
+        ..Left::default()
+    }
+}
+
 /// What the tokens show is wrong: the first such thing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Wrong {
@@ -83,6 +102,8 @@ pub(crate) fn judge(c: &CType, r: &Read) -> Result<Left, Wrong> {
         // A thin pointer to data: what `CPointer` asks of a type the tokens do not tell, and which
         // has the C pointer's size, alignment and class.
         match r {
+            // A pointer to a `str` or a slice is two words.
+            Read::Pointer(_) if r.layout() == Some((16, 8)) => return Err(Wrong::Layout((16, 8))),
             Read::Pointer(p) => {
                 left.pointer = r.layout().is_none();
                 judge_pointee(c, p, &mut left)?;
@@ -110,7 +131,9 @@ pub(crate) fn judge(c: &CType, r: &Read) -> Result<Left, Wrong> {
         {
             return Err(Wrong::Class { float: false });
         }
-        Read::Number { float: true, .. } if integer_class(c) => {
+        Read::Number { float: true, .. } | Read::Aggregate { float: true, .. }
+            if integer_class(c) || c.class == Class::Record =>
+        {
             return Err(Wrong::Class { float: true });
         }
         _ => {}
@@ -193,6 +216,9 @@ mod tests {
         };
         assert_eq!(judged(&free, "SizePtr"), Ok(alias));
         assert_eq!(judged(&free, "u64"), Err(Wrong::NotAPointer));
+        // Two words: a pointer and a length.
+        assert_eq!(judged(&free, "&mut str"), Err(Wrong::Layout((16, 8))));
+        assert_eq!(judged(&free, "*mut [usize]"), Err(Wrong::Layout((16, 8))));
         assert_eq!(judged(&free, "c_void"), Err(Wrong::NotAPointer));
     }
 

@@ -20,8 +20,11 @@ pub(crate) enum Read {
     Pointer(Box<Read>),
     /// A function pointer, or an `Option` of one.
     Function,
-    /// An array or `()`: a size and an alignment, no class.
-    Aggregate { size: u32, align: u32 },
+    /// A dynamically sized type (`str`, a slice, a trait object): a pointer to one is two words.
+    Unsized,
+    /// An array or `()`: a size, an alignment, and whether its elements are floats (an array
+    /// of `f32` travels in floating-point registers where a C record of integers does not).
+    Aggregate { size: u32, align: u32, float: bool },
     /// What only the compiler knows.
     Unknown,
 }
@@ -30,19 +33,20 @@ impl Read {
     /// The size and alignment, where the tokens tell them.
     pub(crate) fn layout(&self) -> Option<(u32, u32)> {
         match self {
-            Read::Number { size, align, .. } | Read::Aggregate { size, align } => {
+            Read::Number { size, align, .. } | Read::Aggregate { size, align, .. } => {
                 Some((*size, *align))
             }
             Read::Void => Some((1, 1)),
             Read::Function => Some((8, 8)),
             // Thin only when what it points to is sized: a path may name `str` or a slice alias.
+            Read::Pointer(pointee) if **pointee == Read::Unsized => Some((16, 8)),
             Read::Pointer(pointee) => pointee.is_sized().then_some((8, 8)),
-            Read::Unknown => None,
+            Read::Unknown | Read::Unsized => None,
         }
     }
 
     fn is_sized(&self) -> bool {
-        !matches!(self, Read::Unknown)
+        !matches!(self, Read::Unknown | Read::Unsized)
     }
 }
 
@@ -54,7 +58,12 @@ pub(crate) fn read(ty: &Type) -> Read {
         Type::Ptr(p) => Read::Pointer(Box::new(read(&p.elem))),
         Type::Reference(r) => Read::Pointer(Box::new(read(&r.elem))),
         Type::FnPtr(_) => Read::Function,
-        Type::Tuple(t) if t.elems.is_empty() => Read::Aggregate { size: 0, align: 1 },
+        Type::Slice(_) | Type::TraitObject(_) => Read::Unsized,
+        Type::Tuple(t) if t.elems.is_empty() => Read::Aggregate {
+            size: 0,
+            align: 1,
+            float: false,
+        },
         Type::Array(a) => array(&a.elem, &a.len),
         Type::Path(p) if p.qself.is_none() => {
             let Some(last) = p.path.segments.last() else {
@@ -104,11 +113,16 @@ fn array(elem: &Type, len: &Expr) -> Read {
     let Lit::Int(n) = &lit.lit else {
         return Read::Unknown;
     };
-    let (Ok(n), Some((size, align))) = (n.base10_parse::<u32>(), read(elem).layout()) else {
+    let element = read(elem);
+    let (Ok(n), Some((size, align))) = (n.base10_parse::<u32>(), element.layout()) else {
         return Read::Unknown;
     };
+    let float = matches!(
+        element,
+        Read::Number { float: true, .. } | Read::Aggregate { float: true, .. }
+    );
     match size.checked_mul(n) {
-        Some(size) => Read::Aggregate { size, align },
+        Some(size) => Read::Aggregate { size, align, float },
         None => Read::Unknown,
     }
 }
@@ -130,6 +144,7 @@ fn named(name: &str) -> Read {
         "f32" | "c_float" => number(4, true),
         "f64" | "c_double" => number(8, true),
         "c_void" => Read::Void,
+        "str" => Read::Unsized,
         _ => Read::Unknown,
     }
 }

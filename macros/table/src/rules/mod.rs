@@ -68,6 +68,7 @@ mod signature;
 #[cfg(test)]
 mod tests;
 mod validate;
+mod values;
 
 pub use arguments::{Argument, Arguments, CratePath, DefaultStream, Resolver};
 pub use assertion::{Assertion, ClassRule, Expected};

@@ -52,7 +52,6 @@ fn a_value_where_c_has_a_pointer_is_rejected() {
 fn pointers_references_options_and_non_null_are_pointers() {
     for ty in [
         quote!(*mut CUdeviceptr),
-        quote!(*const CUdeviceptr),
         quote!(&mut CUdeviceptr),
         quote!(Option<&mut CUdeviceptr>),
         quote!(core::ptr::NonNull<CUdeviceptr>),
@@ -60,6 +59,14 @@ fn pointers_references_options_and_non_null_are_pointers() {
         quote!((*mut CUdeviceptr)),
     ] {
         assert_eq!(mem_alloc_with(ty.clone()), Vec::<&str>::new(), "{ty}");
+    }
+    // The driver writes the address: a pointer that promises no write is refused.
+    for ty in [
+        quote!(*const CUdeviceptr),
+        quote!(&CUdeviceptr),
+        quote!(Option<&CUdeviceptr>),
+    ] {
+        assert_eq!(mem_alloc_with(ty.clone()), ["read_only_pointer"], "{ty}");
     }
 }
 
