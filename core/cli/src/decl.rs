@@ -200,6 +200,11 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
         .collect();
     let ret = if t.ret.size == 0 {
         String::new()
+    } else if t.ret.spelling == "CUresult" && types == Types::C {
+        // Bindings' own `CUresult` may be an enum (cudarc's is), which cannot hold every status
+        // the driver returns: the status is always the crate's, named in full so that it clashes
+        // with no import of the user's.
+        "cuda_entry::types::CUresult".to_owned()
     } else {
         rust_type(t.ret.spelling, types, &mut needs)
     };

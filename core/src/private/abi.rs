@@ -357,8 +357,7 @@ pub const fn value<T>(
         CClass::Integer => false,
         CClass::Any => return,
     };
-    if let Some(message) = class_message(found, c_float, class_before, class_after, typedefs)
-    {
+    if let Some(message) = class_message(found, c_float, class_before, class_after, typedefs) {
         panic!("{}", message.as_str());
     }
 }
