@@ -216,6 +216,17 @@ mod tests {
         };
         assert_eq!(judged(&free, "SizePtr"), Ok(alias));
         assert_eq!(judged(&free, "u64"), Err(Wrong::NotAPointer));
+        // A name under a module of the user's may be anything: the compiler judges it.
+        let unknown = Left {
+            pointer: true,
+            pointee: true,
+            ..Left::default()
+        };
+        assert_eq!(judged(&free, "*mut ffi::u64"), Ok(unknown));
+        assert_eq!(
+            judged(&free, "*mut std::primitive::u32"),
+            Err(Wrong::Pointee((4, 4)))
+        );
         // Two words: a pointer and a length.
         assert_eq!(judged(&free, "&mut str"), Err(Wrong::Layout((16, 8))));
         assert_eq!(judged(&free, "*mut [usize]"), Err(Wrong::Layout((16, 8))));

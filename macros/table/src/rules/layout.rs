@@ -71,6 +71,9 @@ pub(crate) fn read(ty: &Type) -> Read {
             };
             let name = last.ident.to_string();
             match &last.arguments {
+                // `ffi::u64` may be anything: only a bare name or a path through the standard
+                // library or libc is read as the type it names.
+                PathArguments::None if !is_standard_path(&p.path) => Read::Unknown,
                 PathArguments::None => named(&name),
                 PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
                     let Some(GenericArgument::Type(inner)) = args.args.first() else {
@@ -89,6 +92,17 @@ pub(crate) fn read(ty: &Type) -> Read {
             }
         }
         _ => Read::Unknown,
+    }
+}
+
+/// Whether a path's prefix, if any, is the standard library's or libc's (`u64`, `std::ffi::c_int`,
+/// `::core::ffi::c_void`, `libc::c_int`, `std::os::raw::c_uint`): a name under another prefix
+/// (`ffi::u64`, a module of the user's) may be anything.
+fn is_standard_path(path: &syn::Path) -> bool {
+    let mut segments = path.segments.iter().map(|s| s.ident.to_string());
+    match path.segments.len() {
+        1 => path.leading_colon.is_none(),
+        _ => matches!(segments.next().as_deref(), Some("std" | "core" | "libc")),
     }
 }
 
