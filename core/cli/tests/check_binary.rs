@@ -391,3 +391,61 @@ fn a_malformed_record_makes_the_binary_unreadable() {
         out.stderr
     );
 }
+
+#[test]
+fn a_folder_of_binaries_checks_them() {
+    // A `dist/` folder: binaries (found by their first bytes, whatever their names), a text
+    // file, and a folder of libraries.
+    let dir = scratch("check-binary-folder");
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(dist.join("lib")).expect("create dist/lib");
+    let app = write(&dist, "app", &elf("cuda_entry", &CTX_CREATE_BYTES));
+    let library = write(
+        &dist.join("lib"),
+        "kernels.dll",
+        &pe(".cuentry", &LAUNCH_BYTES),
+    );
+    write(&dist, "README.txt", b"how to run the app\n");
+    let out = check(&dist, false);
+    assert_eq!(out.status, 1, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{}: FAIL `in app` cuCtxCreate@12050: the driver (CUDA 12.4) is older than this \
+                 ABI (CUDA 12.5): update the driver to >= CUDA 12.5",
+                app.display()
+            ),
+            format!(
+                "{}: ok   `in kernels` cuLaunchKernel@7000 per_thread via runtime",
+                library.display()
+            ),
+            "minimum driver: 12050 (CUDA 12.5), set by cuCtxCreate".to_owned(),
+            "2 declarations in 2 files: 1 ok, 1 would fail, 0 with notes, 0 not checked".to_owned(),
+        ]
+    );
+}
+
+#[test]
+fn a_folder_without_sources_or_binaries_is_bad_input() {
+    let dir = scratch("check-binary-empty-folder");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("create");
+    let text = dir.join("text");
+    std::fs::create_dir_all(&text).expect("create");
+    write(&text, "notes.txt", b"no binary here\n");
+    for folder in [&empty, &text] {
+        let out = check(folder, false);
+        assert_eq!(out.status, 2, "{out:?}");
+        assert_eq!(out.stdout, "");
+        assert_eq!(
+            out.stderr.trim_end(),
+            format!(
+                "error: {}: no sources or binaries found: no .rs file, and no executable or \
+                 library (ELF, PE, Mach-O), in it or its folders",
+                folder.display()
+            )
+        );
+    }
+}
