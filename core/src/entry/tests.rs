@@ -292,7 +292,7 @@ fn resolve_as_gives_the_typed_pointer() {
 /// `threads` threads released together call `first_use(round, resolve)`; one of them runs
 /// `resolve` (a slow resolution: [`SLOW`], then it notes when it ends) and the others wait. Each
 /// waiter's return is timed against that note; the resolving thread's is not counted.
-#[cfg(not(miri))]
+#[cfg(all(unix, not(miri)))]
 fn waits_past_publication(
     threads: usize,
     rounds: usize,
@@ -338,11 +338,11 @@ fn waits_past_publication(
 }
 
 /// How long the simulated slow driver takes to answer a first resolution.
-#[cfg(not(miri))]
+#[cfg(all(unix, not(miri)))]
 const SLOW: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// `p50 .. p99 .. max` of `waits`, and how many reached `slice` (a missed wake-up).
-#[cfg(not(miri))]
+#[cfg(all(unix, not(miri)))]
 fn describe(waits: &mut [std::time::Duration], slice: std::time::Duration) -> String {
     waits.sort_unstable();
     let at = |q: usize| waits[(waits.len() * q / 100).min(waits.len() - 1)];
@@ -363,7 +363,7 @@ fn describe(waits: &mut [std::time::Duration], slice: std::time::Duration) -> St
 /// `cargo test -p cuda-entry --release --lib wait_latency -- --nocapture` to read it
 /// (docs/reliability.md quotes a run).
 #[test]
-#[cfg(not(miri))]
+#[cfg(all(unix, not(miri)))]
 fn wait_latency_under_racing_threads_is_printed() {
     use std::sync::OnceLock;
     use std::time::Duration;
