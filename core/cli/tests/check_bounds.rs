@@ -329,6 +329,10 @@ mod sparse {
             .arg(file)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
+        #[allow(
+            clippy::zombie_processes,
+            reason = "reaped by wait4 below, which also reports its memory"
+        )]
         let child = command.spawn().expect("spawn");
         let pid = i32::try_from(child.id()).expect("a pid");
         let (mut status, mut usage) = (0, [0i64; 18]);
