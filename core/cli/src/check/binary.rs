@@ -240,7 +240,7 @@ fn records<R: ReadCacheOps>(
         }
         let parsed = {
             let bytes = (&*cache)
-                .read_bytes_at(extent.offset + offset, size)
+                .read_bytes_at(extent.offset.saturating_add(offset), size)
                 .map_err(|()| beyond())?;
             manifest::parse(bytes).map_err(|e| format!("malformed {shown} section: {e}"))?
         };
