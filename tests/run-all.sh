@@ -126,7 +126,7 @@ if have_wine; then
     cargo build "${windows[@]}" -p cuda-entry-workspace --examples
     cargo test "${windows[@]}" -p cuda-entry -p cuda-entry-workspace --lib --test driver \
       --test runtime --test per_thread --test stress --test registry --test examples \
-      --test search --test harness 2>&1 | tee "$tests"
+      --test search --test harness --test driver_version 2>&1 | tee "$tests"
     cargo test "${windows[@]}" --test per_thread --features per-thread-default-stream
   )
   { grep -o "SKIPPED .*" "$tests" >>"$skipped" || true; } 2>/dev/null

@@ -7,6 +7,7 @@ use std::ffi::{CStr, c_char, c_int, c_void};
 use std::ptr::{self, NonNull};
 use std::sync::Arc;
 
+use cuda_entry_table::Version;
 use libloading::Library;
 
 use crate::error::{Error, ErrorKind};
@@ -134,6 +135,24 @@ fn load() -> Result<Driver, Error> {
     bootstrap(library, path)
 }
 
+/// The driver version `path` reported, when it is a [`Version`] (`1000 * major + 10 * minor`
+/// between CUDA 1.0 and 99.99): any other value would pass or fail the too-old checks at random
+/// (2147483647 passes them all), so it is [`ErrorKind::DriverVersionUnavailable`], naming it.
+/// The driver's `cuDriverGetVersion` and the runtime's `cudaDriverGetVersion` both go through it.
+pub(crate) fn plausible_driver_version(path: &Arc<str>, reported: c_int) -> Result<u32, Error> {
+    match u32::try_from(reported) {
+        Ok(version) if Version::is_valid(version) => Ok(version),
+        _ => {
+            let kind = ErrorKind::DriverVersionUnavailable {
+                path: path.clone(),
+                code: status::SUCCESS,
+                reported: Some(reported),
+            };
+            Err(Error::new(kind, None, None))
+        }
+    }
+}
+
 fn bootstrap(library: Library, path: Arc<str>) -> Result<Driver, Error> {
     let not_a_driver = |missing| {
         let path = path.clone();
@@ -149,13 +168,15 @@ fn bootstrap(library: Library, path: Arc<str>) -> Result<Driver, Error> {
     if code == status::STUB_LIBRARY {
         return Err(Error::new(ErrorKind::StubLibrary { path }, None, None));
     }
-    let version = match u32::try_from(version) {
-        Ok(version) if code == status::SUCCESS && version > 0 => version,
-        _ => {
-            let kind = ErrorKind::DriverVersionUnavailable { path, code };
-            return Err(Error::new(kind, None, None));
-        }
-    };
+    if code != status::SUCCESS {
+        let kind = ErrorKind::DriverVersionUnavailable {
+            path,
+            code,
+            reported: None,
+        };
+        return Err(Error::new(kind, None, None));
+    }
+    let version = plausible_driver_version(&path, version)?;
     // SAFETY: cuGetProcAddress_v2's signature is fixed by its name (CUDA 12.0+).
     let v2 = unsafe { library.get::<GetProcAddressV2Fn>(c"cuGetProcAddress_v2") }.map(|s| *s);
     let query = match v2 {

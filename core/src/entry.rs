@@ -9,7 +9,7 @@ use std::ptr::NonNull;
 use crate::error::Error;
 use crate::error::ErrorKind;
 use crate::request::{Request, Resolver, Stream};
-use crate::sync::{AtomicPtr, Attempt, Claim, Mutex, Ordering, lock, wait};
+use crate::sync::{AtomicPtr, Attempt, Claim, Ordering, owned, wait};
 use crate::{driver, runtime};
 
 /// `Entry::new`: `const` where the synchronisation primitives are (always, but under loom).
@@ -32,7 +32,7 @@ macro_rules! entry_constructor {
 
 /// `Entry::pfn` before any resolution (and while one runs).
 const UNRESOLVED: *mut c_void = std::ptr::null_mut();
-/// `Entry::pfn` once the resolution failed; the error is in `Entry::error`. No answer can be
+/// `Entry::pfn` once the resolution failed; the error is behind `Entry::error`. No answer can be
 /// mistaken for it: answers in the first page are rejected (`query::FIRST_FUNCTION_ADDRESS`).
 const FAILED: *mut c_void = std::ptr::without_provenance_mut(2);
 
@@ -51,8 +51,10 @@ fn is_resolved(pfn: *mut c_void) -> bool {
 /// `Entry` is `Sync`: one `static` serves every thread. Once resolved, a call reads the cached
 /// pointer with one `Acquire` load and one branch: no lock, no allocation. The first use claims
 /// the entry with one compare-exchange, so threads racing on it resolve once (the others wait)
-/// and all see the same outcome; an error is cached exactly like a pointer, behind a lock only
-/// errors take. A panic inside the resolution releases the claim.
+/// and all see the same outcome. An error is cached like a pointer: published once, never changed,
+/// and read without a lock (atomic loads and a clone, which only counts references), so a child
+/// forked while other threads read it, or a signal handler that interrupts its own thread's read,
+/// gets it too instead of waiting forever. A panic inside the resolution releases the claim.
 ///
 /// # Platform-specific behaviour
 /// None of its own: the driver or runtime it asks is found as [`PATH_VARIABLE`](crate::PATH_VARIABLE)
@@ -63,8 +65,9 @@ pub struct Entry {
     pfn: AtomicPtr<c_void>,
     /// Which thread is resolving the entry.
     claim: Claim,
-    /// The error, once the resolution failed (written before `pfn` becomes [`FAILED`]).
-    error: Mutex<Option<Error>>,
+    /// The error, once the resolution failed: a `Box` stored before `pfn` becomes [`FAILED`],
+    /// never changed after that, freed with the entry (a `static`'s, never). NULL before.
+    error: AtomicPtr<Error>,
     symbol: &'static CStr,
     /// `symbol` as text, for errors (decoded once, at construction).
     name: &'static str,
@@ -92,7 +95,7 @@ impl fmt::Debug for Entry {
             .field("resolver", &self.resolver)
             .field("optional", &self.optional)
             .field("pfn", &self.pfn.load(Ordering::Acquire))
-            .field("error", &*lock(&self.error))
+            .field("error", &self.published().and_then(Result::err))
             .finish()
     }
 }
@@ -109,7 +112,7 @@ impl Entry {
         new(symbol, version, stream) -> Entry {
             pfn: AtomicPtr::new(UNRESOLVED),
             claim: Claim::new(),
-            error: Mutex::new(None),
+            error: AtomicPtr::new(std::ptr::null_mut()),
             symbol,
             name: symbol_name(symbol),
             version,
@@ -234,8 +237,7 @@ impl Entry {
                         // succeed, and the next call then resolves normally.
                         Err(error) if error.kind() == &ErrorKind::Reentrant => Err(error),
                         Err(error) => {
-                            *lock(&self.error) = Some(error.clone());
-                            self.pfn.store(FAILED, Ordering::Release);
+                            self.publish_error(error.clone());
                             Err(error)
                         }
                     };
@@ -249,12 +251,33 @@ impl Entry {
         }
     }
 
-    /// The outcome, once published.
+    /// Publishes `error` as the outcome: the error first, then [`FAILED`], each with one store.
+    /// Called by the claim's owner only, and only while `pfn` is not [`FAILED`].
+    fn publish_error(&self, error: Error) {
+        let earlier = self
+            .error
+            .swap(Box::into_raw(Box::new(error)), Ordering::AcqRel);
+        if !earlier.is_null() {
+            // SAFETY: an error stored by an owner that never published FAILED (a thread of the
+            // process this one was forked from, interrupted between the two stores): readers
+            // look at `error` only once `pfn` is FAILED, so none ever saw it, and the claim
+            // makes this thread the only writer. It came from `Box::into_raw`.
+            drop(unsafe { Box::from_raw(earlier) });
+        }
+        self.pfn.store(FAILED, Ordering::Release);
+    }
+
+    /// The outcome, once published. Lock-free, and allocation-free for an error (its clone only
+    /// counts references): what a forked child or a signal handler may call.
     fn published(&self) -> Option<Result<NonNull<c_void>, Error>> {
         let pfn = self.pfn.load(Ordering::Acquire);
         if pfn == FAILED {
-            // Written before FAILED was stored (Release), seen after it (Acquire).
-            return lock(&self.error).clone().map(Err);
+            let error = self.error.load(Ordering::Acquire);
+            // SAFETY: stored (from `Box::into_raw`) before FAILED was (Release), so seen here
+            // (Acquire); never changed or freed once FAILED is stored, until the entry is
+            // dropped, which no `&self` outlives. NULL never pairs with FAILED; were it to,
+            // `None` makes the caller resolve again rather than read it.
+            return unsafe { error.as_ref() }.cloned().map(Err);
         }
         NonNull::new(pfn).map(Ok)
     }
@@ -298,6 +321,17 @@ impl Entry {
     /// Whether the driver can serve this entry. Resolves it (once) but never calls it.
     pub fn is_available(&self) -> bool {
         self.resolve().is_ok()
+    }
+}
+
+impl Drop for Entry {
+    fn drop(&mut self) {
+        let error = owned(&mut self.error);
+        if !error.is_null() {
+            // SAFETY: the published error, from `Box::into_raw`; `&mut self` means no reader
+            // and no clone borrows it (clones own their data).
+            drop(unsafe { Box::from_raw(error) });
+        }
     }
 }
 

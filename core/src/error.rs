@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use cuda_entry_table::Cuda;
+use cuda_entry_table::{Cuda, Version};
 
 use crate::library::{LoadAttempt, PATH_VARIABLE, RUNTIME_PATH_VARIABLE};
 use crate::request::{Request, Stream};
@@ -53,13 +53,18 @@ pub enum ErrorKind {
         /// The export it lacks.
         missing: &'static str,
     },
-    /// `cuDriverGetVersion` failed, so no version check is possible.
+    /// `cuDriverGetVersion` failed, or reported a value that is no [`Version`](crate::Version)
+    /// (not `1000 * major + 10 * minor` between CUDA 1.0 and 99.99: 0, -1, 13005, 2147483647),
+    /// so no version check is possible. Through the runtime, its `cudaDriverGetVersion` reported
+    /// such a value.
     #[non_exhaustive]
     DriverVersionUnavailable {
         /// The library opened.
         path: Arc<str>,
-        /// The `CUresult` returned (0 when it succeeded with a version that is not one).
+        /// The `CUresult` returned (0 when it succeeded with a value that is no version).
         code: i32,
+        /// The value reported, when the call succeeded; `None` when it failed.
+        reported: Option<i32>,
     },
     /// The driver has neither `cuGetProcAddress_v2` (CUDA 12.0+) nor `cuGetProcAddress`
     /// (CUDA 11.3+): it predates driver entry point access.
@@ -293,12 +298,18 @@ impl fmt::Display for Error {
                 "`{path}` loaded but does not export `{missing}`, so it is not a CUDA driver; \
                  point {PATH_VARIABLE} at libcuda.so.1 (nvcuda.dll on Windows)"
             ),
-            ErrorKind::DriverVersionUnavailable { path, code: 0 } => write!(
+            ErrorKind::DriverVersionUnavailable {
+                path,
+                reported: Some(reported),
+                ..
+            } => write!(
                 f,
-                "cuDriverGetVersion of `{path}` succeeded but reported no valid version; check \
-                 the driver installation"
+                "`{path}` reported the driver version {reported}, which is not a CUDA version (1000 \
+                 * major + 10 * minor, between {} and {}); check the driver installation",
+                Version::MIN.get(),
+                Version::MAX.get()
             ),
-            ErrorKind::DriverVersionUnavailable { path, code } => write!(
+            ErrorKind::DriverVersionUnavailable { path, code, .. } => write!(
                 f,
                 "cuDriverGetVersion of `{path}` failed with {}; check the driver installation",
                 Status(*code)

@@ -3,12 +3,8 @@
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicPtr, Ordering};
-#[cfg(loom)]
-pub(crate) use loom::sync::{Mutex, MutexGuard};
 #[cfg(not(loom))]
 pub(crate) use std::sync::atomic::{AtomicPtr, Ordering};
-#[cfg(not(loom))]
-pub(crate) use std::sync::{Mutex, MutexGuard};
 
 #[cfg(loom)]
 use loom::sync::atomic::AtomicU64;
@@ -17,12 +13,16 @@ use std::sync::atomic::AtomicU64;
 
 use std::ptr;
 
-/// Locks `mutex`, ignoring poisoning: the data it guards is written once, completely, or not at
-/// all, so a panic elsewhere never leaves it half-written.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+/// The pointer an atomic holds, read through `&mut` (no other thread can be reading it).
+#[cfg(not(loom))]
+pub(crate) fn owned<T>(atomic: &mut AtomicPtr<T>) -> *mut T {
+    *atomic.get_mut()
+}
+
+/// The pointer an atomic holds, read through `&mut` (loom's atomics have no `get_mut`).
+#[cfg(loom)]
+pub(crate) fn owned<T>(atomic: &mut AtomicPtr<T>) -> *mut T {
+    atomic.with_mut(|p| *p)
 }
 
 /// Who is doing a one-time piece of work (resolving an entry, loading a library): at most one
@@ -258,15 +258,20 @@ mod parking {
         static ref WOKEN: loom::sync::Condvar = loom::sync::Condvar::new();
     }
 
+    fn lock() -> loom::sync::MutexGuard<'static, ()> {
+        LOCK.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     pub(super) fn wait(done: &dyn Fn() -> bool) {
-        let guard = super::lock(&LOCK);
+        let guard = lock();
         if !done() {
             drop(WOKEN.wait(guard));
         }
     }
 
     pub(super) fn wake_all() {
-        drop(super::lock(&LOCK));
+        drop(lock());
         WOKEN.notify_all();
     }
 }

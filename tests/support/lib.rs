@@ -5,6 +5,8 @@
 #[cfg(doctest)]
 mod docs;
 pub mod elf;
+#[cfg(target_os = "linux")]
+pub mod fork;
 mod harness;
 #[cfg(windows)]
 mod pe;

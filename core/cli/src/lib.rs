@@ -138,11 +138,13 @@ fail, and why. What it could not read, it never passes.
 
 Each PATH is a Rust source file, a built binary (an executable or library: ELF, PE,
 Mach-O or universal Mach-O, whatever the machine running this command), a folder, whose
-.rs files are read recursively (skipping target/ and hidden folders), or - for standard
-input. Only regular files are read: a FIFO, socket or device is refused (pass - to read a
-pipe). Limits, far beyond any real project: a source may have 16 MiB, a binary 2 GiB, a
-manifest section 4 MiB; a source nested more than 256 levels deep (brackets, generics,
-prefix operators, closures) is refused rather than risk the parser's stack.
+.rs files and binaries (told by their first bytes) are read recursively (skipping target/
+and hidden folders; a folder with neither is bad input), or - for standard input. Only
+regular files are read: a FIFO, socket or device is refused (pass - to read a pipe).
+Limits, far beyond any real project: a source may have 16 MiB, a binary 2 GiB, a manifest
+section 4 MiB, a binary 100,000 declarations, a universal binary 64 slices; a source nested
+more than 256 levels deep (brackets, generics, prefix operators, closures) is refused rather
+than risk the parser's stack.
 
 A source is parsed (syn) for every #[cuda_entry(...)] declaration: the single-function
 form, and the declarations inside #[cuda_entry] unsafe extern \"C\" { ... } blocks, in
@@ -153,9 +155,10 @@ macro_rules! or cfg_if!, behind cfg_attr, in an impl block or a trait) is listed
 checked, with its file:line. A declaration under a #[cfg] that is always false (cfg(any()))
 is judged all the same, with a note. A binary states its declarations in its manifest
 section (cuda_entry on ELF, .cuentry on PE, __DATA,__cuda_entry on Mach-O), one record per
-declaration linked into it, with the package that declared it; every slice of a universal
-binary is read. A binary (or slice) without that section is listed as not checked: nothing
-in it can be judged.
+declaration linked into it, with the package that declared it; every such section and every
+slice of a universal binary is read, once (slices or sections sharing bytes are refused),
+and nothing but the headers that locate them. A binary (or slice) without that section is
+listed as not checked: nothing in it can be judged.
 
 Each declaration is judged against this machine's driver by resolving it exactly as the
 program would (a fresh cuda_entry::Entry); with --simulated, against the simulated driver
@@ -304,7 +307,7 @@ enum TypesArg {
 
 #[derive(Debug, Args)]
 struct CheckArgs {
-    /// Rust source files, built binaries, folders of .rs files, or - for standard input.
+    /// Rust source files, built binaries, folders of either, or - for standard input.
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
     /// Judge against a driver of this version (12040 or 12.4 for CUDA 12.4) from the typedef

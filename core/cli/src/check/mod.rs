@@ -186,7 +186,7 @@ impl Declaration {
 }
 
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
-    let (inputs, mut bad) = walk::collect(&options.paths);
+    let (inputs, mut bad) = walk::collect(&options.paths, walk::Look::SourcesAndBinaries);
     let mut declarations = Vec::new();
     let mut unchecked = Vec::new();
     let mut unversioned = Vec::new();

@@ -57,22 +57,40 @@ pub(crate) fn read(input: &Input) -> Result<Content, String> {
     }
 }
 
-fn file(path: &Path) -> Result<Content, String> {
-    let cannot = |e: std::io::Error| format!("cannot read: {}", io_message(&e));
-    let mut file = File::open(path).map_err(cannot)?;
-    // Checked again on the open file: the path may have been replaced since it was listed.
+/// `path` opened for reading, and its size: a regular file (checked on the open file: the path
+/// may have been replaced since it was listed).
+fn open(path: &Path) -> Result<(File, u64), String> {
+    let file = File::open(path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
     if !meta.is_file() {
         return Err(NOT_REGULAR.to_owned());
     }
-    let size = meta.len();
+    Ok((file, meta.len()))
+}
+
+fn cannot(e: std::io::Error) -> String {
+    format!("cannot read: {}", io_message(&e))
+}
+
+/// A file's first bytes, enough for [`is_binary`].
+fn head(file: &mut File) -> Result<Vec<u8>, String> {
+    let mut head = Vec::with_capacity(16);
+    file.take(16).read_to_end(&mut head).map_err(cannot)?;
+    Ok(head)
+}
+
+/// Whether the regular file at `path` starts like an executable or library (how a folder's
+/// binaries are found).
+pub(super) fn starts_like_binary(path: &Path) -> Result<bool, String> {
+    let (mut file, _) = open(path)?;
+    Ok(is_binary(&head(&mut file)?))
+}
+
+fn file(path: &Path) -> Result<Content, String> {
+    let (mut file, size) = open(path)?;
     let source = path.extension().is_some_and(|e| e == "rs");
     if !source {
-        let mut head = Vec::with_capacity(16);
-        (&mut file)
-            .take(16)
-            .read_to_end(&mut head)
-            .map_err(cannot)?;
+        let head = head(&mut file)?;
         if is_binary(&head) {
             if size > BINARY_LIMIT {
                 return Err(too_large(size, "binary", BINARY_LIMIT_SHOWN));

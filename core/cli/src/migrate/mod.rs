@@ -61,7 +61,7 @@ const NOT_MIGRATED: u8 = 3;
 
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     let rewriting = options.write || options.dry_run;
-    let (inputs, mut bad) = walk::collect(&options.paths);
+    let (inputs, mut bad) = walk::collect(&options.paths, walk::Look::Sources);
     if rewriting && inputs.contains(&Input::Stdin) {
         bad.push(
             "-: standard input cannot be rewritten: name the file, or drop --write/--dry-run to \

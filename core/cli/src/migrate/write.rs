@@ -8,7 +8,7 @@
 //! `Result` into the `CUresult` the old declaration returned, is built in one place:
 //! [`adapter`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -25,19 +25,21 @@ pub(crate) struct Edit {
 
 /// The edits that migrate every ready function of `found`, in order, not overlapping.
 pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
-    let mut taken = found.idents.clone();
+    let mut taken = Names::new(found.idents.clone());
+    // The ready functions of each block, in one pass (not one pass per block).
+    let mut ready_in: Vec<Vec<(&Linked, &Plan)>> = vec![Vec::new(); found.blocks.len()];
+    for plan in plans.iter().filter(|p| p.status() == Status::Ready) {
+        if let Origin::Extern { block, function } = plan.origin
+            && let Some(linked) = found
+                .blocks
+                .get(block)
+                .and_then(|b| b.functions.get(function))
+        {
+            ready_in[block].push((linked, plan));
+        }
+    }
     let mut edits = Vec::new();
-    for (b, block) in found.blocks.iter().enumerate() {
-        let ready: Vec<(&Linked, &Plan)> = plans
-            .iter()
-            .filter(|p| p.status() == Status::Ready)
-            .filter_map(|p| match p.origin {
-                Origin::Extern { block, function } if block == b => {
-                    Some((&found.blocks[b].functions[function], p))
-                }
-                _ => None,
-            })
-            .collect();
+    for (block, ready) in found.blocks.iter().zip(ready_in) {
         if ready.is_empty() {
             continue;
         }
@@ -90,19 +92,42 @@ fn whole_lines(source: &str, range: &Range<usize>) -> Range<usize> {
     if alone { start..end } else { range.clone() }
 }
 
-/// A name not taken in the file: `base`, or `base` with `_` appended until it is free.
-fn free_name(base: String, taken: &mut HashSet<String>) -> String {
-    let mut name = base;
-    while taken.contains(&name) {
-        name.push('_');
+/// The names taken in a file, and for each base name the number its next fresh name tries.
+#[derive(Debug)]
+struct Names {
+    taken: HashSet<String>,
+    next: HashMap<String, usize>,
+}
+
+impl Names {
+    fn new(taken: HashSet<String>) -> Names {
+        Names {
+            taken,
+            next: HashMap::new(),
+        }
     }
-    taken.insert(name.clone());
-    name
+}
+
+/// A name not taken in the file, and now taken: `base`, else `base_2`, `base_3`... Each base
+/// keeps its counter, so a fresh name costs O(1) however many share the base (amortised: a
+/// number is skipped only when the file already uses that name).
+fn free_name(base: String, names: &mut Names) -> String {
+    if names.taken.insert(base.clone()) {
+        return base;
+    }
+    let counter = names.next.entry(base.clone()).or_insert(2);
+    loop {
+        let candidate = format!("{base}_{counter}");
+        *counter += 1;
+        if names.taken.insert(candidate.clone()) {
+            return candidate;
+        }
+    }
 }
 
 /// The `#[cuda_entry]` block of `ready` and a shim for each, indented as `block` (the first line
 /// is not: it takes the block's place).
-fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<String>) -> String {
+fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut Names) -> String {
     let mut out = String::new();
     out.push_str("#[::cuda_entry::cuda_entry]\n");
     let _ = writeln!(out, "unsafe extern \"{}\" {{", block.abi);
@@ -289,9 +314,27 @@ mod tests {
 
     #[test]
     fn names_are_not_taken_twice() {
-        let mut taken: HashSet<String> = ["a_entry".to_owned()].into();
-        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry_");
-        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry__");
+        let mut taken = Names::new(["a_entry".to_owned(), "a_entry_3".to_owned()].into());
+        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry_2");
+        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry_4");
         assert_eq!(free_name("b_entry".to_owned(), &mut taken), "b_entry");
+    }
+
+    #[test]
+    fn a_fresh_name_stays_short_however_many_share_its_base() {
+        // N modules of one file each binding `cuMemAlloc_v2`: every entry wants the same name.
+        const N: usize = 1000;
+        let base = "cuMemAlloc_v2_entry";
+        let mut taken = Names::new([base.to_owned(), format!("{base}_3")].into());
+        let names: Vec<String> = (0..N)
+            .map(|_| free_name(base.to_owned(), &mut taken))
+            .collect();
+        let distinct: HashSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), N, "no name given twice");
+        assert!(!names.iter().any(|n| n == base || *n == format!("{base}_3")));
+        // The base and a number: a name's length (and so the cost of making it) does not grow
+        // with how many came before.
+        let longest = names.iter().map(String::len).max().unwrap_or(0);
+        assert!(longest <= base.len() + 5, "a name of {longest} bytes");
     }
 }
