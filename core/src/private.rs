@@ -8,8 +8,8 @@ pub use crate::error::Error;
 pub use crate::registry::ENTRIES;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
-    CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_OTHERS,
-    NumberClass, Probe, ProbeFallback, layout, pointer, value,
+    CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
+    NO_OTHERS, NumberClass, Probe, ProbeFallback, layout, pointer, value,
 };
 pub use core::result::Result;
 pub use cuda_entry_table::manifest;

@@ -407,10 +407,20 @@ fn expect(p: &TokenStream, expected: &Expected) -> TokenStream {
         });
         quote!(&[#(#others),*])
     };
+    let also = if expected.also.is_empty() {
+        quote!(#p::NO_LAYOUTS)
+    } else {
+        let also = expected.also.iter().map(|(size, align)| {
+            let (size, align) = (*size as usize, *align as usize);
+            quote!((#size, #align))
+        });
+        quote!(&[#(#also),*])
+    };
     quote! {
         #p::Expect {
             size: #size,
             align: #align,
+            also: #also,
             before: #before,
             after: #after,
             others: #others,

@@ -77,7 +77,11 @@ impl CType {
     /// The layouts the headers of the toolkits `first..=last` gave the type (a typedef's
     /// `first_toolkit..=last_toolkit`: what a binding of that typedef may have been written
     /// against), oldest first. Empty when none of them has the type.
-    pub fn layouts_within(&self, first: u32, last: u32) -> impl Iterator<Item = &'static Layout> {
+    pub fn layouts_within(
+        &self,
+        first: u32,
+        last: u32,
+    ) -> impl DoubleEndedIterator<Item = &'static Layout> {
         self.layouts
             .iter()
             .filter(move |l| l.first_toolkit <= last && l.last_toolkit >= first)

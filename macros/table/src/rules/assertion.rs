@@ -4,7 +4,8 @@
 
 use syn::Type;
 
-use super::judge::{Left, judge};
+use super::headers::Toolkits;
+use super::judge::{Left, judge, pointee, second};
 use super::layout::{read, type_text};
 use super::signature::{
     Level, Site, by_value, elsewhere, is_unit, of_pointee, of_second, typedefs_note,
@@ -56,6 +57,9 @@ pub struct Expected {
     pub size: u32,
     /// The C alignment in bytes.
     pub align: u32,
+    /// The other layouts the headers of the typedef's toolkits gave the C type, accepted as well
+    /// (`CUdevResource`: 144 bytes aligned to 4 up to CUDA 13.0, to 8 from 13.1).
+    pub also: Vec<(u32, u32)>,
     /// The message up to the layout found.
     pub before: String,
     /// The message after it.
@@ -91,7 +95,7 @@ impl Checked<'_> {
         let decl = self.declaration;
         let mut out = Vec::new();
         for (i, (p, c)) in decl.params.iter().zip(typedef.params).enumerate() {
-            if let Ok(left) = judge(&c.ty, &read(&p.ty)) {
+            if let Ok(left) = judge(&c.ty, &read(&p.ty), Toolkits::of(typedef)) {
                 let site = Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
                 let place = format!("parameter {} `{}`", i + 1, p.name);
                 let elsewhere = elsewhere(typedef, decl, Some(i));
@@ -101,7 +105,7 @@ impl Checked<'_> {
         }
         if typedef.ret.size != 0
             && !is_unit(&decl.ret)
-            && let Ok(left) = judge(&typedef.ret, &read(&decl.ret))
+            && let Ok(left) = judge(&typedef.ret, &read(&decl.ret), Toolkits::of(typedef))
         {
             let site = Site::ret(typedef, &decl.ret);
             let place = "the return type".to_owned();
@@ -157,12 +161,20 @@ fn assertion<'a>(
     if left.is_empty() {
         return None;
     }
-    let expected = |(before, after): (String, String), level: Level| {
+    // `at`: the C type at the level, whose every layout in the typedef's headers is accepted.
+    let expected = |(before, after): (String, String), level: Level, at: Option<&CType>| {
         let (size, align) = level(c)?;
+        let also: Vec<(u32, u32)> = at
+            .map(|at| site.within().layouts(at))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|l| *l != (size, align))
+            .collect();
         // The other layouts of this place, each naming the typedefs that have it.
         let mut others: Vec<(u32, u32, Vec<String>)> = Vec::new();
         for (t, other) in elsewhere {
-            let Some(layout) = level(other).filter(|l| *l != (size, align)) else {
+            let Some(layout) = level(other).filter(|l| *l != (size, align) && !also.contains(l))
+            else {
                 continue;
             };
             let name = format!("`{}` (`version = {}`)", t.typedef_name(), t.version);
@@ -174,6 +186,7 @@ fn assertion<'a>(
         Some(Expected {
             size,
             align,
+            also,
             before,
             others: others
                 .into_iter()
@@ -201,17 +214,17 @@ fn assertion<'a>(
         place,
         layout: left
             .layout
-            .then(|| expected(site.layout(c), by_value))
+            .then(|| expected(site.layout(c), by_value, Some(c)))
             .flatten(),
         class,
         pointer: left.pointer || left.pointee || left.second,
         pointee: left
             .pointee
-            .then(|| expected(site.pointee(c), of_pointee))
+            .then(|| expected(site.pointee(c), of_pointee, pointee(c)))
             .flatten(),
         second: left
             .second
-            .then(|| expected(site.second(c), of_second))
+            .then(|| expected(site.second(c), of_second, second(c)))
             .flatten(),
     })
 }

@@ -60,6 +60,7 @@ mod arguments;
 mod assertion;
 mod attribute;
 mod declaration;
+mod headers;
 mod judge;
 mod layout;
 mod mistake;

@@ -7,6 +7,7 @@
 use syn::Type;
 
 use super::declaration::{Declaration, is_c_type};
+use super::headers::Toolkits;
 use super::judge::{Wrong, judge, pointee, second};
 use super::layout::{Read, read, type_text};
 use super::mistake::{Found, Mistake, MistakeKind, place};
@@ -26,7 +27,7 @@ pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut
                 continue; // reported
             }
             let r = read(&p.ty);
-            if let Err(wrong) = judge(&c.ty, &r) {
+            if let Err(wrong) = judge(&c.ty, &r, Toolkits::of(typedef)) {
                 let site = Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
                 let mistake = Mistake::new(kind(wrong), &p.ty, site.wrong(wrong, &c.ty, &r));
                 let hint = layout_elsewhere(wrong, &elsewhere(typedef, decl, Some(i)));
@@ -113,7 +114,7 @@ fn check_return(decl: &Declaration, typedef: &Typedef, name: &str) -> Option<Mis
         ));
     }
     let r = read(&decl.ret);
-    let wrong = judge(c, &r).err()?;
+    let wrong = judge(c, &r, Toolkits::of(typedef)).err()?;
     let site = Site::ret(typedef, &decl.ret);
     Some(Mistake::new(
         kind(wrong),
@@ -183,7 +184,7 @@ fn fits(decl: &Declaration, t: &Typedef, declared: &Typedef) -> Option<bool> {
     }
     let mut whole = true;
     for (i, (p, c)) in decl.params.iter().zip(t.params).enumerate() {
-        let left = judge(&c.ty, &read(&p.ty)).ok()?;
+        let left = judge(&c.ty, &read(&p.ty), Toolkits::of(t)).ok()?;
         let differs = declared.params.get(i).is_none_or(|d| d.ty != c.ty);
         whole &= left.is_empty() || !differs;
     }
@@ -193,7 +194,7 @@ fn fits(decl: &Declaration, t: &Typedef, declared: &Typedef) -> Option<bool> {
         // A missing return type is the same mistake at every version.
         (_, true) => {}
         (_, false) => {
-            let left = judge(&t.ret, &read(&decl.ret)).ok()?;
+            let left = judge(&t.ret, &read(&decl.ret), Toolkits::of(t)).ok()?;
             whole &= left.is_empty() || t.ret == declared.ret;
         }
     }
@@ -231,6 +232,8 @@ pub(crate) struct Site {
     position: String,
     c: String,
     rust: String,
+    /// The typedef's toolkits, whose headers' layouts the messages name.
+    within: Toolkits,
 }
 
 impl Site {
@@ -249,6 +252,7 @@ impl Site {
             ),
             c: c_param(c),
             rust: type_text(ty),
+            within: Toolkits::of(typedef),
         }
     }
 
@@ -257,7 +261,13 @@ impl Site {
             position: format!("the return type of `{}`", typedef.typedef_name()),
             c: typedef.ret.spelling.to_owned(),
             rust: type_text(ty),
+            within: Toolkits::of(typedef),
         }
+    }
+
+    /// The typedef's toolkits.
+    pub(crate) fn within(&self) -> Toolkits {
+        self.within
     }
 
     /// The message of a mistake the tokens show.
@@ -341,8 +351,11 @@ impl Site {
     pub(crate) fn layout(&self, c: &CType) -> (String, String) {
         (
             format!(
-                "{} is `{}` ({} bytes, align {}), but `{}` is ",
-                self.position, self.c, c.size, c.align, self.rust
+                "{} is `{}` ({}), but `{}` is ",
+                self.position,
+                self.c,
+                self.within.describe(c),
+                self.rust
             ),
             ": declare it with a type of the C layout".to_owned(),
         )
@@ -354,8 +367,12 @@ impl Site {
         };
         (
             format!(
-                "{} is `{}`, a pointer to `{}` ({} bytes, align {}), but `{}` points to ",
-                self.position, self.c, p.spelling, p.size, p.align, self.rust
+                "{} is `{}`, a pointer to `{}` ({}), but `{}` points to ",
+                self.position,
+                self.c,
+                p.spelling,
+                self.within.describe(p),
+                self.rust
             ),
             POINT_TO.to_owned(),
         )
@@ -367,9 +384,12 @@ impl Site {
         };
         (
             format!(
-                "{} is `{}`, a pointer to a pointer to `{}` ({} bytes, align {}), but `{}` points \
-                 to a pointer to ",
-                self.position, self.c, s.spelling, s.size, s.align, self.rust
+                "{} is `{}`, a pointer to a pointer to `{}` ({}), but `{}` points to a pointer to ",
+                self.position,
+                self.c,
+                s.spelling,
+                self.within.describe(s),
+                self.rust
             ),
             POINT_TO.to_owned(),
         )
