@@ -24,6 +24,11 @@ const RUSTC_ERRORS: &[(&str, &str)] = &[
          evaluated by rustc",
     ),
     (
+        "alias-pointee-of-no-header-layout",
+        "the layout of a struct of the user's behind an alias of a pointer: the expansion's \
+         `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
         "descriptor-of-older-version",
         "the size of a struct of the user's behind a pointer: the expansion's `const` assertion \
          (E0080), evaluated by rustc",
@@ -76,6 +81,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ("c-void-by-value", &["not_a_pointer"]),
     ("integer-where-float-due", &["float_mismatch"]),
     ("missing-return", &["missing_return"]),
+    ("pointee-of-no-header-layout", &["pointee_mismatch"]),
     ("pointee-size-mismatch", &["pointee_mismatch"]),
     ("pointer-slot-too-small", &["pointee_mismatch"]),
     (
