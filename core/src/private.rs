@@ -2,6 +2,8 @@
 
 #[path = "private/abi.rs"]
 mod abi;
+#[path = "private/callback.rs"]
+mod callback;
 
 pub use crate::entry::Entry;
 pub use crate::error::Error;
@@ -11,6 +13,7 @@ pub use abi::{
     CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
     NO_OTHERS, NumberClass, Probe, ProbeFallback, layout, pointer, value,
 };
+pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback};
 pub use core::result::Result;
 pub use cuda_entry_table::manifest;
 pub use linkme;

@@ -225,6 +225,12 @@ impl Message {
         self
     }
 
+    /// The message with `n` added, in decimal.
+    pub const fn then_number(mut self, n: usize) -> Message {
+        self.push_number(n);
+        self
+    }
+
     /// The text (cut at a character boundary if it overflowed).
     pub const fn as_str(&self) -> &str {
         let (mut bytes, _) = self.buf.split_at(self.len);

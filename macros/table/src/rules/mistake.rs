@@ -109,6 +109,10 @@ pub enum MistakeKind {
     /// A float where C has an integer, enum or pointer, or the other way round: a different
     /// register.
     FloatMismatch,
+    /// Where C has a callback (a function pointer), a type that is no function pointer the
+    /// driver can call with the C signature: not a function pointer, not `extern "C"`, another
+    /// arity, or a parameter or return of another layout or class.
+    CallbackMismatch,
 }
 
 impl MistakeKind {
@@ -163,6 +167,7 @@ impl MistakeKind {
             MistakeKind::LayoutMismatch => "layout_mismatch",
             MistakeKind::PointeeMismatch => "pointee_mismatch",
             MistakeKind::FloatMismatch => "float_mismatch",
+            MistakeKind::CallbackMismatch => "callback_mismatch",
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use syn::Type;
 
+use super::callback::check_callback;
 use super::declaration::{Declaration, is_c_type};
 use super::headers::Toolkits;
 use super::judge::{Wrong, judge, pointee, second};
@@ -32,6 +33,8 @@ pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut
                 let mistake = Mistake::new(kind(wrong), &p.ty, site.wrong(wrong, &c.ty, &r));
                 let hint = layout_elsewhere(wrong, &elsewhere(typedef, decl, Some(i)));
                 mistakes.push((place::input(i), mistake, hint));
+            } else if let Err(mistake) = check_callback(typedef, i, p.name.to_string(), c, &p.ty) {
+                mistakes.push((place::input(i), mistake, None));
             }
         }
     } else {
@@ -268,6 +271,21 @@ impl Site {
     /// The typedef's toolkits.
     pub(crate) fn within(&self) -> Toolkits {
         self.within
+    }
+
+    /// `parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020``.
+    pub(crate) fn position(&self) -> &str {
+        &self.position
+    }
+
+    /// The C parameter or return type as the header writes it: `size_t bytesize`.
+    pub(crate) fn c_text(&self) -> &str {
+        &self.c
+    }
+
+    /// The Rust type as written.
+    pub(crate) fn rust_text(&self) -> &str {
+        &self.rust
     }
 
     /// The message of a mistake the tokens show.
