@@ -75,6 +75,17 @@ for outside in tests/kit-user examples/compile-fail; do
     --manifest-path "$outside/Cargo.toml" --all-targets -- -D warnings
   CARGO_TARGET_DIR=target/outside cargo test --offline --locked --manifest-path "$outside/Cargo.toml"
 done
+# A cudarc user's crate: what `decl --types c` and `migrate` print, compiled against cudarc's
+# types of CUDA 13.0 (its default feature) and of CUDA 12.8 (cudarc builds one version at a time).
+cargo fmt --check --manifest-path tests/cudarc-user/Cargo.toml
+for features in "--features cuda-13000" "--no-default-features --features cuda-12080"; do
+  # shellcheck disable=SC2086 # two words each
+  CARGO_TARGET_DIR=target/outside cargo clippy --offline --locked \
+    --manifest-path tests/cudarc-user/Cargo.toml $features --all-targets -- -D warnings
+  # shellcheck disable=SC2086
+  CARGO_TARGET_DIR=target/outside cargo test --offline --locked \
+    --manifest-path tests/cudarc-user/Cargo.toml $features
+done
 # The kit and what it depends on, packaged and verified together (a local registry stands in for
 # crates.io, where none of them is yet).
 # Packaged in a target folder of its own, new each run: cargo extracts a local registry's crates

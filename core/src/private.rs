@@ -2,6 +2,8 @@
 
 #[path = "private/abi.rs"]
 mod abi;
+#[path = "private/callback.rs"]
+mod callback;
 #[path = "private/values.rs"]
 mod values;
 
@@ -10,9 +12,10 @@ pub use crate::error::Error;
 pub use crate::registry::ENTRIES;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
-    CClass, CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_OTHERS,
-    NumberClass, Probe, ProbeFallback, layout, pointer, value,
+    CClass, CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
+    NO_OTHERS, NumberClass, Probe, ProbeFallback, layout, pointer, value,
 };
+pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback};
 pub use values::{
     AccessFallback, AccessProbe, InvalidValues, ReadOnly, ValueFallback, ValueProbe, status, valid,
     writable,

@@ -92,6 +92,10 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     let sections = link_sections();
     let retention = gnu_pe_retention(&p);
     let checks = abi_assertions(checked, &paths.private());
+    let callbacks = crate::callback::assertions(checked, &paths.private());
+    let callbacks =
+        (!callbacks.is_empty()).then(|| quote!(#(#cfgs)* const _: () = { #callbacks };));
+    let lint = crate::lint::signature(decl);
     let mod_doc = format!(
         " The driver entry behind `{name}()`: `{symbol}` at version {version} \
          (`{typedef_name}`){}.",
@@ -115,6 +119,11 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
 
         #(#cfgs)*
         const _: () = { #checks };
+
+        #callbacks
+
+        #(#cfgs)*
+        #lint
 
         #(#cfgs)*
         #[doc = #mod_doc]
@@ -448,10 +457,20 @@ fn expect(p: &TokenStream, expected: &Expected) -> TokenStream {
         });
         quote!(&[#(#others),*])
     };
+    let also = if expected.also.is_empty() {
+        quote!(#p::NO_LAYOUTS)
+    } else {
+        let also = expected.also.iter().map(|(size, align)| {
+            let (size, align) = (*size as usize, *align as usize);
+            quote!((#size, #align))
+        });
+        quote!(&[#(#also),*])
+    };
     quote! {
         #p::Expect {
             size: #size,
             align: #align,
+            also: #also,
             before: #before,
             after: #after,
             others: #others,
@@ -463,13 +482,13 @@ fn expect(p: &TokenStream, expected: &Expected) -> TokenStream {
 /// parentheses are at the last is reported over the whole type (a span cannot be joined on
 /// stable, so rustc joins the expression's ends).
 #[derive(Clone, Copy)]
-struct At {
-    first: Span,
+pub(crate) struct At {
+    pub(crate) first: Span,
     last: Span,
 }
 
 impl At {
-    fn of(ty: &Type) -> At {
+    pub(crate) fn of(ty: &Type) -> At {
         let mut tokens = ty.to_token_stream().into_iter();
         let first = tokens.next().map_or_else(|| ty.span(), |t| t.span());
         let last = tokens.last().map_or(first, |t| t.span());
@@ -478,7 +497,7 @@ impl At {
 
     /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
     /// failure points at it.
-    fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
+    pub(crate) fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
         // Every token at the type, so that any error in the call (a type that is no pointer)
         // points at it.
         let mut group = Group::new(Delimiter::Parenthesis, respan(args, self.first));

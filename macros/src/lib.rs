@@ -4,9 +4,11 @@
 
 use proc_macro::TokenStream;
 
+mod callback;
 mod cargo_toml;
 mod crate_path;
 mod expand;
+mod lint;
 mod pipeline;
 mod shape;
 #[cfg(test)]

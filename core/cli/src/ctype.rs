@@ -16,13 +16,17 @@
 //!   exact definition (`pub type CUtexObject_v1 = u64;`).
 //! - Every other CUDA type keeps its name and gets a stand-in definition marked `// TODO: define`,
 //!   chosen from the layout the table records for it: 4 bytes aligned 4 (the enums) -> `i32`;
-//!   8 bytes aligned 8 (the handles `struct X_st *`, the callbacks) -> `*mut c_void`; any other
+//!   8 bytes aligned 8 (the handles `struct X_st *`) -> `*mut c_void`; any other
 //!   size (a struct, by value or behind a pointer) -> a `#[repr(C, align(N))]` byte array of that
 //!   size; a type whose size the headers do not give (`struct CUctx_st`, behind a handle) -> an
 //!   opaque `#[repr(C)]` struct, which keeps the pointer typed but cannot be built in Rust. Each
 //!   has the C layout, which is what the ABI needs (the macro checks it, through pointers too);
 //!   replace them with the real definitions (bindgen output, `cudarc::driver::sys`) to use the
 //!   values.
+//! - A callback (`CUhostFn`) is defined exactly, as the function pointer the driver calls, from
+//!   the signature the table records: `pub type CUhostFn = Option<unsafe extern "C" fn(*mut
+//!   c_void)>;`. One spelt as a pointer to a function type (`VdpGetProcAddress *`) is written as
+//!   that function pointer, with both `--types`.
 //!
 //! With `--types c`, C's own types become the `std::ffi` names (`c_uint`, `c_ulonglong`...;
 //! `size_t` stays `usize`, as `std::ffi::c_size_t` is unstable) and every CUDA type keeps its C
@@ -34,7 +38,7 @@
 
 use std::collections::BTreeMap;
 
-use cuda_entry_table::TYPEDEFS;
+use cuda_entry_table::{CType, Callback, Class, TYPEDEFS};
 
 /// How C type names are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,12 +164,51 @@ fn known_integer(base: &str) -> Option<(&'static str, &'static str)> {
     })
 }
 
+/// The signature of the callback type named `base` (`CUhostFn`), where the table has one.
+fn callback_named(base: &str) -> Option<&'static Callback> {
+    TYPEDEFS
+        .iter()
+        .flat_map(|t| t.params.iter().map(|p| &p.ty))
+        .find(|ty| ty.spelling == base)
+        .and_then(|ty| ty.callback)
+}
+
+/// The Rust type of a C type, recording what it needs: a callback spelled as a pointer to a
+/// function type (`VdpGetProcAddress *`) is the function pointer itself, as Rust has no function
+/// types to point to; every other type as [`rust_type`] writes its spelling.
+pub(crate) fn param_type(c: &CType, types: Types, needs: &mut Needs) -> String {
+    match c.callback {
+        Some(callback) if c.spelling.contains('*') => function_pointer(callback, types, needs),
+        _ => rust_type(c.spelling, types, needs),
+    }
+}
+
+/// `Option<unsafe extern "C" fn(*mut c_void)>`: what the driver can call as `callback`.
+fn function_pointer(callback: &Callback, types: Types, needs: &mut Needs) -> String {
+    let params: Vec<String> = callback
+        .params
+        .iter()
+        .map(|p| param_type(&p.ty, types, needs))
+        .collect();
+    let ret = match callback.ret.class {
+        Class::Void => String::new(),
+        _ => format!(" -> {}", param_type(&callback.ret, types, needs)),
+    };
+    format!("Option<unsafe extern \"C\" fn({}){ret}>", params.join(", "))
+}
+
 /// The size and alignment the table records for `base` anywhere, by value or behind pointers,
-/// if it gives one (an incomplete type has none).
+/// in a typedef or a callback's signature, if it gives one (an incomplete type has none).
 fn recorded_layout(base: &str) -> Option<(u32, u32)> {
+    let callback_types = |ty: &'static CType| {
+        ty.callback
+            .into_iter()
+            .flat_map(|c| c.params.iter().map(|p| &p.ty).chain([&c.ret]))
+    };
     TYPEDEFS
         .iter()
         .flat_map(|t| t.params.iter().map(|p| &p.ty).chain([&t.ret]))
+        .flat_map(move |ty| std::iter::once(ty).chain(callback_types(ty)))
         .flat_map(|ty| std::iter::successors(Some(ty), |ty| ty.pointee))
         .find(|ty| ty.is_complete() && !ty.pointer && Spelling::parse(ty.spelling).base == base)
         .map(|ty| (ty.size, ty.align))
@@ -226,6 +269,13 @@ fn stand_in(base: &str, needs: &mut Needs) -> String {
     if let Some((rust, c)) = known_integer(base) {
         return format!("// {c};\n{ALLOW}pub type {base} = {rust};\n");
     }
+    if let Some(callback) = callback_named(base) {
+        let function = function_pointer(callback, Types::CudaEntry, needs);
+        return format!(
+            "// `{base}`: a callback `{}` in cuda.h.\n{ALLOW}pub type {base} = {function};\n",
+            callback.spelling
+        );
+    }
     match recorded_layout(base) {
         Some((4, 4)) => format!(
             "// TODO: define `{base}` as cuda.h does: 4 bytes there (an enum or a 32-bit integer);\n\
@@ -234,8 +284,8 @@ fn stand_in(base: &str, needs: &mut Needs) -> String {
         Some((8, 8)) => {
             Needs::add(&mut needs.std_ffi, "c_void");
             format!(
-                "// TODO: define `{base}` as cuda.h does: 8 bytes there (an opaque handle or a \
-                 callback);\n// `*mut c_void` has its size and alignment.\n\
+                "// TODO: define `{base}` as cuda.h does: 8 bytes there (an opaque handle);\n// \
+                 `*mut c_void` has its size and alignment.\n\
                  {ALLOW}pub type {base} = *mut c_void;\n"
             )
         }
@@ -275,9 +325,14 @@ fn c_base(base: &str, needs: &mut Needs) -> String {
         return c.to_owned();
     }
     if !needs.defined.contains_key(base) {
-        let layout = match recorded_layout(base) {
-            Some((size, align)) => format!("{size} bytes, align {align}"),
-            None => "only behind a pointer here (any layout compiles)".to_owned(),
+        let layout = match (callback_named(base), recorded_layout(base)) {
+            (Some(callback), _) => format!(
+                "a callback `{}`: `{}`",
+                callback.spelling,
+                function_pointer(callback, Types::C, &mut Needs::default())
+            ),
+            (None, Some((size, align))) => format!("{size} bytes, align {align}"),
+            (None, None) => "only behind a pointer here (any layout compiles)".to_owned(),
         };
         needs.defined.insert(base.to_owned(), layout);
     }
@@ -315,6 +370,46 @@ mod tests {
         assert_eq!(ty("CUdeviceptr_v2 *"), "*mut CUdeviceptr_v2");
         assert_eq!(ty("cuuint64_t"), "cuuint64_t");
         assert_eq!(ty("size_t"), "usize");
+    }
+
+    #[test]
+    fn callbacks_are_function_pointers() {
+        let mut needs = Needs::default();
+        assert_eq!(
+            rust_type("CUhostFn", Types::CudaEntry, &mut needs),
+            "CUhostFn"
+        );
+        assert_eq!(
+            needs.defined["CUhostFn"],
+            "// `CUhostFn`: a callback `void (*)(void *userData)` in cuda.h.\n\
+             #[allow(non_camel_case_types)]\n\
+             pub type CUhostFn = Option<unsafe extern \"C\" fn(*mut c_void)>;\n"
+        );
+        let mut needs = Needs::default();
+        assert_eq!(
+            rust_type("CUstreamCallback", Types::CudaEntry, &mut needs),
+            "CUstreamCallback"
+        );
+        assert!(
+            needs.defined["CUstreamCallback"]
+                .ends_with("= Option<unsafe extern \"C\" fn(CUstream, CUresult, *mut c_void)>;\n")
+        );
+        let vdpau = TYPEDEFS
+            .iter()
+            .flat_map(|t| t.params)
+            .find(|p| p.ty.spelling == "VdpGetProcAddress *")
+            .expect("cuVDPAUGetDevice's VdpGetProcAddress *");
+        let mut needs = Needs::default();
+        assert_eq!(
+            param_type(&vdpau.ty, Types::C, &mut needs),
+            "Option<unsafe extern \"C\" fn(VdpDevice, VdpFuncId, *mut *mut c_void) -> VdpStatus>"
+        );
+        let mut needs = Needs::default();
+        rust_type("CUoccupancyB2DSize", Types::C, &mut needs);
+        assert_eq!(
+            needs.defined["CUoccupancyB2DSize"],
+            "a callback `size_t (*)(int blockSize)`: `Option<unsafe extern \"C\" fn(c_int) -> usize>`"
+        );
     }
 
     #[test]

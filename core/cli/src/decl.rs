@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use cuda_entry_table::{Cuda, Param, TOOLKITS, Typedef};
 
 use crate::common::{CliError, flavour, release, typedef_list, unknown_symbol};
-use crate::ctype::{Needs, Types, rust_type};
+use crate::ctype::{Needs, Types, param_type};
 
 /// Options of `decl`.
 #[derive(Debug)]
@@ -196,7 +196,7 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
         .params
         .iter()
         .zip(&names)
-        .map(|(p, name)| format!("{name}: {}", rust_type(p.ty.spelling, types, &mut needs)))
+        .map(|(p, name)| format!("{name}: {}", param_type(&p.ty, types, &mut needs)))
         .collect();
     let ret = if t.ret.size == 0 {
         String::new()
@@ -206,7 +206,7 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
         // with no import of the user's.
         "cuda_entry::types::CUresult".to_owned()
     } else {
-        rust_type(t.ret.spelling, types, &mut needs)
+        param_type(&t.ret, types, &mut needs)
     };
     let mut out = String::new();
     if !needs.std_ffi.is_empty() {

@@ -24,6 +24,26 @@ const RUSTC_ERRORS: &[(&str, &str)] = &[
          evaluated by rustc",
     ),
     (
+        "alias-callback-not-a-function",
+        "whether an alias names a function pointer: the expansion's `const` assertion (E0080), \
+         evaluated by rustc",
+    ),
+    (
+        "alias-callback-rust-abi",
+        "the ABI of a function pointer behind an alias: the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "alias-callback-wrong-parameter",
+        "the class of a callback's parameter behind an alias: the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "alias-pointee-of-no-header-layout",
+        "the layout of a struct of the user's behind an alias of a pointer: the expansion's \
+         `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
         "descriptor-of-older-version",
         "the size of a struct of the user's behind a pointer: the expansion's `const` assertion \
          (E0080), evaluated by rustc",
@@ -78,6 +98,11 @@ const LINT_ERRORS: &[(&str, &str)] = &[
         "`#![deny(missing_docs)]` on an undocumented public declaration: a lint of the crate",
     ),
     (
+        "improper-ctypes-kept",
+        "`#![deny(improper_ctypes)]` on a struct without `#[repr(C)]` passed by value: rustc's \
+         FFI lint, on the signature the expansion declares in an `extern` block",
+    ),
+    (
         "unused-declaration",
         "`#![deny(dead_code)]` on a declaration nothing uses: a lint of the crate",
     ),
@@ -104,8 +129,12 @@ const NOT_CHECKED: &[(&str, &str)] = &[
 const KINDS: &[(&str, &[&str])] = &[
     ("async", &["async_function"]),
     ("c-void-by-value", &["not_a_pointer"]),
+    ("callback-not-a-function", &["callback_mismatch"]),
+    ("callback-rust-abi", &["callback_mismatch"]),
+    ("callback-wrong-signature", &["callback_mismatch"]),
     ("integer-where-float-due", &["float_mismatch"]),
     ("missing-return", &["missing_return"]),
+    ("pointee-of-no-header-layout", &["pointee_mismatch"]),
     ("pointee-size-mismatch", &["pointee_mismatch"]),
     ("pointer-slot-too-small", &["pointee_mismatch"]),
     (

@@ -237,6 +237,12 @@ impl Message {
         self
     }
 
+    /// The message with `n` added, in decimal.
+    pub const fn then_number(mut self, n: usize) -> Message {
+        self.push_number(n);
+        self
+    }
+
     /// The text (cut at a character boundary if it overflowed).
     pub const fn as_str(&self) -> &str {
         let (mut bytes, _) = self.buf.split_at(self.len);
@@ -285,6 +291,9 @@ pub struct Expect<'a> {
     pub size: usize,
     /// The C alignment.
     pub align: usize,
+    /// The other layouts accepted: those the headers of the typedef's other toolkits gave the C
+    /// type.
+    pub also: &'a [(usize, usize)],
     /// The message up to the layout found.
     pub before: &'a str,
     /// The message after it.
@@ -296,6 +305,27 @@ pub struct Expect<'a> {
 
 /// [`Expect::others`] where there are none.
 pub const NO_OTHERS: &[(usize, usize, &str)] = &[];
+
+/// [`Expect::also`] where there are none.
+pub const NO_LAYOUTS: &[(usize, usize)] = &[];
+
+impl Expect<'_> {
+    /// Whether `found` is the C layout or one of the others accepted.
+    const fn accepts(&self, found: Layout) -> bool {
+        if found.is(self.size, self.align) {
+            return true;
+        }
+        let mut i = 0;
+        while i < self.also.len() {
+            let (size, align) = self.also[i];
+            if found.is(size, align) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+}
 
 /// Fails compilation with the message when `T` does not have the expected layout, unless `skip`
 /// (the pointee is `c_void`, or a `c_void` stands above it). `#[track_caller]`: the error points
@@ -311,7 +341,7 @@ pub const fn layout<T>(skip: bool, expect: Expect<'_>, typedefs: &str) {
 /// [`layout`]'s message, `None` when the layout is the expected one.
 const fn layout_message<T>(skip: bool, expect: Expect<'_>, typedefs: &str) -> Option<Message> {
     let found = Layout::of::<T>();
-    if skip || found.is(expect.size, expect.align) {
+    if skip || expect.accepts(found) {
         return None;
     }
     let mut message = Message::layout(expect.before, found, expect.after);
@@ -437,6 +467,7 @@ mod tests {
         const EXPECT: Expect<'_> = Expect {
             size: 8,
             align: 8,
+            also: &[(16, 16)],
             before: "b ",
             after: " a",
             others: &[(4, 4, "; v2000"), (2, 2, "; v1000")],
@@ -448,6 +479,7 @@ mod tests {
             let expect = Expect {
                 size: 4,
                 align: 4,
+                also: NO_LAYOUTS,
                 before: "",
                 after: "",
                 others: &[],
@@ -457,6 +489,8 @@ mod tests {
             value::<u32>(expect, (NumberClass::Integer, CClass::Integer), "", "", "");
             value::<f32>(expect, (NumberClass::Float, CClass::Any), "", "", "");
         }
+        // Another layout the headers gave the type.
+        assert!(layout_message::<u128>(false, expect, "\nt").is_none());
         let found = layout_message::<u32>(false, expect, "\nt").expect("a mismatch");
         assert_eq!(found.as_str(), "b 4 bytes, align 4 a; v2000\nt");
         let found = layout_message::<u8>(false, expect, "").expect("a mismatch");

@@ -357,7 +357,7 @@ pub(crate) fn matching(toks: &[Token], open: usize) -> Option<usize> {
 }
 
 /// Parses a parameter list (without its parentheses). `(void)` and `()` are empty.
-fn parse_params(toks: &[Token]) -> Result<Vec<ParsedParam>, String> {
+pub(crate) fn parse_params(toks: &[Token]) -> Result<Vec<ParsedParam>, String> {
     if toks.is_empty() || (toks.len() == 1 && toks[0].ident() == Some("void")) {
         return Ok(Vec::new());
     }

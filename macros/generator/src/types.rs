@@ -20,6 +20,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::callback::CallbackInfo;
 use crate::probe::{Compiler, Line, STAGES};
 
 /// `sizeof` and `_Alignof` of a type (0/0 for `void` and incomplete types).
@@ -50,6 +51,8 @@ pub(crate) struct TypeInfo {
     pub(crate) layout: Layout,
     pub(crate) class: Class,
     pub(crate) pointee: Option<Box<TypeInfo>>,
+    /// For a function pointer, the signature of what it points to ([`crate::callback`]).
+    pub(crate) callback: Option<Box<CallbackInfo>>,
 }
 
 /// Pointee levels followed at most (`const char **` needs 2).
@@ -270,6 +273,7 @@ fn assemble(
         layout,
         class,
         pointee,
+        callback: None,
     })
 }
 

@@ -3,8 +3,494 @@
 // Regenerate with macros/generator/regenerate.sh. Sizes, alignments and classes are those of
 // x86_64 Linux, measured by compiling probes against each toolkit's headers.
 
-use crate::{CType, Class, Param, Stream, Typedef};
+use crate::{CType, Callback, Class, Layout, Param, Stream, Typedef};
 
+const LAYOUTS_0_0_11070_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_12000_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_12040_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 12040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_12090_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 12090,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_13020_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 13020,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_13040_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 13040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_104_4_11070_13050: &[Layout] = &[Layout {
+    size: 104,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_104_8_11070_13050: &[Layout] = &[Layout {
+    size: 104,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_112_8_11070_13050: &[Layout] = &[Layout {
+    size: 112,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_112_8_12080_13050: &[Layout] = &[Layout {
+    size: 112,
+    align: 8,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_120_8_11070_13050: &[Layout] = &[Layout {
+    size: 120,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_128_64_12000_12090_128_128_13000_13050: &[Layout] = &[
+    Layout {
+        size: 128,
+        align: 64,
+        first_toolkit: 12000,
+        last_toolkit: 12090,
+    },
+    Layout {
+        size: 128,
+        align: 128,
+        first_toolkit: 13000,
+        last_toolkit: 13050,
+    },
+];
+const LAYOUTS_128_8_11070_13050: &[Layout] = &[Layout {
+    size: 128,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_12_4_11070_13050: &[Layout] = &[Layout {
+    size: 12,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_144_4_12040_13000_144_8_13010_13050: &[Layout] = &[
+    Layout {
+        size: 144,
+        align: 4,
+        first_toolkit: 12040,
+        last_toolkit: 13000,
+    },
+    Layout {
+        size: 144,
+        align: 8,
+        first_toolkit: 13010,
+        last_toolkit: 13050,
+    },
+];
+const LAYOUTS_144_8_11070_13050: &[Layout] = &[Layout {
+    size: 144,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_16_1_11070_13050: &[Layout] = &[Layout {
+    size: 16,
+    align: 1,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_16_4_11070_13050: &[Layout] = &[Layout {
+    size: 16,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_16_8_11070_13050: &[Layout] = &[Layout {
+    size: 16,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_16_8_12040_13050: &[Layout] = &[Layout {
+    size: 16,
+    align: 8,
+    first_toolkit: 12040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_1_1_11070_13050: &[Layout] = &[Layout {
+    size: 1,
+    align: 1,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_200_8_11070_13050: &[Layout] = &[Layout {
+    size: 200,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_4_11070_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_4_12080_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 4,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_8_11070_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_8_12000_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 8,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_8_12050_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 8,
+    first_toolkit: 12050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_8_13030_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 8,
+    first_toolkit: 13030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_256_8_12020_13050: &[Layout] = &[Layout {
+    size: 256,
+    align: 8,
+    first_toolkit: 12020,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_256_8_13030_13050: &[Layout] = &[Layout {
+    size: 256,
+    align: 8,
+    first_toolkit: 13030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_2_2_11070_13050: &[Layout] = &[Layout {
+    size: 2,
+    align: 2,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_32_8_11070_11070_64_8_11080_13050: &[Layout] = &[
+    Layout {
+        size: 32,
+        align: 8,
+        first_toolkit: 11070,
+        last_toolkit: 11070,
+    },
+    Layout {
+        size: 64,
+        align: 8,
+        first_toolkit: 11080,
+        last_toolkit: 13050,
+    },
+];
+const LAYOUTS_32_8_11070_13050: &[Layout] = &[Layout {
+    size: 32,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_32_8_12000_13050: &[Layout] = &[Layout {
+    size: 32,
+    align: 8,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_32_8_12010_13050: &[Layout] = &[Layout {
+    size: 32,
+    align: 8,
+    first_toolkit: 12010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_40_8_11070_13050: &[Layout] = &[Layout {
+    size: 40,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_48_8_11070_13050: &[Layout] = &[Layout {
+    size: 48,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_11070_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12000_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12010_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12040_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12080_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12090_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12090,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_13000_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 13000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_13030_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 13030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_13050_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 13050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_56_4_11070_13050: &[Layout] = &[Layout {
+    size: 56,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_56_8_11070_13050: &[Layout] = &[Layout {
+    size: 56,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_56_8_11080_13050: &[Layout] = &[Layout {
+    size: 56,
+    align: 8,
+    first_toolkit: 11080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_1_11070_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 1,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_4_13010_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 4,
+    first_toolkit: 13010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_8_11070_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_8_12080_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 8,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_8_13050_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 8,
+    first_toolkit: 13050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_72_8_12000_13050: &[Layout] = &[Layout {
+    size: 72,
+    align: 8,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_88_8_11070_13050: &[Layout] = &[Layout {
+    size: 88,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_1_12030_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 1,
+    first_toolkit: 12030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_4_11070_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_4_13000_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 4,
+    first_toolkit: 13000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_4_13040_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 4,
+    first_toolkit: 13040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_11070_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_11080_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 11080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12000_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12010_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12020_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12020,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12030_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12040_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12050_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12080_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12090_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12090,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13000_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13010_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13020_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13020,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13030_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13040_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13050_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_96_8_11070_13050: &[Layout] = &[Layout {
+    size: 96,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
 const CUDA_ARRAY3D_DESCRIPTOR_V1: CType = CType {
     spelling: "CUDA_ARRAY3D_DESCRIPTOR_v1",
     pointer: false,
@@ -12,6 +498,8 @@ const CUDA_ARRAY3D_DESCRIPTOR_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_4_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY3D_DESCRIPTOR_V1_PTR: CType = CType {
     spelling: "CUDA_ARRAY3D_DESCRIPTOR_v1 *",
@@ -20,6 +508,8 @@ const CUDA_ARRAY3D_DESCRIPTOR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY3D_DESCRIPTOR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY3D_DESCRIPTOR_V2: CType = CType {
     spelling: "CUDA_ARRAY3D_DESCRIPTOR_v2",
@@ -28,6 +518,8 @@ const CUDA_ARRAY3D_DESCRIPTOR_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_40_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY3D_DESCRIPTOR_V2_PTR: CType = CType {
     spelling: "CUDA_ARRAY3D_DESCRIPTOR_v2 *",
@@ -36,6 +528,8 @@ const CUDA_ARRAY3D_DESCRIPTOR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY3D_DESCRIPTOR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_DESCRIPTOR_V1: CType = CType {
     spelling: "CUDA_ARRAY_DESCRIPTOR_v1",
@@ -44,6 +538,8 @@ const CUDA_ARRAY_DESCRIPTOR_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_4_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_DESCRIPTOR_V1_PTR: CType = CType {
     spelling: "CUDA_ARRAY_DESCRIPTOR_v1 *",
@@ -52,6 +548,8 @@ const CUDA_ARRAY_DESCRIPTOR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY_DESCRIPTOR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_DESCRIPTOR_V2: CType = CType {
     spelling: "CUDA_ARRAY_DESCRIPTOR_v2",
@@ -60,6 +558,8 @@ const CUDA_ARRAY_DESCRIPTOR_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_DESCRIPTOR_V2_PTR: CType = CType {
     spelling: "CUDA_ARRAY_DESCRIPTOR_v2 *",
@@ -68,6 +568,8 @@ const CUDA_ARRAY_DESCRIPTOR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY_DESCRIPTOR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_MEMORY_REQUIREMENTS_V1: CType = CType {
     spelling: "CUDA_ARRAY_MEMORY_REQUIREMENTS_v1",
@@ -76,6 +578,8 @@ const CUDA_ARRAY_MEMORY_REQUIREMENTS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_MEMORY_REQUIREMENTS_V1_PTR: CType = CType {
     spelling: "CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 *",
@@ -84,6 +588,8 @@ const CUDA_ARRAY_MEMORY_REQUIREMENTS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY_MEMORY_REQUIREMENTS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_SPARSE_PROPERTIES_V1: CType = CType {
     spelling: "CUDA_ARRAY_SPARSE_PROPERTIES_v1",
@@ -92,6 +598,8 @@ const CUDA_ARRAY_SPARSE_PROPERTIES_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_48_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_SPARSE_PROPERTIES_V1_PTR: CType = CType {
     spelling: "CUDA_ARRAY_SPARSE_PROPERTIES_v1 *",
@@ -100,6 +608,8 @@ const CUDA_ARRAY_SPARSE_PROPERTIES_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY_SPARSE_PROPERTIES_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_BATCH_MEM_OP_NODE_PARAMS: CType = CType {
     spelling: "CUDA_BATCH_MEM_OP_NODE_PARAMS",
@@ -108,6 +618,8 @@ const CUDA_BATCH_MEM_OP_NODE_PARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CUDA_BATCH_MEM_OP_NODE_PARAMS_PTR: CType = CType {
     spelling: "CUDA_BATCH_MEM_OP_NODE_PARAMS *",
@@ -116,6 +628,8 @@ const CUDA_BATCH_MEM_OP_NODE_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_BATCH_MEM_OP_NODE_PARAMS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1",
@@ -124,6 +638,8 @@ const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *",
@@ -132,6 +648,8 @@ const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1",
@@ -140,6 +658,8 @@ const CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *",
@@ -148,6 +668,8 @@ const CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_FABRIC_COPY_BATCH_OP_V1: CType = CType {
     spelling: "CUDA_FABRIC_COPY_BATCH_OP_v1",
@@ -156,6 +678,8 @@ const CUDA_FABRIC_COPY_BATCH_OP_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_13050_13050,
+    callback: None,
 };
 const CUDA_FABRIC_COPY_BATCH_OP_V1_PTR: CType = CType {
     spelling: "CUDA_FABRIC_COPY_BATCH_OP_v1 *",
@@ -164,6 +688,8 @@ const CUDA_FABRIC_COPY_BATCH_OP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_FABRIC_COPY_BATCH_OP_V1),
+    layouts: LAYOUTS_8_8_13050_13050,
+    callback: None,
 };
 const CUDA_GRAPH_INSTANTIATE_PARAMS: CType = CType {
     spelling: "CUDA_GRAPH_INSTANTIATE_PARAMS",
@@ -172,6 +698,8 @@ const CUDA_GRAPH_INSTANTIATE_PARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_12000_13050,
+    callback: None,
 };
 const CUDA_GRAPH_INSTANTIATE_PARAMS_PTR: CType = CType {
     spelling: "CUDA_GRAPH_INSTANTIATE_PARAMS *",
@@ -180,6 +708,8 @@ const CUDA_GRAPH_INSTANTIATE_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_GRAPH_INSTANTIATE_PARAMS),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUDA_HOST_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_HOST_NODE_PARAMS_v1",
@@ -188,6 +718,8 @@ const CUDA_HOST_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_8_11070_13050,
+    callback: None,
 };
 const CUDA_HOST_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_HOST_NODE_PARAMS_v1 *",
@@ -196,6 +728,8 @@ const CUDA_HOST_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_HOST_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_KERNEL_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_KERNEL_NODE_PARAMS_v1",
@@ -204,6 +738,8 @@ const CUDA_KERNEL_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_8_11070_13050,
+    callback: None,
 };
 const CUDA_KERNEL_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_KERNEL_NODE_PARAMS_v1 *",
@@ -212,6 +748,8 @@ const CUDA_KERNEL_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_KERNEL_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_KERNEL_NODE_PARAMS_V2: CType = CType {
     spelling: "CUDA_KERNEL_NODE_PARAMS_v2",
@@ -220,6 +758,8 @@ const CUDA_KERNEL_NODE_PARAMS_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_72_8_12000_13050,
+    callback: None,
 };
 const CUDA_KERNEL_NODE_PARAMS_V2_PTR: CType = CType {
     spelling: "CUDA_KERNEL_NODE_PARAMS_v2 *",
@@ -228,6 +768,8 @@ const CUDA_KERNEL_NODE_PARAMS_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_KERNEL_NODE_PARAMS_V2),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUDA_LAUNCH_PARAMS_V1: CType = CType {
     spelling: "CUDA_LAUNCH_PARAMS_v1",
@@ -236,6 +778,8 @@ const CUDA_LAUNCH_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_8_11070_13050,
+    callback: None,
 };
 const CUDA_LAUNCH_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_LAUNCH_PARAMS_v1 *",
@@ -244,6 +788,8 @@ const CUDA_LAUNCH_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_LAUNCH_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEMCPY3D_BATCH_OP_V1: CType = CType {
     spelling: "CUDA_MEMCPY3D_BATCH_OP_v1",
@@ -252,6 +798,8 @@ const CUDA_MEMCPY3D_BATCH_OP_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_112_8_12080_13050,
+    callback: None,
 };
 const CUDA_MEMCPY3D_BATCH_OP_V1_PTR: CType = CType {
     spelling: "CUDA_MEMCPY3D_BATCH_OP_v1 *",
@@ -260,6 +808,8 @@ const CUDA_MEMCPY3D_BATCH_OP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_MEMCPY3D_BATCH_OP_V1),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUDA_MEMCPY3D_V2: CType = CType {
     spelling: "CUDA_MEMCPY3D_v2",
@@ -268,6 +818,8 @@ const CUDA_MEMCPY3D_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_200_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEMCPY3D_V2_PTR: CType = CType {
     spelling: "CUDA_MEMCPY3D_v2 *",
@@ -276,6 +828,8 @@ const CUDA_MEMCPY3D_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_MEMCPY3D_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEMSET_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_MEMSET_NODE_PARAMS_v1",
@@ -284,6 +838,8 @@ const CUDA_MEMSET_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_40_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEMSET_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_MEMSET_NODE_PARAMS_v1 *",
@@ -292,6 +848,8 @@ const CUDA_MEMSET_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_MEMSET_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEM_ALLOC_NODE_PARAMS: CType = CType {
     spelling: "CUDA_MEM_ALLOC_NODE_PARAMS",
@@ -300,6 +858,8 @@ const CUDA_MEM_ALLOC_NODE_PARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_120_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEM_ALLOC_NODE_PARAMS_PTR: CType = CType {
     spelling: "CUDA_MEM_ALLOC_NODE_PARAMS *",
@@ -308,6 +868,8 @@ const CUDA_MEM_ALLOC_NODE_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_MEM_ALLOC_NODE_PARAMS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_RESOURCE_DESC_V1: CType = CType {
     spelling: "CUDA_RESOURCE_DESC_v1",
@@ -316,6 +878,8 @@ const CUDA_RESOURCE_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CUDA_RESOURCE_DESC_V1_PTR: CType = CType {
     spelling: "CUDA_RESOURCE_DESC_v1 *",
@@ -324,6 +888,8 @@ const CUDA_RESOURCE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_RESOURCE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_RESOURCE_VIEW_DESC_V1: CType = CType {
     spelling: "CUDA_RESOURCE_VIEW_DESC_v1",
@@ -332,6 +898,8 @@ const CUDA_RESOURCE_VIEW_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_112_8_11070_13050,
+    callback: None,
 };
 const CUDA_RESOURCE_VIEW_DESC_V1_PTR: CType = CType {
     spelling: "CUDA_RESOURCE_VIEW_DESC_v1 *",
@@ -340,6 +908,8 @@ const CUDA_RESOURCE_VIEW_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_RESOURCE_VIEW_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_TEXTURE_DESC_V1: CType = CType {
     spelling: "CUDA_TEXTURE_DESC_v1",
@@ -348,6 +918,8 @@ const CUDA_TEXTURE_DESC_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_104_4_11070_13050,
+    callback: None,
 };
 const CUDA_TEXTURE_DESC_V1_PTR: CType = CType {
     spelling: "CUDA_TEXTURE_DESC_v1 *",
@@ -356,6 +928,8 @@ const CUDA_TEXTURE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_TEXTURE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGLDEVICELIST: CType = CType {
     spelling: "CUGLDeviceList",
@@ -364,6 +938,8 @@ const CUGLDEVICELIST: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CU_DEV_SM_RESOURCE_GROUP_PARAMS: CType = CType {
     spelling: "CU_DEV_SM_RESOURCE_GROUP_PARAMS",
@@ -372,6 +948,8 @@ const CU_DEV_SM_RESOURCE_GROUP_PARAMS: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_4_13010_13050,
+    callback: None,
 };
 const CU_DEV_SM_RESOURCE_GROUP_PARAMS_PTR: CType = CType {
     spelling: "CU_DEV_SM_RESOURCE_GROUP_PARAMS *",
@@ -380,6 +958,8 @@ const CU_DEV_SM_RESOURCE_GROUP_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CU_DEV_SM_RESOURCE_GROUP_PARAMS),
+    layouts: LAYOUTS_8_8_13010_13050,
+    callback: None,
 };
 const CUADDRESS_MODE: CType = CType {
     spelling: "CUaddress_mode",
@@ -388,6 +968,8 @@ const CUADDRESS_MODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUADDRESS_MODE_PTR: CType = CType {
     spelling: "CUaddress_mode *",
@@ -396,6 +978,8 @@ const CUADDRESS_MODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUADDRESS_MODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUARRAY: CType = CType {
     spelling: "CUarray",
@@ -404,6 +988,8 @@ const CUARRAY: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUARRAY_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUARRAY_PTR: CType = CType {
     spelling: "CUarray *",
@@ -412,6 +998,8 @@ const CUARRAY_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUARRAY),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUARRAYMAPINFO_V1: CType = CType {
     spelling: "CUarrayMapInfo_v1",
@@ -420,6 +1008,8 @@ const CUARRAYMAPINFO_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_96_8_11070_13050,
+    callback: None,
 };
 const CUARRAYMAPINFO_V1_PTR: CType = CType {
     spelling: "CUarrayMapInfo_v1 *",
@@ -428,6 +1018,8 @@ const CUARRAYMAPINFO_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUARRAYMAPINFO_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUARRAY_FORMAT: CType = CType {
     spelling: "CUarray_format",
@@ -436,6 +1028,8 @@ const CUARRAY_FORMAT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUARRAY_FORMAT_PTR: CType = CType {
     spelling: "CUarray_format *",
@@ -444,6 +1038,26 @@ const CUARRAY_FORMAT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUARRAY_FORMAT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
+};
+const CUASYNCCALLBACK_CALLBACK: Callback = Callback {
+    spelling: "void (*)(CUasyncNotificationInfo *info, void *userData, CUasyncCallbackHandle callback)",
+    ret: VOID,
+    params: &[
+        Param {
+            name: "info",
+            ty: CUASYNCNOTIFICATIONINFO_PTR,
+        },
+        Param {
+            name: "userData",
+            ty: VOID_PTR,
+        },
+        Param {
+            name: "callback",
+            ty: CUASYNCCALLBACKHANDLE,
+        },
+    ],
 };
 const CUASYNCCALLBACK: CType = CType {
     spelling: "CUasyncCallback",
@@ -452,6 +1066,8 @@ const CUASYNCCALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: Some(&CUASYNCCALLBACK_CALLBACK),
 };
 const CUASYNCCALLBACKHANDLE: CType = CType {
     spelling: "CUasyncCallbackHandle",
@@ -460,6 +1076,8 @@ const CUASYNCCALLBACKHANDLE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUASYNCCALLBACKENTRY_ST),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUASYNCCALLBACKHANDLE_PTR: CType = CType {
     spelling: "CUasyncCallbackHandle *",
@@ -468,6 +1086,28 @@ const CUASYNCCALLBACKHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUASYNCCALLBACKHANDLE),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
+};
+const CUASYNCNOTIFICATIONINFO: CType = CType {
+    spelling: "CUasyncNotificationInfo",
+    pointer: false,
+    size: 16,
+    align: 8,
+    class: Class::Record,
+    pointee: None,
+    layouts: LAYOUTS_16_8_12040_13050,
+    callback: None,
+};
+const CUASYNCNOTIFICATIONINFO_PTR: CType = CType {
+    spelling: "CUasyncNotificationInfo *",
+    pointer: true,
+    size: 8,
+    align: 8,
+    class: Class::Pointer,
+    pointee: Some(&CUASYNCNOTIFICATIONINFO),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUCHECKPOINTCHECKPOINTARGS: CType = CType {
     spelling: "CUcheckpointCheckpointArgs",
@@ -476,6 +1116,8 @@ const CUCHECKPOINTCHECKPOINTARGS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTCHECKPOINTARGS_PTR: CType = CType {
     spelling: "CUcheckpointCheckpointArgs *",
@@ -484,6 +1126,8 @@ const CUCHECKPOINTCHECKPOINTARGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCHECKPOINTCHECKPOINTARGS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTLOCKARGS: CType = CType {
     spelling: "CUcheckpointLockArgs",
@@ -492,6 +1136,8 @@ const CUCHECKPOINTLOCKARGS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTLOCKARGS_PTR: CType = CType {
     spelling: "CUcheckpointLockArgs *",
@@ -500,6 +1146,8 @@ const CUCHECKPOINTLOCKARGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCHECKPOINTLOCKARGS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTOPERATIONHANDLE: CType = CType {
     spelling: "CUcheckpointOperationHandle",
@@ -508,6 +1156,8 @@ const CUCHECKPOINTOPERATIONHANDLE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUICHECKPOINTOPERATION_ST),
+    layouts: LAYOUTS_8_8_13040_13050,
+    callback: None,
 };
 const CUCHECKPOINTRESTOREARGS: CType = CType {
     spelling: "CUcheckpointRestoreArgs",
@@ -516,6 +1166,8 @@ const CUCHECKPOINTRESTOREARGS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTRESTOREARGS_PTR: CType = CType {
     spelling: "CUcheckpointRestoreArgs *",
@@ -524,6 +1176,8 @@ const CUCHECKPOINTRESTOREARGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCHECKPOINTRESTOREARGS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTUNLOCKARGS: CType = CType {
     spelling: "CUcheckpointUnlockArgs",
@@ -532,6 +1186,8 @@ const CUCHECKPOINTUNLOCKARGS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTUNLOCKARGS_PTR: CType = CType {
     spelling: "CUcheckpointUnlockArgs *",
@@ -540,6 +1196,8 @@ const CUCHECKPOINTUNLOCKARGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCHECKPOINTUNLOCKARGS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUCLIQUEINFO: CType = CType {
     spelling: "CUcliqueInfo",
@@ -548,6 +1206,8 @@ const CUCLIQUEINFO: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_13040_13050,
+    callback: None,
 };
 const CUCLIQUEINFO_PTR: CType = CType {
     spelling: "CUcliqueInfo *",
@@ -556,6 +1216,8 @@ const CUCLIQUEINFO_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCLIQUEINFO),
+    layouts: LAYOUTS_8_8_13040_13050,
+    callback: None,
 };
 const CUCONTEXT: CType = CType {
     spelling: "CUcontext",
@@ -564,6 +1226,8 @@ const CUCONTEXT: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUCTX_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUCONTEXT_PTR: CType = CType {
     spelling: "CUcontext *",
@@ -572,6 +1236,8 @@ const CUCONTEXT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCONTEXT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUCOREDUMPCALLBACKHANDLE: CType = CType {
     spelling: "CUcoredumpCallbackHandle",
@@ -580,6 +1246,8 @@ const CUCOREDUMPCALLBACKHANDLE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUCOREDUMPCALLBACKENTRY_ST),
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: None,
 };
 const CUCOREDUMPCALLBACKHANDLE_PTR: CType = CType {
     spelling: "CUcoredumpCallbackHandle *",
@@ -588,6 +1256,8 @@ const CUCOREDUMPCALLBACKHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCOREDUMPCALLBACKHANDLE),
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: None,
 };
 const CUCOREDUMPSETTINGS: CType = CType {
     spelling: "CUcoredumpSettings",
@@ -596,6 +1266,26 @@ const CUCOREDUMPSETTINGS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12010_13050,
+    callback: None,
+};
+const CUCOREDUMPSTATUSCALLBACK_CALLBACK: Callback = Callback {
+    spelling: "void (*)(void *userData, int pid, CUdevice dev)",
+    ret: VOID,
+    params: &[
+        Param {
+            name: "userData",
+            ty: VOID_PTR,
+        },
+        Param {
+            name: "pid",
+            ty: INT,
+        },
+        Param {
+            name: "dev",
+            ty: CUDEVICE,
+        },
+    ],
 };
 const CUCOREDUMPSTATUSCALLBACK: CType = CType {
     spelling: "CUcoredumpStatusCallback",
@@ -604,6 +1294,8 @@ const CUCOREDUMPSTATUSCALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: Some(&CUCOREDUMPSTATUSCALLBACK_CALLBACK),
 };
 const CUCTXCREATEPARAMS: CType = CType {
     spelling: "CUctxCreateParams",
@@ -612,6 +1304,8 @@ const CUCTXCREATEPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_12050_13050,
+    callback: None,
 };
 const CUCTXCREATEPARAMS_PTR: CType = CType {
     spelling: "CUctxCreateParams *",
@@ -620,6 +1314,8 @@ const CUCTXCREATEPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCTXCREATEPARAMS),
+    layouts: LAYOUTS_8_8_12050_13050,
+    callback: None,
 };
 const CUDEVRESOURCE: CType = CType {
     spelling: "CUdevResource",
@@ -628,6 +1324,8 @@ const CUDEVRESOURCE: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_4_12040_13000_144_8_13010_13050,
+    callback: None,
 };
 const CUDEVRESOURCE_PTR: CType = CType {
     spelling: "CUdevResource *",
@@ -636,6 +1334,8 @@ const CUDEVRESOURCE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVRESOURCE),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUDEVRESOURCEDESC: CType = CType {
     spelling: "CUdevResourceDesc",
@@ -644,6 +1344,8 @@ const CUDEVRESOURCEDESC: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUDEVRESOURCEDESC_ST),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUDEVRESOURCEDESC_PTR: CType = CType {
     spelling: "CUdevResourceDesc *",
@@ -652,6 +1354,8 @@ const CUDEVRESOURCEDESC_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVRESOURCEDESC),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUDEVRESOURCETYPE: CType = CType {
     spelling: "CUdevResourceType",
@@ -660,6 +1364,8 @@ const CUDEVRESOURCETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12040_13050,
+    callback: None,
 };
 const CUDEVICE: CType = CType {
     spelling: "CUdevice",
@@ -668,6 +1374,8 @@ const CUDEVICE: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICE_PTR: CType = CType {
     spelling: "CUdevice *",
@@ -676,6 +1384,8 @@ const CUDEVICE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICE),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUDEVICE_P2PATTRIBUTE: CType = CType {
     spelling: "CUdevice_P2PAttribute",
@@ -684,6 +1394,8 @@ const CUDEVICE_P2PATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICE_ATTRIBUTE: CType = CType {
     spelling: "CUdevice_attribute",
@@ -692,6 +1404,8 @@ const CUDEVICE_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICE_V1: CType = CType {
     spelling: "CUdevice_v1",
@@ -700,6 +1414,8 @@ const CUDEVICE_V1: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICE_V1_PTR: CType = CType {
     spelling: "CUdevice_v1 *",
@@ -708,6 +1424,8 @@ const CUDEVICE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR: CType = CType {
     spelling: "CUdeviceptr",
@@ -716,6 +1434,8 @@ const CUDEVICEPTR: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_PTR: CType = CType {
     spelling: "CUdeviceptr *",
@@ -724,6 +1444,8 @@ const CUDEVICEPTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICEPTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_V1: CType = CType {
     spelling: "CUdeviceptr_v1",
@@ -732,6 +1454,8 @@ const CUDEVICEPTR_V1: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_V1_PTR: CType = CType {
     spelling: "CUdeviceptr_v1 *",
@@ -740,6 +1464,8 @@ const CUDEVICEPTR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICEPTR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_V2: CType = CType {
     spelling: "CUdeviceptr_v2",
@@ -748,6 +1474,8 @@ const CUDEVICEPTR_V2: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_V2_PTR: CType = CType {
     spelling: "CUdeviceptr_v2 *",
@@ -756,6 +1484,8 @@ const CUDEVICEPTR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICEPTR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVPROP_V1: CType = CType {
     spelling: "CUdevprop_v1",
@@ -764,6 +1494,8 @@ const CUDEVPROP_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_4_11070_13050,
+    callback: None,
 };
 const CUDEVPROP_V1_PTR: CType = CType {
     spelling: "CUdevprop_v1 *",
@@ -772,6 +1504,8 @@ const CUDEVPROP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVPROP_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDRIVERPROCADDRESSQUERYRESULT: CType = CType {
     spelling: "CUdriverProcAddressQueryResult",
@@ -780,6 +1514,8 @@ const CUDRIVERPROCADDRESSQUERYRESULT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUDRIVERPROCADDRESSQUERYRESULT_PTR: CType = CType {
     spelling: "CUdriverProcAddressQueryResult *",
@@ -788,6 +1524,8 @@ const CUDRIVERPROCADDRESSQUERYRESULT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDRIVERPROCADDRESSQUERYRESULT),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUEGLFRAME_V1: CType = CType {
     spelling: "CUeglFrame_v1",
@@ -796,6 +1534,8 @@ const CUEGLFRAME_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_11070_13050,
+    callback: None,
 };
 const CUEGLFRAME_V1_PTR: CType = CType {
     spelling: "CUeglFrame_v1 *",
@@ -804,6 +1544,8 @@ const CUEGLFRAME_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEGLFRAME_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEGLSTREAMCONNECTION: CType = CType {
     spelling: "CUeglStreamConnection",
@@ -812,6 +1554,8 @@ const CUEGLSTREAMCONNECTION: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEGLSTREAMCONNECTION_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEGLSTREAMCONNECTION_PTR: CType = CType {
     spelling: "CUeglStreamConnection *",
@@ -820,6 +1564,8 @@ const CUEGLSTREAMCONNECTION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEGLSTREAMCONNECTION),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEVENT: CType = CType {
     spelling: "CUevent",
@@ -828,6 +1574,8 @@ const CUEVENT: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEVENT_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEVENT_PTR: CType = CType {
     spelling: "CUevent *",
@@ -836,6 +1584,8 @@ const CUEVENT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEVENT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXECAFFINITYPARAM: CType = CType {
     spelling: "CUexecAffinityParam",
@@ -844,6 +1594,8 @@ const CUEXECAFFINITYPARAM: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_11070_13050,
+    callback: None,
 };
 const CUEXECAFFINITYPARAM_PTR: CType = CType {
     spelling: "CUexecAffinityParam *",
@@ -852,6 +1604,8 @@ const CUEXECAFFINITYPARAM_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEXECAFFINITYPARAM),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXECAFFINITYTYPE: CType = CType {
     spelling: "CUexecAffinityType",
@@ -860,6 +1614,8 @@ const CUEXECAFFINITYTYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUEXTERNALMEMORY: CType = CType {
     spelling: "CUexternalMemory",
@@ -868,6 +1624,8 @@ const CUEXTERNALMEMORY: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEXTMEMORY_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXTERNALMEMORY_PTR: CType = CType {
     spelling: "CUexternalMemory *",
@@ -876,6 +1634,8 @@ const CUEXTERNALMEMORY_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEXTERNALMEMORY),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXTERNALSEMAPHORE: CType = CType {
     spelling: "CUexternalSemaphore",
@@ -884,6 +1644,8 @@ const CUEXTERNALSEMAPHORE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEXTSEMAPHORE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXTERNALSEMAPHORE_PTR: CType = CType {
     spelling: "CUexternalSemaphore *",
@@ -892,6 +1654,8 @@ const CUEXTERNALSEMAPHORE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEXTERNALSEMAPHORE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFILTER_MODE: CType = CType {
     spelling: "CUfilter_mode",
@@ -900,6 +1664,8 @@ const CUFILTER_MODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUFILTER_MODE_PTR: CType = CType {
     spelling: "CUfilter_mode *",
@@ -908,6 +1674,8 @@ const CUFILTER_MODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUFILTER_MODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFLUSHGPUDIRECTRDMAWRITESSCOPE: CType = CType {
     spelling: "CUflushGPUDirectRDMAWritesScope",
@@ -916,6 +1684,8 @@ const CUFLUSHGPUDIRECTRDMAWRITESSCOPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUFLUSHGPUDIRECTRDMAWRITESTARGET: CType = CType {
     spelling: "CUflushGPUDirectRDMAWritesTarget",
@@ -924,6 +1694,8 @@ const CUFLUSHGPUDIRECTRDMAWRITESTARGET: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUFUNC_CACHE: CType = CType {
     spelling: "CUfunc_cache",
@@ -932,6 +1704,8 @@ const CUFUNC_CACHE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUFUNC_CACHE_PTR: CType = CType {
     spelling: "CUfunc_cache *",
@@ -940,6 +1714,8 @@ const CUFUNC_CACHE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUFUNC_CACHE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFUNCTION: CType = CType {
     spelling: "CUfunction",
@@ -948,6 +1724,8 @@ const CUFUNCTION: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUFUNC_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFUNCTION_PTR: CType = CType {
     spelling: "CUfunction *",
@@ -956,6 +1734,8 @@ const CUFUNCTION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUFUNCTION),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFUNCTIONLOADINGSTATE: CType = CType {
     spelling: "CUfunctionLoadingState",
@@ -964,6 +1744,8 @@ const CUFUNCTIONLOADINGSTATE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12040_13050,
+    callback: None,
 };
 const CUFUNCTIONLOADINGSTATE_PTR: CType = CType {
     spelling: "CUfunctionLoadingState *",
@@ -972,6 +1754,8 @@ const CUFUNCTIONLOADINGSTATE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUFUNCTIONLOADINGSTATE),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUFUNCTION_ATTRIBUTE: CType = CType {
     spelling: "CUfunction_attribute",
@@ -980,6 +1764,8 @@ const CUFUNCTION_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUGRAPH: CType = CType {
     spelling: "CUgraph",
@@ -988,6 +1774,8 @@ const CUGRAPH: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPH_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPH_PTR: CType = CType {
     spelling: "CUgraph *",
@@ -996,6 +1784,8 @@ const CUGRAPH_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPH),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHCONDITIONALHANDLE: CType = CType {
     spelling: "CUgraphConditionalHandle",
@@ -1004,6 +1794,8 @@ const CUGRAPHCONDITIONALHANDLE: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CUGRAPHCONDITIONALHANDLE_PTR: CType = CType {
     spelling: "CUgraphConditionalHandle *",
@@ -1012,6 +1804,8 @@ const CUGRAPHCONDITIONALHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHCONDITIONALHANDLE),
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CUGRAPHEDGEDATA: CType = CType {
     spelling: "CUgraphEdgeData",
@@ -1020,6 +1814,8 @@ const CUGRAPHEDGEDATA: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_1_12030_13050,
+    callback: None,
 };
 const CUGRAPHEDGEDATA_PTR: CType = CType {
     spelling: "CUgraphEdgeData *",
@@ -1028,6 +1824,8 @@ const CUGRAPHEDGEDATA_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHEDGEDATA),
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CUGRAPHEXEC: CType = CType {
     spelling: "CUgraphExec",
@@ -1036,6 +1834,8 @@ const CUGRAPHEXEC: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPHEXEC_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHEXEC_PTR: CType = CType {
     spelling: "CUgraphExec *",
@@ -1044,6 +1844,8 @@ const CUGRAPHEXEC_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHEXEC),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHEXECUPDATERESULT: CType = CType {
     spelling: "CUgraphExecUpdateResult",
@@ -1052,6 +1854,8 @@ const CUGRAPHEXECUPDATERESULT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUGRAPHEXECUPDATERESULT_PTR: CType = CType {
     spelling: "CUgraphExecUpdateResult *",
@@ -1060,6 +1864,8 @@ const CUGRAPHEXECUPDATERESULT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHEXECUPDATERESULT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHEXECUPDATERESULTINFO: CType = CType {
     spelling: "CUgraphExecUpdateResultInfo",
@@ -1068,6 +1874,8 @@ const CUGRAPHEXECUPDATERESULTINFO: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_12000_13050,
+    callback: None,
 };
 const CUGRAPHEXECUPDATERESULTINFO_PTR: CType = CType {
     spelling: "CUgraphExecUpdateResultInfo *",
@@ -1076,6 +1884,8 @@ const CUGRAPHEXECUPDATERESULTINFO_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHEXECUPDATERESULTINFO),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUGRAPHMEM_ATTRIBUTE: CType = CType {
     spelling: "CUgraphMem_attribute",
@@ -1084,6 +1894,8 @@ const CUGRAPHMEM_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUGRAPHNODE: CType = CType {
     spelling: "CUgraphNode",
@@ -1092,6 +1904,8 @@ const CUGRAPHNODE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPHNODE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHNODE_PTR: CType = CType {
     spelling: "CUgraphNode *",
@@ -1100,6 +1914,8 @@ const CUGRAPHNODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHNODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHNODEPARAMS: CType = CType {
     spelling: "CUgraphNodeParams",
@@ -1108,6 +1924,8 @@ const CUGRAPHNODEPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_256_8_12020_13050,
+    callback: None,
 };
 const CUGRAPHNODEPARAMS_PTR: CType = CType {
     spelling: "CUgraphNodeParams *",
@@ -1116,6 +1934,8 @@ const CUGRAPHNODEPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHNODEPARAMS),
+    layouts: LAYOUTS_8_8_12020_13050,
+    callback: None,
 };
 const CUGRAPHNODETYPE: CType = CType {
     spelling: "CUgraphNodeType",
@@ -1124,6 +1944,8 @@ const CUGRAPHNODETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUGRAPHNODETYPE_PTR: CType = CType {
     spelling: "CUgraphNodeType *",
@@ -1132,6 +1954,34 @@ const CUGRAPHNODETYPE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHNODETYPE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
+};
+const CUGRAPHRECAPTURECALLBACK_CALLBACK: Callback = Callback {
+    spelling: "CUresult (*)(void *data, CUgraphNode node, const CUgraphNodeParams *originalParams, const CUgraphNodeParams *recaptureParams, CUgraphRecaptureStatus status)",
+    ret: CURESULT,
+    params: &[
+        Param {
+            name: "data",
+            ty: VOID_PTR,
+        },
+        Param {
+            name: "node",
+            ty: CUGRAPHNODE,
+        },
+        Param {
+            name: "originalParams",
+            ty: CONST_CUGRAPHNODEPARAMS_PTR,
+        },
+        Param {
+            name: "recaptureParams",
+            ty: CONST_CUGRAPHNODEPARAMS_PTR,
+        },
+        Param {
+            name: "status",
+            ty: CUGRAPHRECAPTURESTATUS,
+        },
+    ],
 };
 const CUGRAPHRECAPTURECALLBACK: CType = CType {
     spelling: "CUgraphRecaptureCallback",
@@ -1140,6 +1990,18 @@ const CUGRAPHRECAPTURECALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_13030_13050,
+    callback: Some(&CUGRAPHRECAPTURECALLBACK_CALLBACK),
+};
+const CUGRAPHRECAPTURESTATUS: CType = CType {
+    spelling: "CUgraphRecaptureStatus",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Enum,
+    pointee: None,
+    layouts: LAYOUTS_4_4_13030_13050,
+    callback: None,
 };
 const CUGRAPHICSRESOURCE: CType = CType {
     spelling: "CUgraphicsResource",
@@ -1148,6 +2010,8 @@ const CUGRAPHICSRESOURCE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPHICSRESOURCE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHICSRESOURCE_PTR: CType = CType {
     spelling: "CUgraphicsResource *",
@@ -1156,6 +2020,8 @@ const CUGRAPHICSRESOURCE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHICSRESOURCE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGREENCTX: CType = CType {
     spelling: "CUgreenCtx",
@@ -1164,6 +2030,8 @@ const CUGREENCTX: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGREENCTX_ST),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUGREENCTX_PTR: CType = CType {
     spelling: "CUgreenCtx *",
@@ -1172,6 +2040,16 @@ const CUGREENCTX_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGREENCTX),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
+};
+const CUHOSTFN_CALLBACK: Callback = Callback {
+    spelling: "void (*)(void *userData)",
+    ret: VOID,
+    params: &[Param {
+        name: "userData",
+        ty: VOID_PTR,
+    }],
 };
 const CUHOSTFN: CType = CType {
     spelling: "CUhostFn",
@@ -1180,6 +2058,8 @@ const CUHOSTFN: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: Some(&CUHOSTFN_CALLBACK),
 };
 const CUIPCEVENTHANDLE_V1: CType = CType {
     spelling: "CUipcEventHandle_v1",
@@ -1188,6 +2068,8 @@ const CUIPCEVENTHANDLE_V1: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_1_11070_13050,
+    callback: None,
 };
 const CUIPCEVENTHANDLE_V1_PTR: CType = CType {
     spelling: "CUipcEventHandle_v1 *",
@@ -1196,6 +2078,8 @@ const CUIPCEVENTHANDLE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUIPCEVENTHANDLE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUIPCMEMHANDLE_V1: CType = CType {
     spelling: "CUipcMemHandle_v1",
@@ -1204,6 +2088,8 @@ const CUIPCMEMHANDLE_V1: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_1_11070_13050,
+    callback: None,
 };
 const CUIPCMEMHANDLE_V1_PTR: CType = CType {
     spelling: "CUipcMemHandle_v1 *",
@@ -1212,6 +2098,8 @@ const CUIPCMEMHANDLE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUIPCMEMHANDLE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUJITINPUTTYPE: CType = CType {
     spelling: "CUjitInputType",
@@ -1220,6 +2108,8 @@ const CUJITINPUTTYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUJIT_OPTION: CType = CType {
     spelling: "CUjit_option",
@@ -1228,6 +2118,8 @@ const CUJIT_OPTION: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUJIT_OPTION_PTR: CType = CType {
     spelling: "CUjit_option *",
@@ -1236,6 +2128,8 @@ const CUJIT_OPTION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUJIT_OPTION),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUKERNEL: CType = CType {
     spelling: "CUkernel",
@@ -1244,6 +2138,8 @@ const CUKERNEL: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUKERN_ST),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUKERNEL_PTR: CType = CType {
     spelling: "CUkernel *",
@@ -1252,6 +2148,8 @@ const CUKERNEL_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUKERNEL),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUKERNELNODEATTRID: CType = CType {
     spelling: "CUkernelNodeAttrID",
@@ -1260,6 +2158,8 @@ const CUKERNELNODEATTRID: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUKERNELNODEATTRVALUE_V1: CType = CType {
     spelling: "CUkernelNodeAttrValue_v1",
@@ -1268,6 +2168,8 @@ const CUKERNELNODEATTRVALUE_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_11070_64_8_11080_13050,
+    callback: None,
 };
 const CUKERNELNODEATTRVALUE_V1_PTR: CType = CType {
     spelling: "CUkernelNodeAttrValue_v1 *",
@@ -1276,6 +2178,8 @@ const CUKERNELNODEATTRVALUE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUKERNELNODEATTRVALUE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CULIBRARY: CType = CType {
     spelling: "CUlibrary",
@@ -1284,6 +2188,8 @@ const CULIBRARY: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CULIB_ST),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CULIBRARY_PTR: CType = CType {
     spelling: "CUlibrary *",
@@ -1292,6 +2198,8 @@ const CULIBRARY_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULIBRARY),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CULIBRARYOPTION: CType = CType {
     spelling: "CUlibraryOption",
@@ -1300,6 +2208,8 @@ const CULIBRARYOPTION: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CULIBRARYOPTION_PTR: CType = CType {
     spelling: "CUlibraryOption *",
@@ -1308,6 +2218,8 @@ const CULIBRARYOPTION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULIBRARYOPTION),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CULIMIT: CType = CType {
     spelling: "CUlimit",
@@ -1316,6 +2228,8 @@ const CULIMIT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CULINKSTATE: CType = CType {
     spelling: "CUlinkState",
@@ -1324,6 +2238,8 @@ const CULINKSTATE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CULINKSTATE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CULINKSTATE_PTR: CType = CType {
     spelling: "CUlinkState *",
@@ -1332,6 +2248,8 @@ const CULINKSTATE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULINKSTATE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CULOGITERATOR: CType = CType {
     spelling: "CUlogIterator",
@@ -1340,6 +2258,8 @@ const CULOGITERATOR: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_12090_13050,
+    callback: None,
 };
 const CULOGITERATOR_PTR: CType = CType {
     spelling: "CUlogIterator *",
@@ -1348,6 +2268,18 @@ const CULOGITERATOR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULOGITERATOR),
+    layouts: LAYOUTS_8_8_12090_13050,
+    callback: None,
+};
+const CULOGLEVEL: CType = CType {
+    spelling: "CUlogLevel",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Enum,
+    pointee: None,
+    layouts: LAYOUTS_4_4_12090_13050,
+    callback: None,
 };
 const CULOGICALENDPOINTID: CType = CType {
     spelling: "CUlogicalEndpointId",
@@ -1356,6 +2288,8 @@ const CULOGICALENDPOINTID: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_13030_13050,
+    callback: None,
 };
 const CULOGICALENDPOINTID_PTR: CType = CType {
     spelling: "CUlogicalEndpointId *",
@@ -1364,6 +2298,8 @@ const CULOGICALENDPOINTID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULOGICALENDPOINTID),
+    layouts: LAYOUTS_8_8_13030_13050,
+    callback: None,
 };
 const CULOGICALENDPOINTIPCHANDLETYPE: CType = CType {
     spelling: "CUlogicalEndpointIpcHandleType",
@@ -1372,6 +2308,30 @@ const CULOGICALENDPOINTIPCHANDLETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_13030_13050,
+    callback: None,
+};
+const CULOGSCALLBACK_CALLBACK: Callback = Callback {
+    spelling: "void (*)(void *data, CUlogLevel logLevel, char *message, size_t length)",
+    ret: VOID,
+    params: &[
+        Param {
+            name: "data",
+            ty: VOID_PTR,
+        },
+        Param {
+            name: "logLevel",
+            ty: CULOGLEVEL,
+        },
+        Param {
+            name: "message",
+            ty: CHAR_PTR,
+        },
+        Param {
+            name: "length",
+            ty: SIZE_T,
+        },
+    ],
 };
 const CULOGSCALLBACK: CType = CType {
     spelling: "CUlogsCallback",
@@ -1380,6 +2340,8 @@ const CULOGSCALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12090_13050,
+    callback: Some(&CULOGSCALLBACK_CALLBACK),
 };
 const CULOGSCALLBACKHANDLE: CType = CType {
     spelling: "CUlogsCallbackHandle",
@@ -1388,6 +2350,8 @@ const CULOGSCALLBACKHANDLE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CULOGSCALLBACKENTRY_ST),
+    layouts: LAYOUTS_8_8_12090_13050,
+    callback: None,
 };
 const CULOGSCALLBACKHANDLE_PTR: CType = CType {
     spelling: "CUlogsCallbackHandle *",
@@ -1396,6 +2360,8 @@ const CULOGSCALLBACKHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULOGSCALLBACKHANDLE),
+    layouts: LAYOUTS_8_8_12090_13050,
+    callback: None,
 };
 const CUMEMACCESS_FLAGS: CType = CType {
     spelling: "CUmemAccess_flags",
@@ -1404,6 +2370,8 @@ const CUMEMACCESS_FLAGS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEMACCESS_FLAGS_PTR: CType = CType {
     spelling: "CUmemAccess_flags *",
@@ -1412,6 +2380,8 @@ const CUMEMACCESS_FLAGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMACCESS_FLAGS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONGRANULARITY_FLAGS: CType = CType {
     spelling: "CUmemAllocationGranularity_flags",
@@ -1420,6 +2390,8 @@ const CUMEMALLOCATIONGRANULARITY_FLAGS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONHANDLETYPE: CType = CType {
     spelling: "CUmemAllocationHandleType",
@@ -1428,6 +2400,8 @@ const CUMEMALLOCATIONHANDLETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONPROP_V1: CType = CType {
     spelling: "CUmemAllocationProp_v1",
@@ -1436,6 +2410,8 @@ const CUMEMALLOCATIONPROP_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONPROP_V1_PTR: CType = CType {
     spelling: "CUmemAllocationProp_v1 *",
@@ -1444,6 +2420,8 @@ const CUMEMALLOCATIONPROP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMALLOCATIONPROP_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONTYPE: CType = CType {
     spelling: "CUmemAllocationType",
@@ -1452,6 +2430,8 @@ const CUMEMALLOCATIONTYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_13000_13050,
+    callback: None,
 };
 const CUMEMDECOMPRESSPARAMS: CType = CType {
     spelling: "CUmemDecompressParams",
@@ -1460,6 +2440,8 @@ const CUMEMDECOMPRESSPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUMEMDECOMPRESSPARAMS_PTR: CType = CType {
     spelling: "CUmemDecompressParams *",
@@ -1468,6 +2450,8 @@ const CUMEMDECOMPRESSPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMDECOMPRESSPARAMS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUMEMGENERICALLOCATIONHANDLE: CType = CType {
     spelling: "CUmemGenericAllocationHandle",
@@ -1476,6 +2460,8 @@ const CUMEMGENERICALLOCATIONHANDLE: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12010_13050,
+    callback: None,
 };
 const CUMEMGENERICALLOCATIONHANDLE_PTR: CType = CType {
     spelling: "CUmemGenericAllocationHandle *",
@@ -1484,6 +2470,8 @@ const CUMEMGENERICALLOCATIONHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMGENERICALLOCATIONHANDLE),
+    layouts: LAYOUTS_8_8_12010_13050,
+    callback: None,
 };
 const CUMEMGENERICALLOCATIONHANDLE_V1: CType = CType {
     spelling: "CUmemGenericAllocationHandle_v1",
@@ -1492,6 +2480,8 @@ const CUMEMGENERICALLOCATIONHANDLE_V1: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMGENERICALLOCATIONHANDLE_V1_PTR: CType = CType {
     spelling: "CUmemGenericAllocationHandle_v1 *",
@@ -1500,6 +2490,8 @@ const CUMEMGENERICALLOCATIONHANDLE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMGENERICALLOCATIONHANDLE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMLOCATION: CType = CType {
     spelling: "CUmemLocation",
@@ -1508,6 +2500,8 @@ const CUMEMLOCATION: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_13000_13050,
+    callback: None,
 };
 const CUMEMLOCATION_PTR: CType = CType {
     spelling: "CUmemLocation *",
@@ -1516,6 +2510,8 @@ const CUMEMLOCATION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMLOCATION),
+    layouts: LAYOUTS_8_8_13000_13050,
+    callback: None,
 };
 const CUMEMLOCATION_V1: CType = CType {
     spelling: "CUmemLocation_v1",
@@ -1524,6 +2520,8 @@ const CUMEMLOCATION_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_11070_13050,
+    callback: None,
 };
 const CUMEMLOCATION_V1_PTR: CType = CType {
     spelling: "CUmemLocation_v1 *",
@@ -1532,6 +2530,8 @@ const CUMEMLOCATION_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMLOCATION_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMPOOLPTREXPORTDATA_V1: CType = CType {
     spelling: "CUmemPoolPtrExportData_v1",
@@ -1540,6 +2540,8 @@ const CUMEMPOOLPTREXPORTDATA_V1: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_1_11070_13050,
+    callback: None,
 };
 const CUMEMPOOLPTREXPORTDATA_V1_PTR: CType = CType {
     spelling: "CUmemPoolPtrExportData_v1 *",
@@ -1548,6 +2550,8 @@ const CUMEMPOOLPTREXPORTDATA_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMPOOLPTREXPORTDATA_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMPOOL_ATTRIBUTE: CType = CType {
     spelling: "CUmemPool_attribute",
@@ -1556,6 +2560,8 @@ const CUMEMPOOL_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEMRANGEHANDLETYPE: CType = CType {
     spelling: "CUmemRangeHandleType",
@@ -1564,6 +2570,8 @@ const CUMEMRANGEHANDLETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEM_ADVISE: CType = CType {
     spelling: "CUmem_advise",
@@ -1572,6 +2580,8 @@ const CUMEM_ADVISE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEM_RANGE_ATTRIBUTE: CType = CType {
     spelling: "CUmem_range_attribute",
@@ -1580,6 +2590,8 @@ const CUMEM_RANGE_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEM_RANGE_ATTRIBUTE_PTR: CType = CType {
     spelling: "CUmem_range_attribute *",
@@ -1588,6 +2600,8 @@ const CUMEM_RANGE_ATTRIBUTE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEM_RANGE_ATTRIBUTE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMCPYATTRIBUTES_V1: CType = CType {
     spelling: "CUmemcpyAttributes_v1",
@@ -1596,6 +2610,8 @@ const CUMEMCPYATTRIBUTES_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_4_12080_13050,
+    callback: None,
 };
 const CUMEMCPYATTRIBUTES_V1_PTR: CType = CType {
     spelling: "CUmemcpyAttributes_v1 *",
@@ -1604,6 +2620,8 @@ const CUMEMCPYATTRIBUTES_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMCPYATTRIBUTES_V1),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUMEMORYPOOL: CType = CType {
     spelling: "CUmemoryPool",
@@ -1612,6 +2630,8 @@ const CUMEMORYPOOL: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUMEMPOOLHANDLE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMORYPOOL_PTR: CType = CType {
     spelling: "CUmemoryPool *",
@@ -1620,6 +2640,8 @@ const CUMEMORYPOOL_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMORYPOOL),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMIPMAPPEDARRAY: CType = CType {
     spelling: "CUmipmappedArray",
@@ -1628,6 +2650,8 @@ const CUMIPMAPPEDARRAY: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUMIPMAPPEDARRAY_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMIPMAPPEDARRAY_PTR: CType = CType {
     spelling: "CUmipmappedArray *",
@@ -1636,6 +2660,8 @@ const CUMIPMAPPEDARRAY_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMIPMAPPEDARRAY),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMODULE: CType = CType {
     spelling: "CUmodule",
@@ -1644,6 +2670,8 @@ const CUMODULE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUMOD_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMODULE_PTR: CType = CType {
     spelling: "CUmodule *",
@@ -1652,6 +2680,8 @@ const CUMODULE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMODULE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMODULELOADINGMODE: CType = CType {
     spelling: "CUmoduleLoadingMode",
@@ -1660,6 +2690,8 @@ const CUMODULELOADINGMODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMODULELOADINGMODE_PTR: CType = CType {
     spelling: "CUmoduleLoadingMode *",
@@ -1668,6 +2700,8 @@ const CUMODULELOADINGMODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMODULELOADINGMODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMULTICASTGRANULARITY_FLAGS: CType = CType {
     spelling: "CUmulticastGranularity_flags",
@@ -1676,6 +2710,16 @@ const CUMULTICASTGRANULARITY_FLAGS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12010_13050,
+    callback: None,
+};
+const CUOCCUPANCYB2DSIZE_CALLBACK: Callback = Callback {
+    spelling: "size_t (*)(int blockSize)",
+    ret: SIZE_T,
+    params: &[Param {
+        name: "blockSize",
+        ty: INT,
+    }],
 };
 const CUOCCUPANCYB2DSIZE: CType = CType {
     spelling: "CUoccupancyB2DSize",
@@ -1684,6 +2728,8 @@ const CUOCCUPANCYB2DSIZE: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: Some(&CUOCCUPANCYB2DSIZE_CALLBACK),
 };
 const CUOUTPUT_MODE: CType = CType {
     spelling: "CUoutput_mode",
@@ -1692,6 +2738,8 @@ const CUOUTPUT_MODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUPOINTER_ATTRIBUTE: CType = CType {
     spelling: "CUpointer_attribute",
@@ -1700,6 +2748,8 @@ const CUPOINTER_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUPOINTER_ATTRIBUTE_PTR: CType = CType {
     spelling: "CUpointer_attribute *",
@@ -1708,6 +2758,8 @@ const CUPOINTER_ATTRIBUTE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUPOINTER_ATTRIBUTE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUPROCESSSTATE: CType = CType {
     spelling: "CUprocessState",
@@ -1716,6 +2768,8 @@ const CUPROCESSSTATE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12080_13050,
+    callback: None,
 };
 const CUPROCESSSTATE_PTR: CType = CType {
     spelling: "CUprocessState *",
@@ -1724,6 +2778,8 @@ const CUPROCESSSTATE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUPROCESSSTATE),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CURESULT: CType = CType {
     spelling: "CUresult",
@@ -1732,6 +2788,8 @@ const CURESULT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSHAREDCONFIG: CType = CType {
     spelling: "CUsharedconfig",
@@ -1740,6 +2798,8 @@ const CUSHAREDCONFIG: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSHAREDCONFIG_PTR: CType = CType {
     spelling: "CUsharedconfig *",
@@ -1748,6 +2808,8 @@ const CUSHAREDCONFIG_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSHAREDCONFIG),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAM: CType = CType {
     spelling: "CUstream",
@@ -1756,6 +2818,8 @@ const CUSTREAM: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUSTREAM_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAM_PTR: CType = CType {
     spelling: "CUstream *",
@@ -1764,6 +2828,8 @@ const CUSTREAM_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAM),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMATTRID: CType = CType {
     spelling: "CUstreamAttrID",
@@ -1772,6 +2838,8 @@ const CUSTREAMATTRID: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSTREAMATTRVALUE_V1: CType = CType {
     spelling: "CUstreamAttrValue_v1",
@@ -1780,6 +2848,8 @@ const CUSTREAMATTRVALUE_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_11070_64_8_11080_13050,
+    callback: None,
 };
 const CUSTREAMATTRVALUE_V1_PTR: CType = CType {
     spelling: "CUstreamAttrValue_v1 *",
@@ -1788,6 +2858,8 @@ const CUSTREAMATTRVALUE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMATTRVALUE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMBATCHMEMOPPARAMS: CType = CType {
     spelling: "CUstreamBatchMemOpParams",
@@ -1796,6 +2868,8 @@ const CUSTREAMBATCHMEMOPPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_48_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMBATCHMEMOPPARAMS_PTR: CType = CType {
     spelling: "CUstreamBatchMemOpParams *",
@@ -1804,6 +2878,8 @@ const CUSTREAMBATCHMEMOPPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMBATCHMEMOPPARAMS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMBATCHMEMOPPARAMS_V1: CType = CType {
     spelling: "CUstreamBatchMemOpParams_v1",
@@ -1812,6 +2888,8 @@ const CUSTREAMBATCHMEMOPPARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_48_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMBATCHMEMOPPARAMS_V1_PTR: CType = CType {
     spelling: "CUstreamBatchMemOpParams_v1 *",
@@ -1820,6 +2898,26 @@ const CUSTREAMBATCHMEMOPPARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMBATCHMEMOPPARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
+};
+const CUSTREAMCALLBACK_CALLBACK: Callback = Callback {
+    spelling: "void (*)(CUstream hStream, CUresult status, void *userData)",
+    ret: VOID,
+    params: &[
+        Param {
+            name: "hStream",
+            ty: CUSTREAM,
+        },
+        Param {
+            name: "status",
+            ty: CURESULT,
+        },
+        Param {
+            name: "userData",
+            ty: VOID_PTR,
+        },
+    ],
 };
 const CUSTREAMCALLBACK: CType = CType {
     spelling: "CUstreamCallback",
@@ -1828,6 +2926,8 @@ const CUSTREAMCALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: Some(&CUSTREAMCALLBACK_CALLBACK),
 };
 const CUSTREAMCAPTUREMODE: CType = CType {
     spelling: "CUstreamCaptureMode",
@@ -1836,6 +2936,8 @@ const CUSTREAMCAPTUREMODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSTREAMCAPTUREMODE_PTR: CType = CType {
     spelling: "CUstreamCaptureMode *",
@@ -1844,6 +2946,8 @@ const CUSTREAMCAPTUREMODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMCAPTUREMODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMCAPTURESTATUS: CType = CType {
     spelling: "CUstreamCaptureStatus",
@@ -1852,6 +2956,8 @@ const CUSTREAMCAPTURESTATUS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSTREAMCAPTURESTATUS_PTR: CType = CType {
     spelling: "CUstreamCaptureStatus *",
@@ -1860,6 +2966,8 @@ const CUSTREAMCAPTURESTATUS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMCAPTURESTATUS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMCIGCAPTUREPARAMS: CType = CType {
     spelling: "CUstreamCigCaptureParams",
@@ -1868,6 +2976,8 @@ const CUSTREAMCIGCAPTUREPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: None,
 };
 const CUSTREAMCIGCAPTUREPARAMS_PTR: CType = CType {
     spelling: "CUstreamCigCaptureParams *",
@@ -1876,6 +2986,8 @@ const CUSTREAMCIGCAPTUREPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMCIGCAPTUREPARAMS),
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: None,
 };
 const CUSURFOBJECT_V1: CType = CType {
     spelling: "CUsurfObject_v1",
@@ -1884,6 +2996,8 @@ const CUSURFOBJECT_V1: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSURFOBJECT_V1_PTR: CType = CType {
     spelling: "CUsurfObject_v1 *",
@@ -1892,6 +3006,8 @@ const CUSURFOBJECT_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSURFOBJECT_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSURFREF: CType = CType {
     spelling: "CUsurfref",
@@ -1900,6 +3016,8 @@ const CUSURFREF: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUSURFREF_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSURFREF_PTR: CType = CType {
     spelling: "CUsurfref *",
@@ -1908,6 +3026,8 @@ const CUSURFREF_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSURFREF),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUTENSORMAP: CType = CType {
     spelling: "CUtensorMap",
@@ -1916,6 +3036,8 @@ const CUTENSORMAP: CType = CType {
     align: 128,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_128_64_12000_12090_128_128_13000_13050,
+    callback: None,
 };
 const CUTENSORMAP_PTR: CType = CType {
     spelling: "CUtensorMap *",
@@ -1924,6 +3046,8 @@ const CUTENSORMAP_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUTENSORMAP),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPALLOCCLASS: CType = CType {
     spelling: "CUtensorMapAllocClass",
@@ -1932,6 +3056,8 @@ const CUTENSORMAPALLOCCLASS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_13050_13050,
+    callback: None,
 };
 const CUTENSORMAPALLOCCLASS_PTR: CType = CType {
     spelling: "CUtensorMapAllocClass *",
@@ -1940,6 +3066,8 @@ const CUTENSORMAPALLOCCLASS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUTENSORMAPALLOCCLASS),
+    layouts: LAYOUTS_8_8_13050_13050,
+    callback: None,
 };
 const CUTENSORMAPDATATYPE: CType = CType {
     spelling: "CUtensorMapDataType",
@@ -1948,6 +3076,8 @@ const CUTENSORMAPDATATYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPFLOATOOBFILL: CType = CType {
     spelling: "CUtensorMapFloatOOBfill",
@@ -1956,6 +3086,8 @@ const CUTENSORMAPFLOATOOBFILL: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPIM2COLWIDEMODE: CType = CType {
     spelling: "CUtensorMapIm2ColWideMode",
@@ -1964,6 +3096,8 @@ const CUTENSORMAPIM2COLWIDEMODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12080_13050,
+    callback: None,
 };
 const CUTENSORMAPINTERLEAVE: CType = CType {
     spelling: "CUtensorMapInterleave",
@@ -1972,6 +3106,8 @@ const CUTENSORMAPINTERLEAVE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPL2PROMOTION: CType = CType {
     spelling: "CUtensorMapL2promotion",
@@ -1980,6 +3116,8 @@ const CUTENSORMAPL2PROMOTION: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPSWIZZLE: CType = CType {
     spelling: "CUtensorMapSwizzle",
@@ -1988,6 +3126,8 @@ const CUTENSORMAPSWIZZLE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTEXOBJECT_V1: CType = CType {
     spelling: "CUtexObject_v1",
@@ -1996,6 +3136,8 @@ const CUTEXOBJECT_V1: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUTEXOBJECT_V1_PTR: CType = CType {
     spelling: "CUtexObject_v1 *",
@@ -2004,6 +3146,8 @@ const CUTEXOBJECT_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUTEXOBJECT_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUTEXREF: CType = CType {
     spelling: "CUtexref",
@@ -2012,6 +3156,8 @@ const CUTEXREF: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUTEXREF_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUTEXREF_PTR: CType = CType {
     spelling: "CUtexref *",
@@ -2020,6 +3166,8 @@ const CUTEXREF_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUTEXREF),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUSEROBJECT: CType = CType {
     spelling: "CUuserObject",
@@ -2028,6 +3176,8 @@ const CUUSEROBJECT: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUUSEROBJECT_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUSEROBJECT_PTR: CType = CType {
     spelling: "CUuserObject *",
@@ -2036,6 +3186,8 @@ const CUUSEROBJECT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUUSEROBJECT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUUID: CType = CType {
     spelling: "CUuuid",
@@ -2044,6 +3196,8 @@ const CUUUID: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_1_11070_13050,
+    callback: None,
 };
 const CUUUID_PTR: CType = CType {
     spelling: "CUuuid *",
@@ -2052,6 +3206,8 @@ const CUUUID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUUUID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const EGLIMAGEKHR: CType = CType {
     spelling: "EGLImageKHR",
@@ -2060,6 +3216,8 @@ const EGLIMAGEKHR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const EGLSTREAMKHR: CType = CType {
     spelling: "EGLStreamKHR",
@@ -2068,6 +3226,8 @@ const EGLSTREAMKHR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const EGLSYNCKHR: CType = CType {
     spelling: "EGLSyncKHR",
@@ -2076,6 +3236,8 @@ const EGLSYNCKHR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const EGLINT: CType = CType {
     spelling: "EGLint",
@@ -2084,6 +3246,8 @@ const EGLINT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const GLENUM: CType = CType {
     spelling: "GLenum",
@@ -2092,6 +3256,8 @@ const GLENUM: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const GLUINT: CType = CType {
     spelling: "GLuint",
@@ -2100,6 +3266,8 @@ const GLUINT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const HGPUNV: CType = CType {
     spelling: "HGPUNV",
@@ -2108,6 +3276,8 @@ const HGPUNV: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_HGPUNV),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const VDPDEVICE: CType = CType {
     spelling: "VdpDevice",
@@ -2116,6 +3286,36 @@ const VDPDEVICE: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
+};
+const VDPFUNCID: CType = CType {
+    spelling: "VdpFuncId",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Integer,
+    pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
+};
+const VDPGETPROCADDRESS_PTR_CALLBACK: Callback = Callback {
+    spelling: "VdpStatus (*)(VdpDevice device, VdpFuncId function_id, void **function_pointer)",
+    ret: VDPSTATUS,
+    params: &[
+        Param {
+            name: "device",
+            ty: VDPDEVICE,
+        },
+        Param {
+            name: "function_id",
+            ty: VDPFUNCID,
+        },
+        Param {
+            name: "function_pointer",
+            ty: VOID_PTR_PTR,
+        },
+    ],
 };
 const VDPGETPROCADDRESS_PTR: CType = CType {
     spelling: "VdpGetProcAddress *",
@@ -2124,6 +3324,8 @@ const VDPGETPROCADDRESS_PTR: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: Some(&VDPGETPROCADDRESS_PTR_CALLBACK),
 };
 const VDPOUTPUTSURFACE: CType = CType {
     spelling: "VdpOutputSurface",
@@ -2132,6 +3334,18 @@ const VDPOUTPUTSURFACE: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
+};
+const VDPSTATUS: CType = CType {
+    spelling: "VdpStatus",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Enum,
+    pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const VDPVIDEOSURFACE: CType = CType {
     spelling: "VdpVideoSurface",
@@ -2140,6 +3354,8 @@ const VDPVIDEOSURFACE: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CHAR: CType = CType {
     spelling: "char",
@@ -2148,6 +3364,8 @@ const CHAR: CType = CType {
     align: 1,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_1_1_11070_13050,
+    callback: None,
 };
 const CHAR_PTR: CType = CType {
     spelling: "char *",
@@ -2156,6 +3374,8 @@ const CHAR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CHAR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY3D_DESCRIPTOR_V1: CType = CType {
     spelling: "const CUDA_ARRAY3D_DESCRIPTOR_v1",
@@ -2164,6 +3384,8 @@ const CONST_CUDA_ARRAY3D_DESCRIPTOR_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_4_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY3D_DESCRIPTOR_V1_PTR: CType = CType {
     spelling: "const CUDA_ARRAY3D_DESCRIPTOR_v1 *",
@@ -2172,6 +3394,8 @@ const CONST_CUDA_ARRAY3D_DESCRIPTOR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_ARRAY3D_DESCRIPTOR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY3D_DESCRIPTOR_V2: CType = CType {
     spelling: "const CUDA_ARRAY3D_DESCRIPTOR_v2",
@@ -2180,6 +3404,8 @@ const CONST_CUDA_ARRAY3D_DESCRIPTOR_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_40_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY3D_DESCRIPTOR_V2_PTR: CType = CType {
     spelling: "const CUDA_ARRAY3D_DESCRIPTOR_v2 *",
@@ -2188,6 +3414,8 @@ const CONST_CUDA_ARRAY3D_DESCRIPTOR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_ARRAY3D_DESCRIPTOR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY_DESCRIPTOR_V1: CType = CType {
     spelling: "const CUDA_ARRAY_DESCRIPTOR_v1",
@@ -2196,6 +3424,8 @@ const CONST_CUDA_ARRAY_DESCRIPTOR_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_4_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY_DESCRIPTOR_V1_PTR: CType = CType {
     spelling: "const CUDA_ARRAY_DESCRIPTOR_v1 *",
@@ -2204,6 +3434,8 @@ const CONST_CUDA_ARRAY_DESCRIPTOR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_ARRAY_DESCRIPTOR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY_DESCRIPTOR_V2: CType = CType {
     spelling: "const CUDA_ARRAY_DESCRIPTOR_v2",
@@ -2212,6 +3444,8 @@ const CONST_CUDA_ARRAY_DESCRIPTOR_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY_DESCRIPTOR_V2_PTR: CType = CType {
     spelling: "const CUDA_ARRAY_DESCRIPTOR_v2 *",
@@ -2220,6 +3454,8 @@ const CONST_CUDA_ARRAY_DESCRIPTOR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_ARRAY_DESCRIPTOR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS: CType = CType {
     spelling: "const CUDA_BATCH_MEM_OP_NODE_PARAMS",
@@ -2228,6 +3464,8 @@ const CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS_PTR: CType = CType {
     spelling: "const CUDA_BATCH_MEM_OP_NODE_PARAMS *",
@@ -2236,6 +3474,8 @@ const CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1",
@@ -2244,6 +3484,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_88_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 *",
@@ -2252,6 +3494,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1",
@@ -2260,6 +3504,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_104_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 *",
@@ -2268,6 +3514,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1",
@@ -2276,6 +3524,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_120_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 *",
@@ -2284,6 +3534,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1",
@@ -2292,6 +3544,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_96_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 *",
@@ -2300,6 +3554,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1",
@@ -2308,6 +3564,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 *",
@@ -2316,6 +3574,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1",
@@ -2324,6 +3584,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 *",
@@ -2332,6 +3594,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1",
@@ -2340,6 +3604,8 @@ const CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *",
@@ -2348,6 +3614,8 @@ const CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1",
@@ -2356,6 +3624,8 @@ const CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *",
@@ -2364,6 +3634,8 @@ const CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_HOST_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_HOST_NODE_PARAMS_v1",
@@ -2372,6 +3644,8 @@ const CONST_CUDA_HOST_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_HOST_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_HOST_NODE_PARAMS_v1 *",
@@ -2380,6 +3654,8 @@ const CONST_CUDA_HOST_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_HOST_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_KERNEL_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_KERNEL_NODE_PARAMS_v1",
@@ -2388,6 +3664,8 @@ const CONST_CUDA_KERNEL_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_KERNEL_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_KERNEL_NODE_PARAMS_v1 *",
@@ -2396,6 +3674,8 @@ const CONST_CUDA_KERNEL_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_KERNEL_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_KERNEL_NODE_PARAMS_V2: CType = CType {
     spelling: "const CUDA_KERNEL_NODE_PARAMS_v2",
@@ -2404,6 +3684,8 @@ const CONST_CUDA_KERNEL_NODE_PARAMS_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_72_8_12000_13050,
+    callback: None,
 };
 const CONST_CUDA_KERNEL_NODE_PARAMS_V2_PTR: CType = CType {
     spelling: "const CUDA_KERNEL_NODE_PARAMS_v2 *",
@@ -2412,6 +3694,8 @@ const CONST_CUDA_KERNEL_NODE_PARAMS_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_KERNEL_NODE_PARAMS_V2),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY2D_V1: CType = CType {
     spelling: "const CUDA_MEMCPY2D_v1",
@@ -2420,6 +3704,8 @@ const CONST_CUDA_MEMCPY2D_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_96_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY2D_V1_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY2D_v1 *",
@@ -2428,6 +3714,8 @@ const CONST_CUDA_MEMCPY2D_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY2D_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY2D_V2: CType = CType {
     spelling: "const CUDA_MEMCPY2D_v2",
@@ -2436,6 +3724,8 @@ const CONST_CUDA_MEMCPY2D_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_128_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY2D_V2_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY2D_v2 *",
@@ -2444,6 +3734,8 @@ const CONST_CUDA_MEMCPY2D_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY2D_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_PEER_V1: CType = CType {
     spelling: "const CUDA_MEMCPY3D_PEER_v1",
@@ -2452,6 +3744,8 @@ const CONST_CUDA_MEMCPY3D_PEER_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_200_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_PEER_V1_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY3D_PEER_v1 *",
@@ -2460,6 +3754,8 @@ const CONST_CUDA_MEMCPY3D_PEER_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY3D_PEER_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_V1: CType = CType {
     spelling: "const CUDA_MEMCPY3D_v1",
@@ -2468,6 +3764,8 @@ const CONST_CUDA_MEMCPY3D_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_V1_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY3D_v1 *",
@@ -2476,6 +3774,8 @@ const CONST_CUDA_MEMCPY3D_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY3D_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_V2: CType = CType {
     spelling: "const CUDA_MEMCPY3D_v2",
@@ -2484,6 +3784,8 @@ const CONST_CUDA_MEMCPY3D_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_200_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_V2_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY3D_v2 *",
@@ -2492,6 +3794,8 @@ const CONST_CUDA_MEMCPY3D_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY3D_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMSET_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_MEMSET_NODE_PARAMS_v1",
@@ -2500,6 +3804,8 @@ const CONST_CUDA_MEMSET_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_40_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMSET_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_MEMSET_NODE_PARAMS_v1 *",
@@ -2508,6 +3814,8 @@ const CONST_CUDA_MEMSET_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMSET_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_RESOURCE_DESC_V1: CType = CType {
     spelling: "const CUDA_RESOURCE_DESC_v1",
@@ -2516,6 +3824,8 @@ const CONST_CUDA_RESOURCE_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_RESOURCE_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_RESOURCE_DESC_v1 *",
@@ -2524,6 +3834,8 @@ const CONST_CUDA_RESOURCE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_RESOURCE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_RESOURCE_VIEW_DESC_V1: CType = CType {
     spelling: "const CUDA_RESOURCE_VIEW_DESC_v1",
@@ -2532,6 +3844,8 @@ const CONST_CUDA_RESOURCE_VIEW_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_112_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_RESOURCE_VIEW_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_RESOURCE_VIEW_DESC_v1 *",
@@ -2540,6 +3854,8 @@ const CONST_CUDA_RESOURCE_VIEW_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_RESOURCE_VIEW_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_TEXTURE_DESC_V1: CType = CType {
     spelling: "const CUDA_TEXTURE_DESC_v1",
@@ -2548,6 +3864,8 @@ const CONST_CUDA_TEXTURE_DESC_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_104_4_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_TEXTURE_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_TEXTURE_DESC_v1 *",
@@ -2556,6 +3874,8 @@ const CONST_CUDA_TEXTURE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_TEXTURE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUATOMICOPERATION: CType = CType {
     spelling: "const CUatomicOperation",
@@ -2564,6 +3884,8 @@ const CONST_CUATOMICOPERATION: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_13000_13050,
+    callback: None,
 };
 const CONST_CUATOMICOPERATION_PTR: CType = CType {
     spelling: "const CUatomicOperation *",
@@ -2572,6 +3894,8 @@ const CONST_CUATOMICOPERATION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUATOMICOPERATION),
+    layouts: LAYOUTS_8_8_13000_13050,
+    callback: None,
 };
 const CONST_CUDEVRESOURCE: CType = CType {
     spelling: "const CUdevResource",
@@ -2580,6 +3904,8 @@ const CONST_CUDEVRESOURCE: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_4_12040_13000_144_8_13010_13050,
+    callback: None,
 };
 const CONST_CUDEVRESOURCE_PTR: CType = CType {
     spelling: "const CUdevResource *",
@@ -2588,6 +3914,8 @@ const CONST_CUDEVRESOURCE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDEVRESOURCE),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CONST_CUEXTERNALSEMAPHORE: CType = CType {
     spelling: "const CUexternalSemaphore",
@@ -2596,6 +3924,8 @@ const CONST_CUEXTERNALSEMAPHORE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEXTSEMAPHORE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUEXTERNALSEMAPHORE_PTR: CType = CType {
     spelling: "const CUexternalSemaphore *",
@@ -2604,6 +3934,8 @@ const CONST_CUEXTERNALSEMAPHORE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUEXTERNALSEMAPHORE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUGRAPHEDGEDATA: CType = CType {
     spelling: "const CUgraphEdgeData",
@@ -2612,6 +3944,8 @@ const CONST_CUGRAPHEDGEDATA: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_1_12030_13050,
+    callback: None,
 };
 const CONST_CUGRAPHEDGEDATA_PTR: CType = CType {
     spelling: "const CUgraphEdgeData *",
@@ -2620,6 +3954,8 @@ const CONST_CUGRAPHEDGEDATA_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUGRAPHEDGEDATA),
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CONST_CUGRAPHEDGEDATA_PTR_PTR: CType = CType {
     spelling: "const CUgraphEdgeData **",
@@ -2628,6 +3964,8 @@ const CONST_CUGRAPHEDGEDATA_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUGRAPHEDGEDATA_PTR),
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CONST_CUGRAPHNODE: CType = CType {
     spelling: "const CUgraphNode",
@@ -2636,6 +3974,8 @@ const CONST_CUGRAPHNODE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPHNODE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUGRAPHNODE_PTR: CType = CType {
     spelling: "const CUgraphNode *",
@@ -2644,6 +3984,8 @@ const CONST_CUGRAPHNODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUGRAPHNODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUGRAPHNODE_PTR_PTR: CType = CType {
     spelling: "const CUgraphNode **",
@@ -2652,6 +3994,28 @@ const CONST_CUGRAPHNODE_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUGRAPHNODE_PTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
+};
+const CONST_CUGRAPHNODEPARAMS: CType = CType {
+    spelling: "const CUgraphNodeParams",
+    pointer: false,
+    size: 256,
+    align: 8,
+    class: Class::Record,
+    pointee: None,
+    layouts: LAYOUTS_256_8_13030_13050,
+    callback: None,
+};
+const CONST_CUGRAPHNODEPARAMS_PTR: CType = CType {
+    spelling: "const CUgraphNodeParams *",
+    pointer: true,
+    size: 8,
+    align: 8,
+    class: Class::Pointer,
+    pointee: Some(&CONST_CUGRAPHNODEPARAMS),
+    layouts: LAYOUTS_8_8_13030_13050,
+    callback: None,
 };
 const CONST_CUKERNELNODEATTRVALUE_V1: CType = CType {
     spelling: "const CUkernelNodeAttrValue_v1",
@@ -2660,6 +4024,8 @@ const CONST_CUKERNELNODEATTRVALUE_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_11070_64_8_11080_13050,
+    callback: None,
 };
 const CONST_CUKERNELNODEATTRVALUE_V1_PTR: CType = CType {
     spelling: "const CUkernelNodeAttrValue_v1 *",
@@ -2668,6 +4034,8 @@ const CONST_CUKERNELNODEATTRVALUE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUKERNELNODEATTRVALUE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CULAUNCHCONFIG: CType = CType {
     spelling: "const CUlaunchConfig",
@@ -2676,6 +4044,8 @@ const CONST_CULAUNCHCONFIG: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_8_11080_13050,
+    callback: None,
 };
 const CONST_CULAUNCHCONFIG_PTR: CType = CType {
     spelling: "const CUlaunchConfig *",
@@ -2684,6 +4054,8 @@ const CONST_CULAUNCHCONFIG_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CULAUNCHCONFIG),
+    layouts: LAYOUTS_8_8_11080_13050,
+    callback: None,
 };
 const CONST_CULOGICALENDPOINTID: CType = CType {
     spelling: "const CUlogicalEndpointId",
@@ -2692,6 +4064,8 @@ const CONST_CULOGICALENDPOINTID: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_13030_13050,
+    callback: None,
 };
 const CONST_CULOGICALENDPOINTPROP: CType = CType {
     spelling: "const CUlogicalEndpointProp",
@@ -2700,6 +4074,8 @@ const CONST_CULOGICALENDPOINTPROP: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_13030_13050,
+    callback: None,
 };
 const CONST_CULOGICALENDPOINTPROP_PTR: CType = CType {
     spelling: "const CUlogicalEndpointProp *",
@@ -2708,6 +4084,8 @@ const CONST_CULOGICALENDPOINTPROP_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CULOGICALENDPOINTPROP),
+    layouts: LAYOUTS_8_8_13030_13050,
+    callback: None,
 };
 const CONST_CUMEMACCESSDESC_V1: CType = CType {
     spelling: "const CUmemAccessDesc_v1",
@@ -2716,6 +4094,8 @@ const CONST_CUMEMACCESSDESC_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_12_4_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMACCESSDESC_V1_PTR: CType = CType {
     spelling: "const CUmemAccessDesc_v1 *",
@@ -2724,6 +4104,8 @@ const CONST_CUMEMACCESSDESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMEMACCESSDESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMALLOCATIONPROP_V1: CType = CType {
     spelling: "const CUmemAllocationProp_v1",
@@ -2732,6 +4114,8 @@ const CONST_CUMEMALLOCATIONPROP_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMALLOCATIONPROP_V1_PTR: CType = CType {
     spelling: "const CUmemAllocationProp_v1 *",
@@ -2740,6 +4124,8 @@ const CONST_CUMEMALLOCATIONPROP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMEMALLOCATIONPROP_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMLOCATION_V1: CType = CType {
     spelling: "const CUmemLocation_v1",
@@ -2748,6 +4134,8 @@ const CONST_CUMEMLOCATION_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMLOCATION_V1_PTR: CType = CType {
     spelling: "const CUmemLocation_v1 *",
@@ -2756,6 +4144,8 @@ const CONST_CUMEMLOCATION_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMEMLOCATION_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMPOOLPROPS_V1: CType = CType {
     spelling: "const CUmemPoolProps_v1",
@@ -2764,6 +4154,8 @@ const CONST_CUMEMPOOLPROPS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_88_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMPOOLPROPS_V1_PTR: CType = CType {
     spelling: "const CUmemPoolProps_v1 *",
@@ -2772,6 +4164,8 @@ const CONST_CUMEMPOOLPROPS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMEMPOOLPROPS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMULTICASTOBJECTPROP: CType = CType {
     spelling: "const CUmulticastObjectProp",
@@ -2780,6 +4174,8 @@ const CONST_CUMULTICASTOBJECTPROP: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_12010_13050,
+    callback: None,
 };
 const CONST_CUMULTICASTOBJECTPROP_PTR: CType = CType {
     spelling: "const CUmulticastObjectProp *",
@@ -2788,6 +4184,8 @@ const CONST_CUMULTICASTOBJECTPROP_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMULTICASTOBJECTPROP),
+    layouts: LAYOUTS_8_8_12010_13050,
+    callback: None,
 };
 const CONST_CUSTREAMATTRVALUE_V1: CType = CType {
     spelling: "const CUstreamAttrValue_v1",
@@ -2796,6 +4194,8 @@ const CONST_CUSTREAMATTRVALUE_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_11070_64_8_11080_13050,
+    callback: None,
 };
 const CONST_CUSTREAMATTRVALUE_V1_PTR: CType = CType {
     spelling: "const CUstreamAttrValue_v1 *",
@@ -2804,6 +4204,8 @@ const CONST_CUSTREAMATTRVALUE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUSTREAMATTRVALUE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUUUID: CType = CType {
     spelling: "const CUuuid",
@@ -2812,6 +4214,8 @@ const CONST_CUUUID: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_1_11070_13050,
+    callback: None,
 };
 const CONST_CUUUID_PTR: CType = CType {
     spelling: "const CUuuid *",
@@ -2820,6 +4224,8 @@ const CONST_CUUUID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUUUID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CHAR: CType = CType {
     spelling: "const char",
@@ -2828,6 +4234,8 @@ const CONST_CHAR: CType = CType {
     align: 1,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_1_1_11070_13050,
+    callback: None,
 };
 const CONST_CHAR_PTR: CType = CType {
     spelling: "const char *",
@@ -2836,6 +4244,8 @@ const CONST_CHAR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CHAR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CHAR_PTR_PTR: CType = CType {
     spelling: "const char **",
@@ -2844,6 +4254,8 @@ const CONST_CHAR_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CHAR_PTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUUINT32_T: CType = CType {
     spelling: "const cuuint32_t",
@@ -2852,6 +4264,8 @@ const CONST_CUUINT32_T: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CONST_CUUINT32_T_PTR: CType = CType {
     spelling: "const cuuint32_t *",
@@ -2860,6 +4274,8 @@ const CONST_CUUINT32_T_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUUINT32_T),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_CUUINT64_T: CType = CType {
     spelling: "const cuuint64_t",
@@ -2868,6 +4284,8 @@ const CONST_CUUINT64_T: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_CUUINT64_T_PTR: CType = CType {
     spelling: "const cuuint64_t *",
@@ -2876,6 +4294,8 @@ const CONST_CUUINT64_T_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUUINT64_T),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_INT: CType = CType {
     spelling: "const int",
@@ -2884,6 +4304,8 @@ const CONST_INT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CONST_INT_PTR: CType = CType {
     spelling: "const int *",
@@ -2892,6 +4314,8 @@ const CONST_INT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_INT),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_VOID: CType = CType {
     spelling: "const void",
@@ -2900,6 +4324,8 @@ const CONST_VOID: CType = CType {
     align: 0,
     class: Class::Void,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const CONST_VOID_PTR: CType = CType {
     spelling: "const void *",
@@ -2908,6 +4334,8 @@ const CONST_VOID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_VOID_PTR_PTR: CType = CType {
     spelling: "const void **",
@@ -2916,6 +4344,8 @@ const CONST_VOID_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_VOID_PTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUINT32_T: CType = CType {
     spelling: "cuuint32_t",
@@ -2924,6 +4354,8 @@ const CUUINT32_T: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUUINT64_T: CType = CType {
     spelling: "cuuint64_t",
@@ -2932,6 +4364,8 @@ const CUUINT64_T: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUINT64_T_PTR: CType = CType {
     spelling: "cuuint64_t *",
@@ -2940,6 +4374,8 @@ const CUUINT64_T_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUUINT64_T),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const FLOAT: CType = CType {
     spelling: "float",
@@ -2948,6 +4384,8 @@ const FLOAT: CType = CType {
     align: 4,
     class: Class::Floating,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const FLOAT_PTR: CType = CType {
     spelling: "float *",
@@ -2956,6 +4394,8 @@ const FLOAT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&FLOAT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const INT: CType = CType {
     spelling: "int",
@@ -2964,6 +4404,8 @@ const INT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const INT_PTR: CType = CType {
     spelling: "int *",
@@ -2972,6 +4414,8 @@ const INT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&INT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const SIZE_T: CType = CType {
     spelling: "size_t",
@@ -2980,6 +4424,8 @@ const SIZE_T: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const SIZE_T_PTR: CType = CType {
     spelling: "size_t *",
@@ -2988,6 +4434,8 @@ const SIZE_T_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&SIZE_T),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const STRUCT_CUICHECKPOINTOPERATION_ST: CType = CType {
     spelling: "struct CUIcheckpointOperation_st",
@@ -2996,6 +4444,8 @@ const STRUCT_CUICHECKPOINTOPERATION_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_13040_13050,
+    callback: None,
 };
 const STRUCT_CUARRAY_ST: CType = CType {
     spelling: "struct CUarray_st",
@@ -3004,6 +4454,8 @@ const STRUCT_CUARRAY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUASYNCCALLBACKENTRY_ST: CType = CType {
     spelling: "struct CUasyncCallbackEntry_st",
@@ -3012,6 +4464,8 @@ const STRUCT_CUASYNCCALLBACKENTRY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12040_13050,
+    callback: None,
 };
 const STRUCT_CUCOREDUMPCALLBACKENTRY_ST: CType = CType {
     spelling: "struct CUcoredumpCallbackEntry_st",
@@ -3020,6 +4474,8 @@ const STRUCT_CUCOREDUMPCALLBACKENTRY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_13020_13050,
+    callback: None,
 };
 const STRUCT_CUCTX_ST: CType = CType {
     spelling: "struct CUctx_st",
@@ -3028,6 +4484,8 @@ const STRUCT_CUCTX_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUDEVRESOURCEDESC_ST: CType = CType {
     spelling: "struct CUdevResourceDesc_st",
@@ -3036,6 +4494,8 @@ const STRUCT_CUDEVRESOURCEDESC_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12040_13050,
+    callback: None,
 };
 const STRUCT_CUEGLSTREAMCONNECTION_ST: CType = CType {
     spelling: "struct CUeglStreamConnection_st",
@@ -3044,6 +4504,8 @@ const STRUCT_CUEGLSTREAMCONNECTION_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUEVENT_ST: CType = CType {
     spelling: "struct CUevent_st",
@@ -3052,6 +4514,8 @@ const STRUCT_CUEVENT_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUEXTMEMORY_ST: CType = CType {
     spelling: "struct CUextMemory_st",
@@ -3060,6 +4524,8 @@ const STRUCT_CUEXTMEMORY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUEXTSEMAPHORE_ST: CType = CType {
     spelling: "struct CUextSemaphore_st",
@@ -3068,6 +4534,8 @@ const STRUCT_CUEXTSEMAPHORE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUFUNC_ST: CType = CType {
     spelling: "struct CUfunc_st",
@@ -3076,6 +4544,8 @@ const STRUCT_CUFUNC_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGRAPHEXEC_ST: CType = CType {
     spelling: "struct CUgraphExec_st",
@@ -3084,6 +4554,8 @@ const STRUCT_CUGRAPHEXEC_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGRAPHNODE_ST: CType = CType {
     spelling: "struct CUgraphNode_st",
@@ -3092,6 +4564,8 @@ const STRUCT_CUGRAPHNODE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGRAPH_ST: CType = CType {
     spelling: "struct CUgraph_st",
@@ -3100,6 +4574,8 @@ const STRUCT_CUGRAPH_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGRAPHICSRESOURCE_ST: CType = CType {
     spelling: "struct CUgraphicsResource_st",
@@ -3108,6 +4584,8 @@ const STRUCT_CUGRAPHICSRESOURCE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGREENCTX_ST: CType = CType {
     spelling: "struct CUgreenCtx_st",
@@ -3116,6 +4594,8 @@ const STRUCT_CUGREENCTX_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12040_13050,
+    callback: None,
 };
 const STRUCT_CUKERN_ST: CType = CType {
     spelling: "struct CUkern_st",
@@ -3124,6 +4604,8 @@ const STRUCT_CUKERN_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12000_13050,
+    callback: None,
 };
 const STRUCT_CULIB_ST: CType = CType {
     spelling: "struct CUlib_st",
@@ -3132,6 +4614,8 @@ const STRUCT_CULIB_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12000_13050,
+    callback: None,
 };
 const STRUCT_CULINKSTATE_ST: CType = CType {
     spelling: "struct CUlinkState_st",
@@ -3140,6 +4624,8 @@ const STRUCT_CULINKSTATE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CULOGSCALLBACKENTRY_ST: CType = CType {
     spelling: "struct CUlogsCallbackEntry_st",
@@ -3148,6 +4634,8 @@ const STRUCT_CULOGSCALLBACKENTRY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12090_13050,
+    callback: None,
 };
 const STRUCT_CUMEMPOOLHANDLE_ST: CType = CType {
     spelling: "struct CUmemPoolHandle_st",
@@ -3156,6 +4644,8 @@ const STRUCT_CUMEMPOOLHANDLE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUMIPMAPPEDARRAY_ST: CType = CType {
     spelling: "struct CUmipmappedArray_st",
@@ -3164,6 +4654,8 @@ const STRUCT_CUMIPMAPPEDARRAY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUMOD_ST: CType = CType {
     spelling: "struct CUmod_st",
@@ -3172,6 +4664,8 @@ const STRUCT_CUMOD_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUSTREAM_ST: CType = CType {
     spelling: "struct CUstream_st",
@@ -3180,6 +4674,8 @@ const STRUCT_CUSTREAM_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUSURFREF_ST: CType = CType {
     spelling: "struct CUsurfref_st",
@@ -3188,6 +4684,8 @@ const STRUCT_CUSURFREF_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUTEXREF_ST: CType = CType {
     spelling: "struct CUtexref_st",
@@ -3196,6 +4694,8 @@ const STRUCT_CUTEXREF_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUUSEROBJECT_ST: CType = CType {
     spelling: "struct CUuserObject_st",
@@ -3204,6 +4704,8 @@ const STRUCT_CUUSEROBJECT_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_HGPUNV: CType = CType {
     spelling: "struct HGPUNV__",
@@ -3212,6 +4714,8 @@ const STRUCT_HGPUNV: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const UNSIGNED: CType = CType {
     spelling: "unsigned",
@@ -3220,6 +4724,8 @@ const UNSIGNED: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const UNSIGNED_CHAR: CType = CType {
     spelling: "unsigned char",
@@ -3228,6 +4734,8 @@ const UNSIGNED_CHAR: CType = CType {
     align: 1,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_1_1_11070_13050,
+    callback: None,
 };
 const UNSIGNED_INT: CType = CType {
     spelling: "unsigned int",
@@ -3236,6 +4744,8 @@ const UNSIGNED_INT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const UNSIGNED_INT_PTR: CType = CType {
     spelling: "unsigned int *",
@@ -3244,6 +4754,8 @@ const UNSIGNED_INT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&UNSIGNED_INT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const UNSIGNED_LONG_LONG: CType = CType {
     spelling: "unsigned long long",
@@ -3252,6 +4764,8 @@ const UNSIGNED_LONG_LONG: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const UNSIGNED_LONG_LONG_PTR: CType = CType {
     spelling: "unsigned long long *",
@@ -3260,6 +4774,8 @@ const UNSIGNED_LONG_LONG_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&UNSIGNED_LONG_LONG),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const UNSIGNED_SHORT: CType = CType {
     spelling: "unsigned short",
@@ -3268,6 +4784,8 @@ const UNSIGNED_SHORT: CType = CType {
     align: 2,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_2_2_11070_13050,
+    callback: None,
 };
 const VOID: CType = CType {
     spelling: "void",
@@ -3276,6 +4794,8 @@ const VOID: CType = CType {
     align: 0,
     class: Class::Void,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const VOID_PTR: CType = CType {
     spelling: "void *",
@@ -3284,6 +4804,8 @@ const VOID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const VOID_PTR_PTR: CType = CType {
     spelling: "void **",
@@ -3292,6 +4814,8 @@ const VOID_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID_PTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 
 /// The toolkits whose headers were read, as `1000 * major + 10 * minor`, ascending.

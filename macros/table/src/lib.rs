@@ -17,7 +17,7 @@ pub mod manifest;
 pub mod rules;
 mod version;
 
-pub use ctype::{Class, class_words, value_words};
+pub use ctype::{Callback, Class, Layout, class_words, value_words};
 pub use exports::{EXPORTS, Export, export};
 pub use generated::{TOOLKITS, TYPEDEFS};
 pub use status::{STATUSES, Status, status};
@@ -60,15 +60,23 @@ pub struct CType {
     pub spelling: &'static str,
     /// Whether the spelling has an explicit `*` (the Rust side must be a pointer too).
     pub pointer: bool,
-    /// `sizeof` in bytes (0 for `void` and incomplete types).
+    /// `sizeof` in bytes (0 for `void` and incomplete types), in the newest headers that have it.
     pub size: u32,
-    /// `_Alignof` in bytes (0 for `void` and incomplete types).
+    /// `_Alignof` in bytes (0 for `void` and incomplete types), in the newest headers that have it.
     pub align: u32,
     /// What kind of type the C compiler says it is.
     pub class: Class,
     /// For a pointer to data ([`Class::Pointer`]), the type it points to: `CUcontext *` ->
     /// `CUcontext` -> `struct CUctx_st` (incomplete: size 0). `None` for any other class.
     pub pointee: Option<&'static CType>,
+    /// Every layout the headers gave the type, each with the toolkits that had it, oldest first
+    /// (`CUdevResource`: 144 bytes aligned to 4 in CUDA 12.4 to 13.0, to 8 from 13.1); see
+    /// [`CType::layouts_within`].
+    pub layouts: &'static [Layout],
+    /// For a function pointer ([`Class::FunctionPointer`]), the signature of the function it
+    /// points to, as the headers declare it (`CUhostFn`: `void (*)(void *userData)`). `None` for
+    /// any other class.
+    pub callback: Option<&'static Callback>,
 }
 
 /// One parameter of a typedef.

@@ -66,6 +66,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -218,6 +219,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -297,6 +299,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -319,6 +322,25 @@ const _: () = {
             TYPEDEFS,
         );
     };
+};
+const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_launch(
+            _: CUfunction,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: CUstream,
+            _: *mut *mut c_void,
+            _: *mut *mut c_void,
+        ) -> CUresult;
+    }
 };
 #[doc = " The driver entry behind `launch()`: `cuLaunchKernel` at version 4000 (`PFN_cuLaunchKernel_v4000`)."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]
@@ -447,6 +469,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is ",
                 after: ": declare it with a type of the C layout",
                 others: &[(
@@ -470,6 +493,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -492,6 +516,14 @@ const _: () = {
             TYPEDEFS,
         );
     };
+};
+#[cfg(unix)]
+const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_mem_free(_: CUdeviceptr) -> CUresult;
+    }
 };
 #[cfg(unix)]
 #[doc = " The driver entry behind `mem_free()`: `cuMemFree` at version 3020 (`PFN_cuMemFree_v3020`)."]

@@ -56,6 +56,7 @@ const _: () = {
             gpu_sys::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                 others: gpu_sys::cuda_entry::__private::NO_OTHERS,
@@ -130,6 +131,7 @@ const _: () = {
             gpu_sys::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is ",
                 after: ": declare it with a type of the C layout",
                 others: gpu_sys::cuda_entry::__private::NO_OTHERS,
@@ -149,6 +151,7 @@ const _: () = {
             gpu_sys::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
                 before: "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
                 others: gpu_sys::cuda_entry::__private::NO_OTHERS,
@@ -171,6 +174,18 @@ const _: () = {
             TYPEDEFS,
         );
     };
+};
+const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_ctx_create_v4(
+            _: *mut CUcontext,
+            _: *mut c_void,
+            _: u32,
+            _: CUdevice,
+        ) -> CUresult;
+    }
 };
 #[doc = " The driver entry behind `ctx_create_v4()`: `cuCtxCreate` at version 12050 (`PFN_cuCtxCreate_v12050`), optional: the program runs without it."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]

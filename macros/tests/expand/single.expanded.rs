@@ -43,6 +43,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                 others: &[(
@@ -95,6 +96,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -117,6 +119,13 @@ const _: () = {
             TYPEDEFS,
         );
     };
+};
+const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_mem_alloc(_: *mut CUdeviceptr, _: usize) -> CUresult;
+    }
 };
 #[doc = " The driver entry behind `mem_alloc()`: `cuMemAlloc` at version 3020 (`PFN_cuMemAlloc_v3020`)."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use cuda_entry_table::{EXPORTS, Stream, TYPEDEFS, Typedef};
 
-use crate::ctype::{Needs, Types, rust_type};
+use crate::ctype::{Needs, Types, param_type};
 use crate::decl::{KEYWORDS, signature};
 
 /// The toolkit whose headers the fixture declares.
@@ -61,11 +61,11 @@ pub(crate) fn bindgen_13_0() -> String {
                 };
                 format!(
                     "{name}: {}",
-                    rust_type(p.ty.spelling, Types::CudaEntry, &mut needs)
+                    param_type(&p.ty, Types::CudaEntry, &mut needs)
                 )
             })
             .collect();
-        let ret = rust_type(t.ret.spelling, Types::CudaEntry, &mut needs);
+        let ret = param_type(&t.ret, Types::CudaEntry, &mut needs);
         block.push_str(&signature(
             "    ",
             &format!("pub fn {export}"),

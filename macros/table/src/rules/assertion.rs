@@ -4,7 +4,8 @@
 
 use syn::Type;
 
-use super::judge::{Left, everything, judge};
+use super::headers::Toolkits;
+use super::judge::{Left, everything, judge, pointee, second};
 use super::layout::{read, type_text};
 use super::signature::{
     Level, Site, by_value, elsewhere, is_unit, of_pointee, of_second, typedefs_note,
@@ -69,6 +70,9 @@ pub struct Expected {
     pub size: u32,
     /// The C alignment in bytes.
     pub align: u32,
+    /// The other layouts the headers of the typedef's toolkits gave the C type, accepted as well
+    /// (`CUdevResource`: 144 bytes aligned to 4 up to CUDA 13.0, to 8 from 13.1).
+    pub also: Vec<(u32, u32)>,
     /// The message up to the layout found.
     pub before: String,
     /// The message after it.
@@ -142,7 +146,9 @@ impl Checked<'_> {
         if is_unit(ret) {
             return None;
         }
-        let site = Site::status(&self.typedef_name(), "CUresult", ret);
+        // No typedef: the headers of every toolkit.
+        let within = Toolkits::new(0, u32::MAX);
+        let site = Site::status(&self.typedef_name(), "CUresult", ret, within);
         let mut assertion = Assertion {
             ty: ret,
             place: "the return type".to_owned(),
@@ -161,6 +167,7 @@ impl Checked<'_> {
             assertion.layout = Some(Expected {
                 size: 4,
                 align: 4,
+                also: Vec::new(),
                 before,
                 after,
                 others: Vec::new(),
@@ -180,7 +187,9 @@ impl Checked<'_> {
             return Vec::new();
         };
         self.asserted(typedef, |c, ty| {
-            judge(c, &read(ty)).ok().filter(|left| !left.is_empty())
+            judge(c, &read(ty), Toolkits::of(typedef))
+                .ok()
+                .filter(|left| !left.is_empty())
         })
         .iter()
         .map(|a| {
@@ -221,6 +230,8 @@ const CUresult: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: &[],
+    callback: None,
 };
 
 fn assertion<'a>(
@@ -235,12 +246,20 @@ fn assertion<'a>(
     if left.is_empty() && !written && !status {
         return None;
     }
-    let expected = |(before, after): (String, String), level: Level| {
+    // `at`: the C type at the level, whose every layout in the typedef's headers is accepted.
+    let expected = |(before, after): (String, String), level: Level, at: Option<&CType>| {
         let (size, align) = level(c)?;
+        let also: Vec<(u32, u32)> = at
+            .map(|at| site.within().layouts(at))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|l| *l != (size, align))
+            .collect();
         // The other layouts of this place, each naming the typedefs that have it.
         let mut others: Vec<(u32, u32, Vec<String>)> = Vec::new();
         for (t, other) in elsewhere {
-            let Some(layout) = level(other).filter(|l| *l != (size, align)) else {
+            let Some(layout) = level(other).filter(|l| *l != (size, align) && !also.contains(l))
+            else {
                 continue;
             };
             let name = format!("`{}` (`version = {}`)", t.typedef_name(), t.version);
@@ -252,6 +271,7 @@ fn assertion<'a>(
         Some(Expected {
             size,
             align,
+            also,
             before,
             others: others
                 .into_iter()
@@ -279,17 +299,17 @@ fn assertion<'a>(
         place,
         layout: left
             .layout
-            .then(|| expected(site.layout(c), by_value))
+            .then(|| expected(site.layout(c), by_value, Some(c)))
             .flatten(),
         class,
         pointer: left.pointer || left.pointee || left.second,
         pointee: left
             .pointee
-            .then(|| expected(site.pointee(c), of_pointee))
+            .then(|| expected(site.pointee(c), of_pointee, pointee(c)))
             .flatten(),
         second: left
             .second
-            .then(|| expected(site.second(c), of_second))
+            .then(|| expected(site.second(c), of_second, second(c)))
             .flatten(),
         writable: written.then(|| site.read_only()),
         valid: written.then(|| site.invalid_pointee(c)),

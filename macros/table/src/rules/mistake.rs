@@ -118,6 +118,10 @@ pub enum MistakeKind {
     /// pointer, an enum) where the driver produces the value: the status returned, or what it
     /// writes through a pointer.
     InvalidValue,
+    /// Where C has a callback (a function pointer), a type that is no function pointer the
+    /// driver can call with the C signature: not a function pointer, not `extern "C"`, another
+    /// arity, or a parameter or return of another layout or class.
+    CallbackMismatch,
 }
 
 impl MistakeKind {
@@ -175,6 +179,7 @@ impl MistakeKind {
             MistakeKind::FloatMismatch => "float_mismatch",
             MistakeKind::ReadOnlyPointer => "read_only_pointer",
             MistakeKind::InvalidValue => "invalid_value",
+            MistakeKind::CallbackMismatch => "callback_mismatch",
         }
     }
 }

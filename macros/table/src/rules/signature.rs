@@ -6,7 +6,9 @@
 
 use syn::Type;
 
+use super::callback::check_callback;
 use super::declaration::{Declaration, is_c_type};
+use super::headers::Toolkits;
 use super::judge::{Wrong, judge, pointee, second};
 use super::layout::{Read, read, type_text};
 use super::mistake::{Found, Mistake, MistakeKind, place};
@@ -28,10 +30,12 @@ pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut
             }
             let r = read(&p.ty);
             let site = || Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
-            if let Err(wrong) = judge(&c.ty, &r) {
+            if let Err(wrong) = judge(&c.ty, &r, Toolkits::of(typedef)) {
                 let mistake = Mistake::new(kind(wrong), &p.ty, site().wrong(wrong, &c.ty, &r));
                 let hint = layout_elsewhere(wrong, &elsewhere(typedef, decl, Some(i)));
                 mistakes.push((place::input(i), mistake, hint));
+            } else if let Err(mistake) = check_callback(typedef, i, p.name.to_string(), c, &p.ty) {
+                mistakes.push((place::input(i), mistake, None));
             } else if let Err(wrong) = judge_parameter(&c.ty, &p.ty) {
                 let mistake = site().wrong_value(wrong, &c.ty, &p.ty);
                 mistakes.push((place::input(i), mistake, None));
@@ -136,7 +140,7 @@ fn check_return(decl: &Declaration, typedef: &Typedef, name: &str) -> Option<Mis
             message,
         ));
     }
-    if let Err(wrong) = judge(c, &r) {
+    if let Err(wrong) = judge(c, &r, Toolkits::of(typedef)) {
         return Some(Mistake::new(
             kind(wrong),
             &decl.ret,
@@ -224,7 +228,7 @@ fn fits(decl: &Declaration, t: &Typedef, declared: &Typedef) -> Option<bool> {
     }
     let mut whole = true;
     for (i, (p, c)) in decl.params.iter().zip(t.params).enumerate() {
-        let left = judge(&c.ty, &read(&p.ty)).ok()?;
+        let left = judge(&c.ty, &read(&p.ty), Toolkits::of(t)).ok()?;
         let differs = declared.params.get(i).is_none_or(|d| d.ty != c.ty);
         whole &= left.is_empty() || !differs;
     }
@@ -234,7 +238,7 @@ fn fits(decl: &Declaration, t: &Typedef, declared: &Typedef) -> Option<bool> {
         // A missing return type is the same mistake at every version.
         (_, true) => {}
         (_, false) => {
-            let left = judge(&t.ret, &read(&decl.ret)).ok()?;
+            let left = judge(&t.ret, &read(&decl.ret), Toolkits::of(t)).ok()?;
             whole &= left.is_empty() || t.ret == declared.ret;
         }
     }
@@ -272,6 +276,8 @@ pub(crate) struct Site {
     position: String,
     c: String,
     rust: String,
+    /// The typedef's toolkits, whose headers' layouts the messages name.
+    within: Toolkits,
 }
 
 impl Site {
@@ -290,19 +296,23 @@ impl Site {
             ),
             c: c_param(c),
             rust: type_text(ty),
+            within: Toolkits::of(typedef),
         }
     }
 
     pub(crate) fn ret(typedef: &Typedef, ty: &Type) -> Site {
-        Site::status(&typedef.typedef_name(), typedef.ret.spelling, ty)
+        let name = typedef.typedef_name();
+        Site::status(&name, typedef.ret.spelling, ty, Toolkits::of(typedef))
     }
 
-    /// The return type of the typedef named `typedef_name`, whose C return type is `c`.
-    pub(crate) fn status(typedef_name: &str, c: &str, ty: &Type) -> Site {
+    /// The return type of the typedef named `typedef_name`, whose C return type is `c`, in the
+    /// headers `within`.
+    pub(crate) fn status(typedef_name: &str, c: &str, ty: &Type, within: Toolkits) -> Site {
         Site {
             position: format!("the return type of `{typedef_name}`"),
             c: c.to_owned(),
             rust: type_text(ty),
+            within,
         }
     }
 
@@ -370,6 +380,26 @@ impl Site {
              integer); the function returns `Result<(), Error>` either way"
                 .to_owned(),
         )
+    }
+
+    /// The typedef's toolkits.
+    pub(crate) fn within(&self) -> Toolkits {
+        self.within
+    }
+
+    /// `parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020``.
+    pub(crate) fn position(&self) -> &str {
+        &self.position
+    }
+
+    /// The C parameter or return type as the header writes it: `size_t bytesize`.
+    pub(crate) fn c_text(&self) -> &str {
+        &self.c
+    }
+
+    /// The Rust type as written.
+    pub(crate) fn rust_text(&self) -> &str {
+        &self.rust
     }
 
     /// The message of a mistake the tokens show.
@@ -457,8 +487,11 @@ impl Site {
     pub(crate) fn layout(&self, c: &CType) -> (String, String) {
         (
             format!(
-                "{} is `{}` ({} bytes, align {}), but `{}` is ",
-                self.position, self.c, c.size, c.align, self.rust
+                "{} is `{}` ({}), but `{}` is ",
+                self.position,
+                self.c,
+                self.within.describe(c),
+                self.rust
             ),
             ": declare it with a type of the C layout".to_owned(),
         )
@@ -470,8 +503,12 @@ impl Site {
         };
         (
             format!(
-                "{} is `{}`, a pointer to `{}` ({} bytes, align {}), but `{}` points to ",
-                self.position, self.c, p.spelling, p.size, p.align, self.rust
+                "{} is `{}`, a pointer to `{}` ({}), but `{}` points to ",
+                self.position,
+                self.c,
+                p.spelling,
+                self.within.describe(p),
+                self.rust
             ),
             POINT_TO.to_owned(),
         )
@@ -483,9 +520,12 @@ impl Site {
         };
         (
             format!(
-                "{} is `{}`, a pointer to a pointer to `{}` ({} bytes, align {}), but `{}` points \
-                 to a pointer to ",
-                self.position, self.c, s.spelling, s.size, s.align, self.rust
+                "{} is `{}`, a pointer to a pointer to `{}` ({}), but `{}` points to a pointer to ",
+                self.position,
+                self.c,
+                s.spelling,
+                self.within.describe(s),
+                self.rust
             ),
             POINT_TO.to_owned(),
         )

@@ -106,6 +106,8 @@ const fn c(spelling: &'static str, size: u32) -> CType {
         align: size,
         class: Class::Integer,
         pointee: None,
+        layouts: &[],
+        callback: None,
     }
 }
 
