@@ -86,6 +86,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -105,6 +106,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -124,6 +126,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -143,6 +146,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -162,6 +166,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -181,6 +186,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -200,6 +206,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -244,6 +251,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                 others: ::cuda_entry::__private::NO_OTHERS,
@@ -274,6 +282,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                 others: ::cuda_entry::__private::NO_OTHERS,

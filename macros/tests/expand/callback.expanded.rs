@@ -6,7 +6,9 @@ pub unsafe fn launch_host_func(
     f: CUhostFn,
     user_data: *mut c_void,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match launch_host_func::pointer() {
+    match unsafe {
+        launch_host_func::ENTRY.resolve_as::<<() as launch_host_func::Signature>::Status>()
+    } {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
             unsafe { pfn(stream, f, user_data) },
             &launch_host_func::ENTRY,
@@ -18,13 +20,20 @@ pub unsafe fn launch_host_func(
 impl launch_host_func::Signature for () {
     type Pfn =
         unsafe extern "C" fn(stream: CUstream, f: CUhostFn, user_data: *mut c_void) -> CUresult;
+    type Status = unsafe extern "C" fn(
+        stream: CUstream,
+        f: CUhostFn,
+        user_data: *mut c_void,
+    ) -> ::cuda_entry::__private::c_int;
     const LINK: () = {
         let _ = launch_host_func;
     };
 }
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    use ::cuda_entry::__private::{
+        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
+    };
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {
@@ -39,7 +48,7 @@ const _: () = {
             },
             (
                 ::cuda_entry::__private::Probe::<CUstream>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
             ": declare it with a pointer type",
@@ -59,10 +68,26 @@ const _: () = {
             },
             (
                 ::cuda_entry::__private::Probe::<CUhostFn>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, passed in an integer register, but `CUhostFn` is ",
             ": declare it with a function pointer type",
+            TYPEDEFS,
+        );
+    };
+    #[cfg(target_pointer_width = "64")]
+    const _: () = {
+        ::cuda_entry::__private::pointer::<*mut c_void>();
+        ::cuda_entry::__private::writable(
+            ::cuda_entry::__private::AccessProbe::<*mut c_void>::READ_ONLY,
+            "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        ::cuda_entry::__private::valid(
+            ::cuda_entry::__private::ValueProbe::<
+                <*mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
+            >::INVALID,
+            "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through, but `*mut c_void` points to ",
+            ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)",
             TYPEDEFS,
         );
     };
@@ -79,10 +104,19 @@ const _: () = {
             },
             (
                 ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+        ::cuda_entry::__private::status(
+            (
+                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
+                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+            ),
+            "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
+            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
             TYPEDEFS,
         );
     };
@@ -112,6 +146,8 @@ pub mod launch_host_func {
     pub trait Signature {
         #[doc = r" The function pointer type."]
         type Pfn: Copy;
+        #[doc = r" The function pointer type with the C status type, `int`, as its return type."]
+        type Status: Copy;
         #[doc = r" Names the declared function."]
         const LINK: ();
     }

@@ -87,6 +87,7 @@ const _: () = {
             gpu_sys::cuda_entry::__private::Expect {
                 size: 24usize,
                 align: 8usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, a pointer to `CUctxCreateParams` (24 bytes, align 8), but `*mut c_void` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                 others: gpu_sys::cuda_entry::__private::NO_OTHERS,
@@ -112,6 +113,7 @@ const _: () = {
             gpu_sys::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
                 others: gpu_sys::cuda_entry::__private::NO_OTHERS,

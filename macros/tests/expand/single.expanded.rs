@@ -73,6 +73,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8), but `usize` is ",
                 after: ": declare it with a type of the C layout",
                 others: &[(
