@@ -1,7 +1,8 @@
 // What the value rules accept: writable pointers where the driver writes (`&mut T`, `*mut T`,
 // `Option<NonNull<T>>`, `MaybeUninit<T>` behind them), any pointer where it only reads, a status
-// as `cuda_entry::types::CUresult`, `i32` or an alias of a primitive integer, integers for a C
-// record of integers, and the user's own `#[inline(never)]`.
+// as `cuda_entry::types::CUresult`, `i32` or an alias of a primitive integer (but any 4-byte type
+// where the caller passes a `CUresult`), integers for a C record of integers, and the user's own
+// `#[inline(never)]`.
 #![deny(warnings)]
 
 use std::ffi::{c_char, c_void};
@@ -12,6 +13,14 @@ use cuda_entry::cuda_entry;
 use cuda_entry::types::{CUdevice, CUdeviceptr, CUresult};
 
 type Status = u32;
+
+/// A status as the caller passes it: an enum is fine where the driver only reads the value.
+#[allow(dead_code)]
+#[derive(Clone, Copy)]
+#[repr(i32)]
+pub enum Code {
+    Success = 0,
+}
 type Written<'a> = &'a mut usize;
 
 #[cuda_entry]
@@ -21,7 +30,7 @@ unsafe extern "C" {
     #[cuda_entry(symbol = "cuMemcpyHtoD", version = 3020)]
     fn copy_in(dst: CUdeviceptr, src: &[u8; 16], bytes: usize) -> i32;
     #[cuda_entry(symbol = "cuGetErrorString", version = 6000)]
-    fn error_string(error: i32, p_str: &mut *const c_char) -> CUresult;
+    fn error_string(error: Code, p_str: &mut *const c_char) -> CUresult;
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 9020)]
     fn uuid(uuid: *mut MaybeUninit<[u8; 16]>, dev: CUdevice) -> CUresult;
     #[cuda_entry(symbol = "cuCtxGetCurrent", version = 4000)]

@@ -10,7 +10,6 @@ pub mod pfn_cuarray3dcreate_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY3D_DESCRIPTOR_v2: 40 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArray3DCreate_v3020)(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR_v2 *pAllocateArray);`
     ///
@@ -19,7 +18,7 @@ pub mod pfn_cuarray3dcreate_v3020 {
     pub unsafe extern "C" fn array3d_create(
         p_handle: *mut CUarray,
         p_allocate_array: *const CUDA_ARRAY3D_DESCRIPTOR_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarray3dgetdescriptor_v3020 {
@@ -30,7 +29,6 @@ pub mod pfn_cuarray3dgetdescriptor_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY3D_DESCRIPTOR_v2: 40 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArray3DGetDescriptor_v3020)(CUDA_ARRAY3D_DESCRIPTOR_v2 *pArrayDescriptor, CUarray hArray);`
     ///
@@ -39,7 +37,7 @@ pub mod pfn_cuarray3dgetdescriptor_v3020 {
     pub unsafe extern "C" fn array3d_get_descriptor(
         p_array_descriptor: *mut CUDA_ARRAY3D_DESCRIPTOR_v2,
         h_array: CUarray,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraycreate_v3020 {
@@ -50,7 +48,6 @@ pub mod pfn_cuarraycreate_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_DESCRIPTOR_v2: 24 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayCreate_v3020)(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR_v2 *pAllocateArray);`
     ///
@@ -59,7 +56,7 @@ pub mod pfn_cuarraycreate_v3020 {
     pub unsafe extern "C" fn array_create(
         p_handle: *mut CUarray,
         p_allocate_array: *const CUDA_ARRAY_DESCRIPTOR_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraydestroy_v2000 {
@@ -69,13 +66,12 @@ pub mod pfn_cuarraydestroy_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayDestroy_v2000)(CUarray hArray);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuArrayDestroy", version = 2000)]
-    pub unsafe extern "C" fn array_destroy(h_array: CUarray) -> CUresult;
+    pub unsafe extern "C" fn array_destroy(h_array: CUarray) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraygetdescriptor_v3020 {
@@ -86,7 +82,6 @@ pub mod pfn_cuarraygetdescriptor_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_DESCRIPTOR_v2: 24 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayGetDescriptor_v3020)(CUDA_ARRAY_DESCRIPTOR_v2 *pArrayDescriptor, CUarray hArray);`
     ///
@@ -95,7 +90,7 @@ pub mod pfn_cuarraygetdescriptor_v3020 {
     pub unsafe extern "C" fn array_get_descriptor(
         p_array_descriptor: *mut CUDA_ARRAY_DESCRIPTOR_v2,
         h_array: CUarray,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraygetmemoryrequirements_v11060 {
@@ -107,7 +102,6 @@ pub mod pfn_cuarraygetmemoryrequirements_v11060 {
     //   CUDA_ARRAY_MEMORY_REQUIREMENTS_v1: 32 bytes, align 8
     //   CUarray: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayGetMemoryRequirements_v11060)(CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 *memoryRequirements, CUarray array, CUdevice device);`
     ///
@@ -117,7 +111,7 @@ pub mod pfn_cuarraygetmemoryrequirements_v11060 {
         memory_requirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS_v1,
         array: CUarray,
         device: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraygetplane_v11020 {
@@ -128,7 +122,6 @@ pub mod pfn_cuarraygetplane_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayGetPlane_v11020)(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);`
     ///
@@ -138,7 +131,7 @@ pub mod pfn_cuarraygetplane_v11020 {
         p_plane_array: *mut CUarray,
         h_array: CUarray,
         plane_idx: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraygetsparseproperties_v11010 {
@@ -149,7 +142,6 @@ pub mod pfn_cuarraygetsparseproperties_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_SPARSE_PROPERTIES_v1: 48 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayGetSparseProperties_v11010)(CUDA_ARRAY_SPARSE_PROPERTIES_v1 *sparseProperties, CUarray array);`
     ///
@@ -158,7 +150,7 @@ pub mod pfn_cuarraygetsparseproperties_v11010 {
     pub unsafe extern "C" fn array_get_sparse_properties(
         sparse_properties: *mut CUDA_ARRAY_SPARSE_PROPERTIES_v1,
         array: CUarray,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocesscheckpoint_v12080 {
@@ -169,7 +161,6 @@ pub mod pfn_cucheckpointprocesscheckpoint_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcheckpointCheckpointArgs: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessCheckpoint_v12080)(int pid, CUcheckpointCheckpointArgs *args);`
     ///
@@ -178,7 +169,7 @@ pub mod pfn_cucheckpointprocesscheckpoint_v12080 {
     pub unsafe extern "C" fn checkpoint_process_checkpoint(
         pid: c_int,
         args: *mut CUcheckpointCheckpointArgs,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocessgetrestorethreadid_v12080 {
@@ -187,9 +178,6 @@ pub mod pfn_cucheckpointprocessgetrestorethreadid_v12080 {
     use std::ffi::c_int;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessGetRestoreThreadId_v12080)(int pid, int *tid);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
@@ -197,7 +185,7 @@ pub mod pfn_cucheckpointprocessgetrestorethreadid_v12080 {
     pub unsafe extern "C" fn checkpoint_process_get_restore_thread_id(
         pid: c_int,
         tid: *mut c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocessgetstate_v12080 {
@@ -208,7 +196,6 @@ pub mod pfn_cucheckpointprocessgetstate_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUprocessState: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessGetState_v12080)(int pid, CUprocessState *state);`
     ///
@@ -217,7 +204,7 @@ pub mod pfn_cucheckpointprocessgetstate_v12080 {
     pub unsafe extern "C" fn checkpoint_process_get_state(
         pid: c_int,
         state: *mut CUprocessState,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocesslock_v12080 {
@@ -228,7 +215,6 @@ pub mod pfn_cucheckpointprocesslock_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcheckpointLockArgs: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessLock_v12080)(int pid, CUcheckpointLockArgs *args);`
     ///
@@ -237,7 +223,7 @@ pub mod pfn_cucheckpointprocesslock_v12080 {
     pub unsafe extern "C" fn checkpoint_process_lock(
         pid: c_int,
         args: *mut CUcheckpointLockArgs,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocessrestore_v12080 {
@@ -248,7 +234,6 @@ pub mod pfn_cucheckpointprocessrestore_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcheckpointRestoreArgs: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessRestore_v12080)(int pid, CUcheckpointRestoreArgs *args);`
     ///
@@ -257,7 +242,7 @@ pub mod pfn_cucheckpointprocessrestore_v12080 {
     pub unsafe extern "C" fn checkpoint_process_restore(
         pid: c_int,
         args: *mut CUcheckpointRestoreArgs,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocessunlock_v12080 {
@@ -268,7 +253,6 @@ pub mod pfn_cucheckpointprocessunlock_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcheckpointUnlockArgs: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessUnlock_v12080)(int pid, CUcheckpointUnlockArgs *args);`
     ///
@@ -277,7 +261,7 @@ pub mod pfn_cucheckpointprocessunlock_v12080 {
     pub unsafe extern "C" fn checkpoint_process_unlock(
         pid: c_int,
         args: *mut CUcheckpointUnlockArgs,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucoredumpgetattribute_v12010 {
@@ -288,7 +272,6 @@ pub mod pfn_cucoredumpgetattribute_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcoredumpSettings: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCoredumpGetAttribute_v12010)(CUcoredumpSettings get, void *value, size_t *size);`
     ///
@@ -298,7 +281,7 @@ pub mod pfn_cucoredumpgetattribute_v12010 {
         get: CUcoredumpSettings,
         value: *mut c_void,
         size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucoredumpgetattributeglobal_v12010 {
@@ -309,7 +292,6 @@ pub mod pfn_cucoredumpgetattributeglobal_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcoredumpSettings: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCoredumpGetAttributeGlobal_v12010)(CUcoredumpSettings get, void *value, size_t *size);`
     ///
@@ -319,7 +301,7 @@ pub mod pfn_cucoredumpgetattributeglobal_v12010 {
         get: CUcoredumpSettings,
         value: *mut c_void,
         size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucoredumpsetattribute_v12010 {
@@ -330,7 +312,6 @@ pub mod pfn_cucoredumpsetattribute_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcoredumpSettings: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCoredumpSetAttribute_v12010)(CUcoredumpSettings set, void *value, size_t *size);`
     ///
@@ -340,7 +321,7 @@ pub mod pfn_cucoredumpsetattribute_v12010 {
         set: CUcoredumpSettings,
         value: *mut c_void,
         size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucoredumpsetattributeglobal_v12010 {
@@ -351,7 +332,6 @@ pub mod pfn_cucoredumpsetattributeglobal_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcoredumpSettings: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCoredumpSetAttributeGlobal_v12010)(CUcoredumpSettings set, void *value, size_t *size);`
     ///
@@ -361,7 +341,7 @@ pub mod pfn_cucoredumpsetattributeglobal_v12010 {
         set: CUcoredumpSettings,
         value: *mut c_void,
         size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxattach_v2000 {
@@ -372,13 +352,15 @@ pub mod pfn_cuctxattach_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxAttach_v2000)(CUcontext *pctx, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxAttach", version = 2000)]
-    pub unsafe extern "C" fn ctx_attach(pctx: *mut CUcontext, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_attach(
+        pctx: *mut CUcontext,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxcreate_v2000 {
@@ -390,7 +372,6 @@ pub mod pfn_cuctxcreate_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxCreate_v2000)(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev);`
     ///
@@ -400,7 +381,7 @@ pub mod pfn_cuctxcreate_v2000 {
         pctx: *mut CUcontext,
         flags: c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxcreate_v3020 {
@@ -412,7 +393,6 @@ pub mod pfn_cuctxcreate_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxCreate_v3020)(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev);`
     ///
@@ -422,7 +402,7 @@ pub mod pfn_cuctxcreate_v3020 {
         pctx: *mut CUcontext,
         flags: c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxcreate_v11040 {
@@ -435,7 +415,6 @@ pub mod pfn_cuctxcreate_v11040 {
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
     //   CUexecAffinityParam: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxCreate_v11040)(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev);`
     ///
@@ -447,7 +426,7 @@ pub mod pfn_cuctxcreate_v11040 {
         num_params: c_int,
         flags: c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxcreate_v12050 {
@@ -460,7 +439,6 @@ pub mod pfn_cuctxcreate_v12050 {
     //   CUcontext: 8 bytes, align 8
     //   CUctxCreateParams: 24 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxCreate_v12050)(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);`
     ///
@@ -471,7 +449,7 @@ pub mod pfn_cuctxcreate_v12050 {
         ctx_create_params: *mut CUctxCreateParams,
         flags: c_uint,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxdestroy_v2000 {
@@ -481,13 +459,12 @@ pub mod pfn_cuctxdestroy_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxDestroy_v2000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxDestroy", version = 2000)]
-    pub unsafe extern "C" fn ctx_destroy(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_destroy(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxdestroy_v4000 {
@@ -497,13 +474,12 @@ pub mod pfn_cuctxdestroy_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxDestroy_v4000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxDestroy", version = 4000)]
-    pub unsafe extern "C" fn ctx_destroy(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_destroy(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxdetach_v2000 {
@@ -513,13 +489,12 @@ pub mod pfn_cuctxdetach_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxDetach_v2000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxDetach", version = 2000)]
-    pub unsafe extern "C" fn ctx_detach(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_detach(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxdisablepeeraccess_v4000 {
@@ -529,13 +504,14 @@ pub mod pfn_cuctxdisablepeeraccess_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxDisablePeerAccess_v4000)(CUcontext peerContext);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxDisablePeerAccess", version = 4000)]
-    pub unsafe extern "C" fn ctx_disable_peer_access(peer_context: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_disable_peer_access(
+        peer_context: CUcontext,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxenablepeeraccess_v4000 {
@@ -546,13 +522,15 @@ pub mod pfn_cuctxenablepeeraccess_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxEnablePeerAccess_v4000)(CUcontext peerContext, unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxEnablePeerAccess", version = 4000)]
-    pub unsafe extern "C" fn ctx_enable_peer_access(peer_context: CUcontext, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_enable_peer_access(
+        peer_context: CUcontext,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxfromgreenctx_v12040 {
@@ -563,7 +541,6 @@ pub mod pfn_cuctxfromgreenctx_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxFromGreenCtx_v12040)(CUcontext *pContext, CUgreenCtx hCtx);`
     ///
@@ -572,7 +549,7 @@ pub mod pfn_cuctxfromgreenctx_v12040 {
     pub unsafe extern "C" fn ctx_from_green_ctx(
         p_context: *mut CUcontext,
         h_ctx: CUgreenCtx,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetapiversion_v3020 {
@@ -583,13 +560,15 @@ pub mod pfn_cuctxgetapiversion_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetApiVersion_v3020)(CUcontext ctx, unsigned int *version);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetApiVersion", version = 3020)]
-    pub unsafe extern "C" fn ctx_get_api_version(ctx: CUcontext, version: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_api_version(
+        ctx: CUcontext,
+        version: *mut c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetcacheconfig_v3020 {
@@ -599,13 +578,14 @@ pub mod pfn_cuctxgetcacheconfig_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunc_cache: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetCacheConfig_v3020)(CUfunc_cache *pconfig);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetCacheConfig", version = 3020)]
-    pub unsafe extern "C" fn ctx_get_cache_config(pconfig: *mut CUfunc_cache) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_cache_config(
+        pconfig: *mut CUfunc_cache,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetcurrent_v4000 {
@@ -615,13 +595,12 @@ pub mod pfn_cuctxgetcurrent_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetCurrent_v4000)(CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetCurrent", version = 4000)]
-    pub unsafe extern "C" fn ctx_get_current(pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_current(pctx: *mut CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetdevresource_v12040 {
@@ -633,7 +612,6 @@ pub mod pfn_cuctxgetdevresource_v12040 {
     //   CUcontext: 8 bytes, align 8
     //   CUdevResource: 144 bytes, align 8
     //   CUdevResourceType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetDevResource_v12040)(CUcontext hCtx, CUdevResource *result, CUdevResourceType type);`
     ///
@@ -643,7 +621,7 @@ pub mod pfn_cuctxgetdevresource_v12040 {
         h_ctx: CUcontext,
         result: *mut CUdevResource,
         type_: CUdevResourceType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetdevice_v2000 {
@@ -653,13 +631,12 @@ pub mod pfn_cuctxgetdevice_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetDevice_v2000)(CUdevice_v1 *device);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetDevice", version = 2000)]
-    pub unsafe extern "C" fn ctx_get_device(device: *mut CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_device(device: *mut CUdevice_v1) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetexecaffinity_v11040 {
@@ -670,7 +647,6 @@ pub mod pfn_cuctxgetexecaffinity_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUexecAffinityParam: 8 bytes, align 4
     //   CUexecAffinityType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetExecAffinity_v11040)(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);`
     ///
@@ -679,7 +655,7 @@ pub mod pfn_cuctxgetexecaffinity_v11040 {
     pub unsafe extern "C" fn ctx_get_exec_affinity(
         p_exec_affinity: *mut CUexecAffinityParam,
         type_: CUexecAffinityType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetflags_v7000 {
@@ -688,14 +664,11 @@ pub mod pfn_cuctxgetflags_v7000 {
     use std::ffi::c_uint;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetFlags_v7000)(unsigned int *flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetFlags", version = 7000)]
-    pub unsafe extern "C" fn ctx_get_flags(flags: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_flags(flags: *mut c_uint) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetid_v12000 {
@@ -706,13 +679,15 @@ pub mod pfn_cuctxgetid_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetId_v12000)(CUcontext ctx, unsigned long long *ctxId);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetId", version = 12000)]
-    pub unsafe extern "C" fn ctx_get_id(ctx: CUcontext, ctx_id: *mut c_ulonglong) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_id(
+        ctx: CUcontext,
+        ctx_id: *mut c_ulonglong,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetlimit_v3010 {
@@ -722,13 +697,15 @@ pub mod pfn_cuctxgetlimit_v3010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlimit: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetLimit_v3010)(size_t *pvalue, CUlimit limit);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetLimit", version = 3010)]
-    pub unsafe extern "C" fn ctx_get_limit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_limit(
+        pvalue: *mut usize,
+        limit: CUlimit,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetsharedmemconfig_v4020 {
@@ -737,14 +714,15 @@ pub mod pfn_cuctxgetsharedmemconfig_v4020 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUsharedconfig: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetSharedMemConfig_v4020)(CUsharedconfig *pConfig);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetSharedMemConfig", version = 4020)]
-    pub unsafe extern "C" fn ctx_get_shared_mem_config(p_config: *mut CUsharedconfig) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_shared_mem_config(
+        p_config: *mut CUsharedconfig,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetstreampriorityrange_v5050 {
@@ -753,9 +731,6 @@ pub mod pfn_cuctxgetstreampriorityrange_v5050 {
     use std::ffi::c_int;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetStreamPriorityRange_v5050)(int *leastPriority, int *greatestPriority);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
@@ -763,7 +738,7 @@ pub mod pfn_cuctxgetstreampriorityrange_v5050 {
     pub unsafe extern "C" fn ctx_get_stream_priority_range(
         least_priority: *mut c_int,
         greatest_priority: *mut c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxpopcurrent_v2000 {
@@ -773,13 +748,12 @@ pub mod pfn_cuctxpopcurrent_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxPopCurrent_v2000)(CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxPopCurrent", version = 2000)]
-    pub unsafe extern "C" fn ctx_pop_current(pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_pop_current(pctx: *mut CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxpopcurrent_v4000 {
@@ -789,13 +763,12 @@ pub mod pfn_cuctxpopcurrent_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxPopCurrent_v4000)(CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxPopCurrent", version = 4000)]
-    pub unsafe extern "C" fn ctx_pop_current(pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_pop_current(pctx: *mut CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxpushcurrent_v2000 {
@@ -805,13 +778,12 @@ pub mod pfn_cuctxpushcurrent_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxPushCurrent_v2000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxPushCurrent", version = 2000)]
-    pub unsafe extern "C" fn ctx_push_current(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_push_current(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxpushcurrent_v4000 {
@@ -821,13 +793,12 @@ pub mod pfn_cuctxpushcurrent_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxPushCurrent_v4000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxPushCurrent", version = 4000)]
-    pub unsafe extern "C" fn ctx_push_current(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_push_current(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxrecordevent_v12050 {
@@ -838,13 +809,15 @@ pub mod pfn_cuctxrecordevent_v12050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxRecordEvent_v12050)(CUcontext hCtx, CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.5 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxRecordEvent", version = 12050)]
-    pub unsafe extern "C" fn ctx_record_event(h_ctx: CUcontext, h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn ctx_record_event(
+        h_ctx: CUcontext,
+        h_event: CUevent,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxresetpersistingl2cache_v11000 {
@@ -852,14 +825,11 @@ pub mod pfn_cuctxresetpersistingl2cache_v11000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxResetPersistingL2Cache_v11000)(void);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxResetPersistingL2Cache", version = 11000)]
-    pub unsafe extern "C" fn ctx_reset_persisting_l2_cache() -> CUresult;
+    pub unsafe extern "C" fn ctx_reset_persisting_l2_cache() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetcacheconfig_v3020 {
@@ -869,13 +839,12 @@ pub mod pfn_cuctxsetcacheconfig_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunc_cache: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetCacheConfig_v3020)(CUfunc_cache config);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetCacheConfig", version = 3020)]
-    pub unsafe extern "C" fn ctx_set_cache_config(config: CUfunc_cache) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_cache_config(config: CUfunc_cache) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetcurrent_v4000 {
@@ -885,13 +854,12 @@ pub mod pfn_cuctxsetcurrent_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetCurrent_v4000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetCurrent", version = 4000)]
-    pub unsafe extern "C" fn ctx_set_current(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_current(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetflags_v12010 {
@@ -900,14 +868,11 @@ pub mod pfn_cuctxsetflags_v12010 {
     use std::ffi::c_uint;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetFlags_v12010)(unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.1 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetFlags", version = 12010)]
-    pub unsafe extern "C" fn ctx_set_flags(flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_flags(flags: c_uint) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetlimit_v3010 {
@@ -917,13 +882,12 @@ pub mod pfn_cuctxsetlimit_v3010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlimit: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetLimit_v3010)(CUlimit limit, size_t value);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetLimit", version = 3010)]
-    pub unsafe extern "C" fn ctx_set_limit(limit: CUlimit, value: usize) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_limit(limit: CUlimit, value: usize) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetsharedmemconfig_v4020 {
@@ -932,14 +896,15 @@ pub mod pfn_cuctxsetsharedmemconfig_v4020 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUsharedconfig: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetSharedMemConfig_v4020)(CUsharedconfig config);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetSharedMemConfig", version = 4020)]
-    pub unsafe extern "C" fn ctx_set_shared_mem_config(config: CUsharedconfig) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_shared_mem_config(
+        config: CUsharedconfig,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsynchronize_v2000 {
@@ -947,14 +912,11 @@ pub mod pfn_cuctxsynchronize_v2000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSynchronize_v2000)(void);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSynchronize", version = 2000)]
-    pub unsafe extern "C" fn ctx_synchronize() -> CUresult;
+    pub unsafe extern "C" fn ctx_synchronize() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxwaitevent_v12050 {
@@ -965,13 +927,15 @@ pub mod pfn_cuctxwaitevent_v12050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxWaitEvent_v12050)(CUcontext hCtx, CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.5 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxWaitEvent", version = 12050)]
-    pub unsafe extern "C" fn ctx_wait_event(h_ctx: CUcontext, h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn ctx_wait_event(
+        h_ctx: CUcontext,
+        h_event: CUevent,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudestroyexternalmemory_v10000 {
@@ -981,13 +945,14 @@ pub mod pfn_cudestroyexternalmemory_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUexternalMemory: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDestroyExternalMemory_v10000)(CUexternalMemory extMem);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDestroyExternalMemory", version = 10000)]
-    pub unsafe extern "C" fn destroy_external_memory(ext_mem: CUexternalMemory) -> CUresult;
+    pub unsafe extern "C" fn destroy_external_memory(
+        ext_mem: CUexternalMemory,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudestroyexternalsemaphore_v10000 {
@@ -997,13 +962,14 @@ pub mod pfn_cudestroyexternalsemaphore_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDestroyExternalSemaphore_v10000)(CUexternalSemaphore extSem);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDestroyExternalSemaphore", version = 10000)]
-    pub unsafe extern "C" fn destroy_external_semaphore(ext_sem: CUexternalSemaphore) -> CUresult;
+    pub unsafe extern "C" fn destroy_external_semaphore(
+        ext_sem: CUexternalSemaphore,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevresourcegeneratedesc_v12040 {
@@ -1015,7 +981,6 @@ pub mod pfn_cudevresourcegeneratedesc_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevResource: 144 bytes, align 8
     //   CUdevResourceDesc: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevResourceGenerateDesc_v12040)(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources);`
     ///
@@ -1025,7 +990,7 @@ pub mod pfn_cudevresourcegeneratedesc_v12040 {
         ph_desc: *mut CUdevResourceDesc,
         resources: *mut CUdevResource,
         nb_resources: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevsmresourcesplitbycount_v12040 {
@@ -1036,7 +1001,6 @@ pub mod pfn_cudevsmresourcesplitbycount_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevResource: 144 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevSmResourceSplitByCount_v12040)(CUdevResource *result, unsigned int *nbGroups, const CUdevResource *input, CUdevResource *remaining, unsigned int useFlags, unsigned int minCount);`
     ///
@@ -1049,7 +1013,7 @@ pub mod pfn_cudevsmresourcesplitbycount_v12040 {
         remaining: *mut CUdevResource,
         use_flags: c_uint,
         min_count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicecanaccesspeer_v4000 {
@@ -1060,7 +1024,6 @@ pub mod pfn_cudevicecanaccesspeer_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceCanAccessPeer_v4000)(int *canAccessPeer, CUdevice_v1 dev, CUdevice_v1 peerDev);`
     ///
@@ -1070,7 +1033,7 @@ pub mod pfn_cudevicecanaccesspeer_v4000 {
         can_access_peer: *mut c_int,
         dev: CUdevice_v1,
         peer_dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicecomputecapability_v2000 {
@@ -1081,7 +1044,6 @@ pub mod pfn_cudevicecomputecapability_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceComputeCapability_v2000)(int *major, int *minor, CUdevice_v1 dev);`
     ///
@@ -1091,7 +1053,7 @@ pub mod pfn_cudevicecomputecapability_v2000 {
         major: *mut c_int,
         minor: *mut c_int,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceget_v2000 {
@@ -1102,13 +1064,15 @@ pub mod pfn_cudeviceget_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGet_v2000)(CUdevice_v1 *device, int ordinal);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGet", version = 2000)]
-    pub unsafe extern "C" fn device_get(device: *mut CUdevice_v1, ordinal: c_int) -> CUresult;
+    pub unsafe extern "C" fn device_get(
+        device: *mut CUdevice_v1,
+        ordinal: c_int,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetattribute_v2000 {
@@ -1120,7 +1084,6 @@ pub mod pfn_cudevicegetattribute_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_attribute: 4 bytes, align 4
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetAttribute_v2000)(int *pi, CUdevice_attribute attrib, CUdevice_v1 dev);`
     ///
@@ -1130,7 +1093,7 @@ pub mod pfn_cudevicegetattribute_v2000 {
         pi: *mut c_int,
         attrib: CUdevice_attribute,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetbypcibusid_v4010 {
@@ -1141,7 +1104,6 @@ pub mod pfn_cudevicegetbypcibusid_v4010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetByPCIBusId_v4010)(CUdevice_v1 *dev, const char *pciBusId);`
     ///
@@ -1150,7 +1112,7 @@ pub mod pfn_cudevicegetbypcibusid_v4010 {
     pub unsafe extern "C" fn device_get_by_pci_bus_id(
         dev: *mut CUdevice_v1,
         pci_bus_id: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetcount_v2000 {
@@ -1159,14 +1121,11 @@ pub mod pfn_cudevicegetcount_v2000 {
     use std::ffi::c_int;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetCount_v2000)(int *count);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetCount", version = 2000)]
-    pub unsafe extern "C" fn device_get_count(count: *mut c_int) -> CUresult;
+    pub unsafe extern "C" fn device_get_count(count: *mut c_int) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetdefaultmempool_v11020 {
@@ -1177,7 +1136,6 @@ pub mod pfn_cudevicegetdefaultmempool_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetDefaultMemPool_v11020)(CUmemoryPool *pool_out, CUdevice_v1 dev);`
     ///
@@ -1186,7 +1144,7 @@ pub mod pfn_cudevicegetdefaultmempool_v11020 {
     pub unsafe extern "C" fn device_get_default_mem_pool(
         pool_out: *mut CUmemoryPool,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetdevresource_v12040 {
@@ -1198,7 +1156,6 @@ pub mod pfn_cudevicegetdevresource_v12040 {
     //   CUdevResource: 144 bytes, align 8
     //   CUdevResourceType: 4 bytes, align 4
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetDevResource_v12040)(CUdevice dev, CUdevResource *result, CUdevResourceType type);`
     ///
@@ -1208,7 +1165,7 @@ pub mod pfn_cudevicegetdevresource_v12040 {
         dev: CUdevice,
         result: *mut CUdevResource,
         type_: CUdevResourceType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetexecaffinitysupport_v11040 {
@@ -1220,7 +1177,6 @@ pub mod pfn_cudevicegetexecaffinitysupport_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUexecAffinityType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetExecAffinitySupport_v11040)(int *pi, CUexecAffinityType type, CUdevice dev);`
     ///
@@ -1230,7 +1186,7 @@ pub mod pfn_cudevicegetexecaffinitysupport_v11040 {
         pi: *mut c_int,
         type_: CUexecAffinityType,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetgraphmemattribute_v11040 {
@@ -1242,7 +1198,6 @@ pub mod pfn_cudevicegetgraphmemattribute_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUgraphMem_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetGraphMemAttribute_v11040)(CUdevice device, CUgraphMem_attribute attr, void *value);`
     ///
@@ -1252,7 +1207,7 @@ pub mod pfn_cudevicegetgraphmemattribute_v11040 {
         device: CUdevice,
         attr: CUgraphMem_attribute,
         value: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetluid_v10000 {
@@ -1263,7 +1218,6 @@ pub mod pfn_cudevicegetluid_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetLuid_v10000)(char *luid, unsigned int *deviceNodeMask, CUdevice_v1 dev);`
     ///
@@ -1273,7 +1227,7 @@ pub mod pfn_cudevicegetluid_v10000 {
         luid: *mut c_char,
         device_node_mask: *mut c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetmempool_v11020 {
@@ -1284,13 +1238,15 @@ pub mod pfn_cudevicegetmempool_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetMemPool_v11020)(CUmemoryPool *pool, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetMemPool", version = 11020)]
-    pub unsafe extern "C" fn device_get_mem_pool(pool: *mut CUmemoryPool, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_get_mem_pool(
+        pool: *mut CUmemoryPool,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetname_v2000 {
@@ -1301,7 +1257,6 @@ pub mod pfn_cudevicegetname_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetName_v2000)(char *name, int len, CUdevice_v1 dev);`
     ///
@@ -1311,7 +1266,7 @@ pub mod pfn_cudevicegetname_v2000 {
         name: *mut c_char,
         len: c_int,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetnvscisyncattributes_v10020 {
@@ -1322,7 +1277,6 @@ pub mod pfn_cudevicegetnvscisyncattributes_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetNvSciSyncAttributes_v10020)(void *nvSciSyncAttrList, CUdevice_v1 dev, int flags);`
     ///
@@ -1332,7 +1286,7 @@ pub mod pfn_cudevicegetnvscisyncattributes_v10020 {
         nv_sci_sync_attr_list: *mut c_void,
         dev: CUdevice_v1,
         flags: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetp2pattribute_v8000 {
@@ -1344,7 +1298,6 @@ pub mod pfn_cudevicegetp2pattribute_v8000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_P2PAttribute: 4 bytes, align 4
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetP2PAttribute_v8000)(int *value, CUdevice_P2PAttribute attrib, CUdevice_v1 srcDevice, CUdevice_v1 dstDevice);`
     ///
@@ -1355,7 +1308,7 @@ pub mod pfn_cudevicegetp2pattribute_v8000 {
         attrib: CUdevice_P2PAttribute,
         src_device: CUdevice_v1,
         dst_device: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetpcibusid_v4010 {
@@ -1366,7 +1319,6 @@ pub mod pfn_cudevicegetpcibusid_v4010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetPCIBusId_v4010)(char *pciBusId, int len, CUdevice_v1 dev);`
     ///
@@ -1376,7 +1328,7 @@ pub mod pfn_cudevicegetpcibusid_v4010 {
         pci_bus_id: *mut c_char,
         len: c_int,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetproperties_v2000 {
@@ -1387,7 +1339,6 @@ pub mod pfn_cudevicegetproperties_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUdevprop_v1: 56 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetProperties_v2000)(CUdevprop_v1 *prop, CUdevice_v1 dev);`
     ///
@@ -1396,7 +1347,7 @@ pub mod pfn_cudevicegetproperties_v2000 {
     pub unsafe extern "C" fn device_get_properties(
         prop: *mut CUdevprop_v1,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegettexture1dlinearmaxwidth_v11010 {
@@ -1408,7 +1359,6 @@ pub mod pfn_cudevicegettexture1dlinearmaxwidth_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray_format: 4 bytes, align 4
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010)(size_t *maxWidthInElements, CUarray_format format, unsigned numChannels, CUdevice_v1 dev);`
     ///
@@ -1419,7 +1369,7 @@ pub mod pfn_cudevicegettexture1dlinearmaxwidth_v11010 {
         format: CUarray_format,
         num_channels: c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetuuid_v9020 {
@@ -1429,14 +1379,16 @@ pub mod pfn_cudevicegetuuid_v9020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUuuid: 16 bytes, align 1
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetUuid_v9020)(CUuuid *uuid, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 9020)]
-    pub unsafe extern "C" fn device_get_uuid(uuid: *mut CUuuid, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_get_uuid(
+        uuid: *mut CUuuid,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetuuid_v11040 {
@@ -1446,14 +1398,16 @@ pub mod pfn_cudevicegetuuid_v11040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUuuid: 16 bytes, align 1
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetUuid_v11040)(CUuuid *uuid, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 11040)]
-    pub unsafe extern "C" fn device_get_uuid(uuid: *mut CUuuid, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_get_uuid(
+        uuid: *mut CUuuid,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegraphmemtrim_v11040 {
@@ -1463,13 +1417,12 @@ pub mod pfn_cudevicegraphmemtrim_v11040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGraphMemTrim_v11040)(CUdevice device);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGraphMemTrim", version = 11040)]
-    pub unsafe extern "C" fn device_graph_mem_trim(device: CUdevice) -> CUresult;
+    pub unsafe extern "C" fn device_graph_mem_trim(device: CUdevice) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxgetstate_v7000 {
@@ -1480,7 +1433,6 @@ pub mod pfn_cudeviceprimaryctxgetstate_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxGetState_v7000)(CUdevice_v1 dev, unsigned int *flags, int *active);`
     ///
@@ -1490,7 +1442,7 @@ pub mod pfn_cudeviceprimaryctxgetstate_v7000 {
         dev: CUdevice_v1,
         flags: *mut c_uint,
         active: *mut c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxrelease_v7000 {
@@ -1500,13 +1452,14 @@ pub mod pfn_cudeviceprimaryctxrelease_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxRelease_v7000)(CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxRelease", version = 7000)]
-    pub unsafe extern "C" fn device_primary_ctx_release(dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_release(
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxrelease_v11000 {
@@ -1516,13 +1469,14 @@ pub mod pfn_cudeviceprimaryctxrelease_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxRelease_v11000)(CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxRelease", version = 11000)]
-    pub unsafe extern "C" fn device_primary_ctx_release(dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_release(
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxreset_v7000 {
@@ -1532,13 +1486,12 @@ pub mod pfn_cudeviceprimaryctxreset_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxReset_v7000)(CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxReset", version = 7000)]
-    pub unsafe extern "C" fn device_primary_ctx_reset(dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_reset(dev: CUdevice_v1) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxreset_v11000 {
@@ -1548,13 +1501,12 @@ pub mod pfn_cudeviceprimaryctxreset_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxReset_v11000)(CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxReset", version = 11000)]
-    pub unsafe extern "C" fn device_primary_ctx_reset(dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_reset(dev: CUdevice_v1) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxretain_v7000 {
@@ -1565,7 +1517,6 @@ pub mod pfn_cudeviceprimaryctxretain_v7000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxRetain_v7000)(CUcontext *pctx, CUdevice_v1 dev);`
     ///
@@ -1574,7 +1525,7 @@ pub mod pfn_cudeviceprimaryctxretain_v7000 {
     pub unsafe extern "C" fn device_primary_ctx_retain(
         pctx: *mut CUcontext,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxsetflags_v7000 {
@@ -1585,13 +1536,15 @@ pub mod pfn_cudeviceprimaryctxsetflags_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxSetFlags_v7000)(CUdevice_v1 dev, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxSetFlags", version = 7000)]
-    pub unsafe extern "C" fn device_primary_ctx_set_flags(dev: CUdevice_v1, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_set_flags(
+        dev: CUdevice_v1,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxsetflags_v11000 {
@@ -1602,13 +1555,15 @@ pub mod pfn_cudeviceprimaryctxsetflags_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxSetFlags_v11000)(CUdevice_v1 dev, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxSetFlags", version = 11000)]
-    pub unsafe extern "C" fn device_primary_ctx_set_flags(dev: CUdevice_v1, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_set_flags(
+        dev: CUdevice_v1,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceregisterasyncnotification_v12040 {
@@ -1621,7 +1576,6 @@ pub mod pfn_cudeviceregisterasyncnotification_v12040 {
     //   CUasyncCallback: a callback `void (*)(CUasyncNotificationInfo *info, void *userData, CUasyncCallbackHandle callback)`: `Option<unsafe extern "C" fn(*mut CUasyncNotificationInfo, *mut c_void, CUasyncCallbackHandle)>`
     //   CUasyncCallbackHandle: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceRegisterAsyncNotification_v12040)(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);`
     ///
@@ -1632,7 +1586,7 @@ pub mod pfn_cudeviceregisterasyncnotification_v12040 {
         callback_func: CUasyncCallback,
         user_data: *mut c_void,
         callback: *mut CUasyncCallbackHandle,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicesetgraphmemattribute_v11040 {
@@ -1644,7 +1598,6 @@ pub mod pfn_cudevicesetgraphmemattribute_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUgraphMem_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceSetGraphMemAttribute_v11040)(CUdevice device, CUgraphMem_attribute attr, void *value);`
     ///
@@ -1654,7 +1607,7 @@ pub mod pfn_cudevicesetgraphmemattribute_v11040 {
         device: CUdevice,
         attr: CUgraphMem_attribute,
         value: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicesetmempool_v11020 {
@@ -1665,13 +1618,15 @@ pub mod pfn_cudevicesetmempool_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceSetMemPool_v11020)(CUdevice_v1 dev, CUmemoryPool pool);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceSetMemPool", version = 11020)]
-    pub unsafe extern "C" fn device_set_mem_pool(dev: CUdevice_v1, pool: CUmemoryPool) -> CUresult;
+    pub unsafe extern "C" fn device_set_mem_pool(
+        dev: CUdevice_v1,
+        pool: CUmemoryPool,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicetotalmem_v2000 {
@@ -1682,13 +1637,15 @@ pub mod pfn_cudevicetotalmem_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceTotalMem_v2000)(unsigned int *bytes, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceTotalMem", version = 2000)]
-    pub unsafe extern "C" fn device_total_mem(bytes: *mut c_uint, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_total_mem(
+        bytes: *mut c_uint,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicetotalmem_v3020 {
@@ -1698,13 +1655,15 @@ pub mod pfn_cudevicetotalmem_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceTotalMem_v3020)(size_t *bytes, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceTotalMem", version = 3020)]
-    pub unsafe extern "C" fn device_total_mem(bytes: *mut usize, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_total_mem(
+        bytes: *mut usize,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceunregisterasyncnotification_v12040 {
@@ -1715,7 +1674,6 @@ pub mod pfn_cudeviceunregisterasyncnotification_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUasyncCallbackHandle: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceUnregisterAsyncNotification_v12040)(CUdevice device, CUasyncCallbackHandle callback);`
     ///
@@ -1724,7 +1682,7 @@ pub mod pfn_cudeviceunregisterasyncnotification_v12040 {
     pub unsafe extern "C" fn device_unregister_async_notification(
         device: CUdevice,
         callback: CUasyncCallbackHandle,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudrivergetversion_v2020 {
@@ -1733,14 +1691,13 @@ pub mod pfn_cudrivergetversion_v2020 {
     use std::ffi::c_int;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuDriverGetVersion_v2020)(int *driverVersion);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDriverGetVersion", version = 2020)]
-    pub unsafe extern "C" fn driver_get_version(driver_version: *mut c_int) -> CUresult;
+    pub unsafe extern "C" fn driver_get_version(
+        driver_version: *mut c_int,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventcreate_v2000 {
@@ -1751,13 +1708,15 @@ pub mod pfn_cueventcreate_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventCreate_v2000)(CUevent *phEvent, unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventCreate", version = 2000)]
-    pub unsafe extern "C" fn event_create(ph_event: *mut CUevent, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn event_create(
+        ph_event: *mut CUevent,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventdestroy_v2000 {
@@ -1767,13 +1726,12 @@ pub mod pfn_cueventdestroy_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventDestroy_v2000)(CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventDestroy", version = 2000)]
-    pub unsafe extern "C" fn event_destroy(h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn event_destroy(h_event: CUevent) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventdestroy_v4000 {
@@ -1783,13 +1741,12 @@ pub mod pfn_cueventdestroy_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventDestroy_v4000)(CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventDestroy", version = 4000)]
-    pub unsafe extern "C" fn event_destroy(h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn event_destroy(h_event: CUevent) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventelapsedtime_v2000 {
@@ -1800,7 +1757,6 @@ pub mod pfn_cueventelapsedtime_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventElapsedTime_v2000)(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
     ///
@@ -1810,7 +1766,7 @@ pub mod pfn_cueventelapsedtime_v2000 {
         p_milliseconds: *mut c_float,
         h_start: CUevent,
         h_end: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventelapsedtime_v12080 {
@@ -1821,7 +1777,6 @@ pub mod pfn_cueventelapsedtime_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventElapsedTime_v12080)(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
     ///
@@ -1831,7 +1786,7 @@ pub mod pfn_cueventelapsedtime_v12080 {
         p_milliseconds: *mut c_float,
         h_start: CUevent,
         h_end: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventquery_v2000 {
@@ -1841,13 +1796,12 @@ pub mod pfn_cueventquery_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventQuery_v2000)(CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventQuery", version = 2000)]
-    pub unsafe extern "C" fn event_query(h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn event_query(h_event: CUevent) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventrecord_v2000 {
@@ -1857,14 +1811,16 @@ pub mod pfn_cueventrecord_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventRecord_v2000)(CUevent hEvent, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventRecord", version = 2000)]
-    pub unsafe extern "C" fn event_record(h_event: CUevent, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn event_record(
+        h_event: CUevent,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventrecord_v7000_ptsz {
@@ -1874,14 +1830,16 @@ pub mod pfn_cueventrecord_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventRecord_v7000_ptsz)(CUevent hEvent, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventRecord", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn event_record(h_event: CUevent, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn event_record(
+        h_event: CUevent,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventrecordwithflags_v11010 {
@@ -1892,7 +1850,6 @@ pub mod pfn_cueventrecordwithflags_v11010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventRecordWithFlags_v11010)(CUevent hEvent, CUstream hStream, unsigned int flags);`
@@ -1903,7 +1860,7 @@ pub mod pfn_cueventrecordwithflags_v11010 {
         h_event: CUevent,
         h_stream: CUstream,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventrecordwithflags_v11010_ptsz {
@@ -1914,7 +1871,6 @@ pub mod pfn_cueventrecordwithflags_v11010_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventRecordWithFlags_v11010_ptsz)(CUevent hEvent, CUstream hStream, unsigned int flags);`
@@ -1925,7 +1881,7 @@ pub mod pfn_cueventrecordwithflags_v11010_ptsz {
         h_event: CUevent,
         h_stream: CUstream,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventsynchronize_v2000 {
@@ -1935,13 +1891,12 @@ pub mod pfn_cueventsynchronize_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventSynchronize_v2000)(CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventSynchronize", version = 2000)]
-    pub unsafe extern "C" fn event_synchronize(h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn event_synchronize(h_event: CUevent) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuexternalmemorygetmappedbuffer_v10000 {
@@ -1953,7 +1908,6 @@ pub mod pfn_cuexternalmemorygetmappedbuffer_v10000 {
     //   CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1: 88 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUexternalMemory: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuExternalMemoryGetMappedBuffer_v10000)(CUdeviceptr_v2 *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 *bufferDesc);`
     ///
@@ -1963,7 +1917,7 @@ pub mod pfn_cuexternalmemorygetmappedbuffer_v10000 {
         dev_ptr: *mut CUdeviceptr_v2,
         ext_mem: CUexternalMemory,
         buffer_desc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuexternalmemorygetmappedmipmappedarray_v10000 {
@@ -1975,7 +1929,6 @@ pub mod pfn_cuexternalmemorygetmappedmipmappedarray_v10000 {
     //   CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1: 120 bytes, align 8
     //   CUexternalMemory: 8 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuExternalMemoryGetMappedMipmappedArray_v10000)(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 *mipmapDesc);`
     ///
@@ -1985,7 +1938,7 @@ pub mod pfn_cuexternalmemorygetmappedmipmappedarray_v10000 {
         mipmap: *mut CUmipmappedArray,
         ext_mem: CUexternalMemory,
         mipmap_desc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuflushgpudirectrdmawrites_v11030 {
@@ -1996,7 +1949,6 @@ pub mod pfn_cuflushgpudirectrdmawrites_v11030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUflushGPUDirectRDMAWritesScope: 4 bytes, align 4
     //   CUflushGPUDirectRDMAWritesTarget: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFlushGPUDirectRDMAWrites_v11030)(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope);`
     ///
@@ -2005,7 +1957,7 @@ pub mod pfn_cuflushgpudirectrdmawrites_v11030 {
     pub unsafe extern "C" fn flush_gpu_direct_rdma_writes(
         target: CUflushGPUDirectRDMAWritesTarget,
         scope: CUflushGPUDirectRDMAWritesScope,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncgetattribute_v2020 {
@@ -2017,7 +1969,6 @@ pub mod pfn_cufuncgetattribute_v2020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUfunction_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncGetAttribute_v2020)(int *pi, CUfunction_attribute attrib, CUfunction hfunc);`
     ///
@@ -2027,7 +1978,7 @@ pub mod pfn_cufuncgetattribute_v2020 {
         pi: *mut c_int,
         attrib: CUfunction_attribute,
         hfunc: CUfunction,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncgetmodule_v11000 {
@@ -2038,13 +1989,15 @@ pub mod pfn_cufuncgetmodule_v11000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncGetModule_v11000)(CUmodule *hmod, CUfunction hfunc);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncGetModule", version = 11000)]
-    pub unsafe extern "C" fn func_get_module(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
+    pub unsafe extern "C" fn func_get_module(
+        hmod: *mut CUmodule,
+        hfunc: CUfunction,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncgetname_v12030 {
@@ -2055,13 +2008,15 @@ pub mod pfn_cufuncgetname_v12030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncGetName_v12030)(const char **name, CUfunction hfunc);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.3 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncGetName", version = 12030)]
-    pub unsafe extern "C" fn func_get_name(name: *mut *const c_char, hfunc: CUfunction) -> CUresult;
+    pub unsafe extern "C" fn func_get_name(
+        name: *mut *const c_char,
+        hfunc: CUfunction,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncgetparaminfo_v12040 {
@@ -2071,7 +2026,6 @@ pub mod pfn_cufuncgetparaminfo_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncGetParamInfo_v12040)(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);`
     ///
@@ -2082,7 +2036,7 @@ pub mod pfn_cufuncgetparaminfo_v12040 {
         param_index: usize,
         param_offset: *mut usize,
         param_size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncisloaded_v12040 {
@@ -2093,7 +2047,6 @@ pub mod pfn_cufuncisloaded_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUfunctionLoadingState: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncIsLoaded_v12040)(CUfunctionLoadingState *state, CUfunction hfunc);`
     ///
@@ -2102,7 +2055,7 @@ pub mod pfn_cufuncisloaded_v12040 {
     pub unsafe extern "C" fn func_is_loaded(
         state: *mut CUfunctionLoadingState,
         hfunc: CUfunction,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncload_v12040 {
@@ -2112,13 +2065,12 @@ pub mod pfn_cufuncload_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncLoad_v12040)(CUfunction hfunc);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncLoad", version = 12040)]
-    pub unsafe extern "C" fn func_load(hfunc: CUfunction) -> CUresult;
+    pub unsafe extern "C" fn func_load(hfunc: CUfunction) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetattribute_v9000 {
@@ -2130,7 +2082,6 @@ pub mod pfn_cufuncsetattribute_v9000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUfunction_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetAttribute_v9000)(CUfunction hfunc, CUfunction_attribute attrib, int value);`
     ///
@@ -2140,7 +2091,7 @@ pub mod pfn_cufuncsetattribute_v9000 {
         hfunc: CUfunction,
         attrib: CUfunction_attribute,
         value: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetblockshape_v2000 {
@@ -2151,7 +2102,6 @@ pub mod pfn_cufuncsetblockshape_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetBlockShape_v2000)(CUfunction hfunc, int x, int y, int z);`
     ///
@@ -2162,7 +2112,7 @@ pub mod pfn_cufuncsetblockshape_v2000 {
         x: c_int,
         y: c_int,
         z: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetcacheconfig_v3000 {
@@ -2173,13 +2123,15 @@ pub mod pfn_cufuncsetcacheconfig_v3000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunc_cache: 4 bytes, align 4
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetCacheConfig_v3000)(CUfunction hfunc, CUfunc_cache config);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncSetCacheConfig", version = 3000)]
-    pub unsafe extern "C" fn func_set_cache_config(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
+    pub unsafe extern "C" fn func_set_cache_config(
+        hfunc: CUfunction,
+        config: CUfunc_cache,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetsharedmemconfig_v4020 {
@@ -2189,7 +2141,6 @@ pub mod pfn_cufuncsetsharedmemconfig_v4020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsharedconfig: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetSharedMemConfig_v4020)(CUfunction hfunc, CUsharedconfig config);`
@@ -2199,7 +2150,7 @@ pub mod pfn_cufuncsetsharedmemconfig_v4020 {
     pub unsafe extern "C" fn func_set_shared_mem_config(
         hfunc: CUfunction,
         config: CUsharedconfig,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetsharedsize_v2000 {
@@ -2210,13 +2161,15 @@ pub mod pfn_cufuncsetsharedsize_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetSharedSize_v2000)(CUfunction hfunc, unsigned int bytes);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncSetSharedSize", version = 2000)]
-    pub unsafe extern "C" fn func_set_shared_size(hfunc: CUfunction, bytes: c_uint) -> CUresult;
+    pub unsafe extern "C" fn func_set_shared_size(
+        hfunc: CUfunction,
+        bytes: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuglctxcreate_v2000 {
@@ -2228,7 +2181,6 @@ pub mod pfn_cuglctxcreate_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v2000)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);`
     ///
@@ -2238,7 +2190,7 @@ pub mod pfn_cuglctxcreate_v2000 {
         p_ctx: *mut CUcontext,
         flags: c_uint,
         device: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuglctxcreate_v3020 {
@@ -2250,7 +2202,6 @@ pub mod pfn_cuglctxcreate_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v3020)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);`
     ///
@@ -2260,7 +2211,7 @@ pub mod pfn_cuglctxcreate_v3020 {
         p_ctx: *mut CUcontext,
         flags: c_uint,
         device: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuglinit_v2000 {
@@ -2268,14 +2219,11 @@ pub mod pfn_cuglinit_v2000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuGLInit_v2000)(void);`
     ///
     /// In `cudaGLTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGLInit", version = 2000)]
-    pub unsafe extern "C" fn gl_init() -> CUresult;
+    pub unsafe extern "C" fn gl_init() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugeterrorname_v6000 {
@@ -2291,7 +2239,10 @@ pub mod pfn_cugeterrorname_v6000 {
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGetErrorName", version = 6000)]
-    pub unsafe extern "C" fn get_error_name(error: CUresult, p_str: *mut *const c_char) -> CUresult;
+    pub unsafe extern "C" fn get_error_name(
+        error: CUresult,
+        p_str: *mut *const c_char,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugeterrorstring_v6000 {
@@ -2307,7 +2258,10 @@ pub mod pfn_cugeterrorstring_v6000 {
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGetErrorString", version = 6000)]
-    pub unsafe extern "C" fn get_error_string(error: CUresult, p_str: *mut *const c_char) -> CUresult;
+    pub unsafe extern "C" fn get_error_string(
+        error: CUresult,
+        p_str: *mut *const c_char,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugetexporttable_v3000 {
@@ -2317,7 +2271,6 @@ pub mod pfn_cugetexporttable_v3000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUuuid: 16 bytes, align 1
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGetExportTable_v3000)(const void **ppExportTable, const CUuuid *pExportTableId);`
@@ -2327,7 +2280,7 @@ pub mod pfn_cugetexporttable_v3000 {
     pub unsafe extern "C" fn get_export_table(
         pp_export_table: *mut *const c_void,
         p_export_table_id: *const CUuuid,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugetprocaddress_v11030 {
@@ -2337,7 +2290,6 @@ pub mod pfn_cugetprocaddress_v11030 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGetProcAddress_v11030)(const char *symbol, void **pfn, int driverVersion, cuuint64_t flags);`
@@ -2349,7 +2301,7 @@ pub mod pfn_cugetprocaddress_v11030 {
         pfn: *mut *mut c_void,
         driver_version: c_int,
         flags: cuuint64_t,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugetprocaddress_v12000 {
@@ -2360,7 +2312,6 @@ pub mod pfn_cugetprocaddress_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdriverProcAddressQueryResult: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGetProcAddress_v12000)(const char *symbol, void **pfn, int driverVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolFound);`
@@ -2373,7 +2324,7 @@ pub mod pfn_cugetprocaddress_v12000 {
         driver_version: c_int,
         flags: cuuint64_t,
         symbol_found: *mut CUdriverProcAddressQueryResult,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddbatchmemopnode_v11070 {
@@ -2385,7 +2336,6 @@ pub mod pfn_cugraphaddbatchmemopnode_v11070 {
     //   CUDA_BATCH_MEM_OP_NODE_PARAMS: 32 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddBatchMemOpNode_v11070)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
@@ -2397,7 +2347,7 @@ pub mod pfn_cugraphaddbatchmemopnode_v11070 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddchildgraphnode_v10000 {
@@ -2408,7 +2358,6 @@ pub mod pfn_cugraphaddchildgraphnode_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddChildGraphNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph);`
     ///
@@ -2420,7 +2369,7 @@ pub mod pfn_cugraphaddchildgraphnode_v10000 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         child_graph: CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphadddependencies_v10000 {
@@ -2431,7 +2380,6 @@ pub mod pfn_cugraphadddependencies_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddDependencies_v10000)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);`
     ///
@@ -2442,7 +2390,7 @@ pub mod pfn_cugraphadddependencies_v10000 {
         from: *const CUgraphNode,
         to: *const CUgraphNode,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphadddependencies_v12030 {
@@ -2454,7 +2402,6 @@ pub mod pfn_cugraphadddependencies_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddDependencies_v12030)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
     ///
@@ -2466,7 +2413,7 @@ pub mod pfn_cugraphadddependencies_v12030 {
         to: *const CUgraphNode,
         edge_data: *const CUgraphEdgeData,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddemptynode_v10000 {
@@ -2477,7 +2424,6 @@ pub mod pfn_cugraphaddemptynode_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddEmptyNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies);`
     ///
@@ -2488,7 +2434,7 @@ pub mod pfn_cugraphaddemptynode_v10000 {
         h_graph: CUgraph,
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddeventrecordnode_v11010 {
@@ -2500,7 +2446,6 @@ pub mod pfn_cugraphaddeventrecordnode_v11010 {
     //   CUevent: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddEventRecordNode_v11010)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);`
     ///
@@ -2512,7 +2457,7 @@ pub mod pfn_cugraphaddeventrecordnode_v11010 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddeventwaitnode_v11010 {
@@ -2524,7 +2469,6 @@ pub mod pfn_cugraphaddeventwaitnode_v11010 {
     //   CUevent: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddEventWaitNode_v11010)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);`
     ///
@@ -2536,7 +2480,7 @@ pub mod pfn_cugraphaddeventwaitnode_v11010 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddexternalsemaphoressignalnode_v11020 {
@@ -2548,7 +2492,6 @@ pub mod pfn_cugraphaddexternalsemaphoressignalnode_v11020 {
     //   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddExternalSemaphoresSignalNode_v11020)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -2560,7 +2503,7 @@ pub mod pfn_cugraphaddexternalsemaphoressignalnode_v11020 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddexternalsemaphoreswaitnode_v11020 {
@@ -2572,7 +2515,6 @@ pub mod pfn_cugraphaddexternalsemaphoreswaitnode_v11020 {
     //   CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddExternalSemaphoresWaitNode_v11020)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -2584,7 +2526,7 @@ pub mod pfn_cugraphaddexternalsemaphoreswaitnode_v11020 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddhostnode_v10000 {
@@ -2596,7 +2538,6 @@ pub mod pfn_cugraphaddhostnode_v10000 {
     //   CUDA_HOST_NODE_PARAMS_v1: 16 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddHostNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -2608,7 +2549,7 @@ pub mod pfn_cugraphaddhostnode_v10000 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_HOST_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddkernelnode_v10000 {
@@ -2620,7 +2561,6 @@ pub mod pfn_cugraphaddkernelnode_v10000 {
     //   CUDA_KERNEL_NODE_PARAMS_v1: 56 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddKernelNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -2632,7 +2572,7 @@ pub mod pfn_cugraphaddkernelnode_v10000 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddkernelnode_v12000 {
@@ -2644,7 +2584,6 @@ pub mod pfn_cugraphaddkernelnode_v12000 {
     //   CUDA_KERNEL_NODE_PARAMS_v2: 72 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddKernelNode_v12000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams);`
     ///
@@ -2656,7 +2595,7 @@ pub mod pfn_cugraphaddkernelnode_v12000 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddmemallocnode_v11040 {
@@ -2668,7 +2607,6 @@ pub mod pfn_cugraphaddmemallocnode_v11040 {
     //   CUDA_MEM_ALLOC_NODE_PARAMS: 120 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddMemAllocNode_v11040)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);`
     ///
@@ -2680,7 +2618,7 @@ pub mod pfn_cugraphaddmemallocnode_v11040 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddmemfreenode_v11040 {
@@ -2692,7 +2630,6 @@ pub mod pfn_cugraphaddmemfreenode_v11040 {
     //   CUdeviceptr: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddMemFreeNode_v11040)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr);`
     ///
@@ -2704,7 +2641,7 @@ pub mod pfn_cugraphaddmemfreenode_v11040 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         dptr: CUdeviceptr,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddmemcpynode_v10000 {
@@ -2717,7 +2654,6 @@ pub mod pfn_cugraphaddmemcpynode_v10000 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddMemcpyNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D_v2 *copyParams, CUcontext ctx);`
     ///
@@ -2730,7 +2666,7 @@ pub mod pfn_cugraphaddmemcpynode_v10000 {
         num_dependencies: usize,
         copy_params: *const CUDA_MEMCPY3D_v2,
         ctx: CUcontext,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddmemsetnode_v10000 {
@@ -2743,7 +2679,6 @@ pub mod pfn_cugraphaddmemsetnode_v10000 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddMemsetNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS_v1 *memsetParams, CUcontext ctx);`
     ///
@@ -2756,7 +2691,7 @@ pub mod pfn_cugraphaddmemsetnode_v10000 {
         num_dependencies: usize,
         memset_params: *const CUDA_MEMSET_NODE_PARAMS_v1,
         ctx: CUcontext,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddnode_v12020 {
@@ -2768,7 +2703,6 @@ pub mod pfn_cugraphaddnode_v12020 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeParams: 256 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddNode_v12020)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams);`
     ///
@@ -2780,7 +2714,7 @@ pub mod pfn_cugraphaddnode_v12020 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *mut CUgraphNodeParams,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddnode_v12030 {
@@ -2793,7 +2727,6 @@ pub mod pfn_cugraphaddnode_v12030 {
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeParams: 256 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddNode_v12030)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);`
     ///
@@ -2806,7 +2739,7 @@ pub mod pfn_cugraphaddnode_v12030 {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         node_params: *mut CUgraphNodeParams,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphbatchmemopnodegetparams_v11070 {
@@ -2817,7 +2750,6 @@ pub mod pfn_cugraphbatchmemopnodegetparams_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_BATCH_MEM_OP_NODE_PARAMS: 32 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphBatchMemOpNodeGetParams_v11070)(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);`
     ///
@@ -2826,7 +2758,7 @@ pub mod pfn_cugraphbatchmemopnodegetparams_v11070 {
     pub unsafe extern "C" fn graph_batch_mem_op_node_get_params(
         h_node: CUgraphNode,
         node_params_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphbatchmemopnodesetparams_v11070 {
@@ -2837,7 +2769,6 @@ pub mod pfn_cugraphbatchmemopnodesetparams_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_BATCH_MEM_OP_NODE_PARAMS: 32 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphBatchMemOpNodeSetParams_v11070)(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
@@ -2846,7 +2777,7 @@ pub mod pfn_cugraphbatchmemopnodesetparams_v11070 {
     pub unsafe extern "C" fn graph_batch_mem_op_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphchildgraphnodegetgraph_v10000 {
@@ -2857,7 +2788,6 @@ pub mod pfn_cugraphchildgraphnodegetgraph_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphChildGraphNodeGetGraph_v10000)(CUgraphNode hNode, CUgraph *phGraph);`
     ///
@@ -2866,7 +2796,7 @@ pub mod pfn_cugraphchildgraphnodegetgraph_v10000 {
     pub unsafe extern "C" fn graph_child_graph_node_get_graph(
         h_node: CUgraphNode,
         ph_graph: *mut CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphclone_v10000 {
@@ -2876,7 +2806,6 @@ pub mod pfn_cugraphclone_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphClone_v10000)(CUgraph *phGraphClone, CUgraph originalGraph);`
     ///
@@ -2885,7 +2814,7 @@ pub mod pfn_cugraphclone_v10000 {
     pub unsafe extern "C" fn graph_clone(
         ph_graph_clone: *mut CUgraph,
         original_graph: CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphconditionalhandlecreate_v12030 {
@@ -2898,7 +2827,6 @@ pub mod pfn_cugraphconditionalhandlecreate_v12030 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphConditionalHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphConditionalHandleCreate_v12030)(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);`
     ///
@@ -2910,7 +2838,7 @@ pub mod pfn_cugraphconditionalhandlecreate_v12030 {
         ctx: CUcontext,
         default_launch_value: c_uint,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphcreate_v10000 {
@@ -2921,13 +2849,15 @@ pub mod pfn_cugraphcreate_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphCreate_v10000)(CUgraph *phGraph, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphCreate", version = 10000)]
-    pub unsafe extern "C" fn graph_create(ph_graph: *mut CUgraph, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn graph_create(
+        ph_graph: *mut CUgraph,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphdebugdotprint_v11030 {
@@ -2938,7 +2868,6 @@ pub mod pfn_cugraphdebugdotprint_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphDebugDotPrint_v11030)(CUgraph hGraph, const char *path, unsigned int flags);`
     ///
@@ -2948,7 +2877,7 @@ pub mod pfn_cugraphdebugdotprint_v11030 {
         h_graph: CUgraph,
         path: *const c_char,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphdestroy_v10000 {
@@ -2958,13 +2887,12 @@ pub mod pfn_cugraphdestroy_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphDestroy_v10000)(CUgraph hGraph);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphDestroy", version = 10000)]
-    pub unsafe extern "C" fn graph_destroy(h_graph: CUgraph) -> CUresult;
+    pub unsafe extern "C" fn graph_destroy(h_graph: CUgraph) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphdestroynode_v10000 {
@@ -2974,13 +2902,12 @@ pub mod pfn_cugraphdestroynode_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphDestroyNode_v10000)(CUgraphNode hNode);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphDestroyNode", version = 10000)]
-    pub unsafe extern "C" fn graph_destroy_node(h_node: CUgraphNode) -> CUresult;
+    pub unsafe extern "C" fn graph_destroy_node(h_node: CUgraphNode) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugrapheventrecordnodegetevent_v11010 {
@@ -2991,7 +2918,6 @@ pub mod pfn_cugrapheventrecordnodegetevent_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphEventRecordNodeGetEvent_v11010)(CUgraphNode hNode, CUevent *event_out);`
     ///
@@ -3000,7 +2926,7 @@ pub mod pfn_cugrapheventrecordnodegetevent_v11010 {
     pub unsafe extern "C" fn graph_event_record_node_get_event(
         h_node: CUgraphNode,
         event_out: *mut CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugrapheventrecordnodesetevent_v11010 {
@@ -3011,7 +2937,6 @@ pub mod pfn_cugrapheventrecordnodesetevent_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphEventRecordNodeSetEvent_v11010)(CUgraphNode hNode, CUevent event);`
     ///
@@ -3020,7 +2945,7 @@ pub mod pfn_cugrapheventrecordnodesetevent_v11010 {
     pub unsafe extern "C" fn graph_event_record_node_set_event(
         h_node: CUgraphNode,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugrapheventwaitnodegetevent_v11010 {
@@ -3031,7 +2956,6 @@ pub mod pfn_cugrapheventwaitnodegetevent_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphEventWaitNodeGetEvent_v11010)(CUgraphNode hNode, CUevent *event_out);`
     ///
@@ -3040,7 +2964,7 @@ pub mod pfn_cugrapheventwaitnodegetevent_v11010 {
     pub unsafe extern "C" fn graph_event_wait_node_get_event(
         h_node: CUgraphNode,
         event_out: *mut CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugrapheventwaitnodesetevent_v11010 {
@@ -3051,7 +2975,6 @@ pub mod pfn_cugrapheventwaitnodesetevent_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphEventWaitNodeSetEvent_v11010)(CUgraphNode hNode, CUevent event);`
     ///
@@ -3060,7 +2983,7 @@ pub mod pfn_cugrapheventwaitnodesetevent_v11010 {
     pub unsafe extern "C" fn graph_event_wait_node_set_event(
         h_node: CUgraphNode,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecbatchmemopnodesetparams_v11070 {
@@ -3072,7 +2995,6 @@ pub mod pfn_cugraphexecbatchmemopnodesetparams_v11070 {
     //   CUDA_BATCH_MEM_OP_NODE_PARAMS: 32 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecBatchMemOpNodeSetParams_v11070)(CUgraphExec graphExec, CUgraphNode node, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
@@ -3082,7 +3004,7 @@ pub mod pfn_cugraphexecbatchmemopnodesetparams_v11070 {
         graph_exec: CUgraphExec,
         node: CUgraphNode,
         node_params: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecchildgraphnodesetparams_v11010 {
@@ -3094,7 +3016,6 @@ pub mod pfn_cugraphexecchildgraphnodesetparams_v11010 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecChildGraphNodeSetParams_v11010)(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);`
     ///
@@ -3104,7 +3025,7 @@ pub mod pfn_cugraphexecchildgraphnodesetparams_v11010 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         child_graph: CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecdestroy_v10000 {
@@ -3114,13 +3035,14 @@ pub mod pfn_cugraphexecdestroy_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecDestroy_v10000)(CUgraphExec hGraphExec);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphExecDestroy", version = 10000)]
-    pub unsafe extern "C" fn graph_exec_destroy(h_graph_exec: CUgraphExec) -> CUresult;
+    pub unsafe extern "C" fn graph_exec_destroy(
+        h_graph_exec: CUgraphExec,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexeceventrecordnodesetevent_v11010 {
@@ -3132,7 +3054,6 @@ pub mod pfn_cugraphexeceventrecordnodesetevent_v11010 {
     //   CUevent: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecEventRecordNodeSetEvent_v11010)(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);`
     ///
@@ -3142,7 +3063,7 @@ pub mod pfn_cugraphexeceventrecordnodesetevent_v11010 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexeceventwaitnodesetevent_v11010 {
@@ -3154,7 +3075,6 @@ pub mod pfn_cugraphexeceventwaitnodesetevent_v11010 {
     //   CUevent: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecEventWaitNodeSetEvent_v11010)(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);`
     ///
@@ -3164,7 +3084,7 @@ pub mod pfn_cugraphexeceventwaitnodesetevent_v11010 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecexternalsemaphoressignalnodesetparams_v11020 {
@@ -3176,7 +3096,6 @@ pub mod pfn_cugraphexecexternalsemaphoressignalnodesetparams_v11020 {
     //   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3186,7 +3105,7 @@ pub mod pfn_cugraphexecexternalsemaphoressignalnodesetparams_v11020 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecexternalsemaphoreswaitnodesetparams_v11020 {
@@ -3198,7 +3117,6 @@ pub mod pfn_cugraphexecexternalsemaphoreswaitnodesetparams_v11020 {
     //   CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3208,7 +3126,7 @@ pub mod pfn_cugraphexecexternalsemaphoreswaitnodesetparams_v11020 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecgetflags_v12000 {
@@ -3218,7 +3136,6 @@ pub mod pfn_cugraphexecgetflags_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecGetFlags_v12000)(CUgraphExec hGraphExec, cuuint64_t *flags);`
@@ -3228,7 +3145,7 @@ pub mod pfn_cugraphexecgetflags_v12000 {
     pub unsafe extern "C" fn graph_exec_get_flags(
         h_graph_exec: CUgraphExec,
         flags: *mut cuuint64_t,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexechostnodesetparams_v10020 {
@@ -3240,7 +3157,6 @@ pub mod pfn_cugraphexechostnodesetparams_v10020 {
     //   CUDA_HOST_NODE_PARAMS_v1: 16 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecHostNodeSetParams_v10020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3250,7 +3166,7 @@ pub mod pfn_cugraphexechostnodesetparams_v10020 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_HOST_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexeckernelnodesetparams_v10010 {
@@ -3262,7 +3178,6 @@ pub mod pfn_cugraphexeckernelnodesetparams_v10010 {
     //   CUDA_KERNEL_NODE_PARAMS_v1: 56 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecKernelNodeSetParams_v10010)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3272,7 +3187,7 @@ pub mod pfn_cugraphexeckernelnodesetparams_v10010 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexeckernelnodesetparams_v12000 {
@@ -3284,7 +3199,6 @@ pub mod pfn_cugraphexeckernelnodesetparams_v12000 {
     //   CUDA_KERNEL_NODE_PARAMS_v2: 72 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecKernelNodeSetParams_v12000)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams);`
     ///
@@ -3294,7 +3208,7 @@ pub mod pfn_cugraphexeckernelnodesetparams_v12000 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecmemcpynodesetparams_v10020 {
@@ -3307,7 +3221,6 @@ pub mod pfn_cugraphexecmemcpynodesetparams_v10020 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecMemcpyNodeSetParams_v10020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D_v2 *copyParams, CUcontext ctx);`
     ///
@@ -3318,7 +3231,7 @@ pub mod pfn_cugraphexecmemcpynodesetparams_v10020 {
         h_node: CUgraphNode,
         copy_params: *const CUDA_MEMCPY3D_v2,
         ctx: CUcontext,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecmemsetnodesetparams_v10020 {
@@ -3331,7 +3244,6 @@ pub mod pfn_cugraphexecmemsetnodesetparams_v10020 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecMemsetNodeSetParams_v10020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS_v1 *memsetParams, CUcontext ctx);`
     ///
@@ -3342,7 +3254,7 @@ pub mod pfn_cugraphexecmemsetnodesetparams_v10020 {
         h_node: CUgraphNode,
         memset_params: *const CUDA_MEMSET_NODE_PARAMS_v1,
         ctx: CUcontext,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecnodesetparams_v12020 {
@@ -3354,7 +3266,6 @@ pub mod pfn_cugraphexecnodesetparams_v12020 {
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeParams: 256 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecNodeSetParams_v12020)(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
     ///
@@ -3364,7 +3275,7 @@ pub mod pfn_cugraphexecnodesetparams_v12020 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *mut CUgraphNodeParams,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecupdate_v10020 {
@@ -3377,7 +3288,6 @@ pub mod pfn_cugraphexecupdate_v10020 {
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphExecUpdateResult: 4 bytes, align 4
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecUpdate_v10020)(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out);`
     ///
@@ -3388,7 +3298,7 @@ pub mod pfn_cugraphexecupdate_v10020 {
         h_graph: CUgraph,
         h_error_node_out: *mut CUgraphNode,
         update_result_out: *mut CUgraphExecUpdateResult,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecupdate_v12000 {
@@ -3400,7 +3310,6 @@ pub mod pfn_cugraphexecupdate_v12000 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphExecUpdateResultInfo: 24 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecUpdate_v12000)(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);`
     ///
@@ -3410,7 +3319,7 @@ pub mod pfn_cugraphexecupdate_v12000 {
         h_graph_exec: CUgraphExec,
         h_graph: CUgraph,
         result_info: *mut CUgraphExecUpdateResultInfo,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexternalsemaphoressignalnodegetparams_v11020 {
@@ -3421,7 +3330,6 @@ pub mod pfn_cugraphexternalsemaphoressignalnodegetparams_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020)(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *params_out);`
     ///
@@ -3430,7 +3338,7 @@ pub mod pfn_cugraphexternalsemaphoressignalnodegetparams_v11020 {
     pub unsafe extern "C" fn graph_external_semaphores_signal_node_get_params(
         h_node: CUgraphNode,
         params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexternalsemaphoressignalnodesetparams_v11020 {
@@ -3441,7 +3349,6 @@ pub mod pfn_cugraphexternalsemaphoressignalnodesetparams_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020)(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3450,7 +3357,7 @@ pub mod pfn_cugraphexternalsemaphoressignalnodesetparams_v11020 {
     pub unsafe extern "C" fn graph_external_semaphores_signal_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexternalsemaphoreswaitnodegetparams_v11020 {
@@ -3461,7 +3368,6 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodegetparams_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020)(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *params_out);`
     ///
@@ -3470,7 +3376,7 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodegetparams_v11020 {
     pub unsafe extern "C" fn graph_external_semaphores_wait_node_get_params(
         h_node: CUgraphNode,
         params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexternalsemaphoreswaitnodesetparams_v11020 {
@@ -3481,7 +3387,6 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodesetparams_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020)(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3490,7 +3395,7 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodesetparams_v11020 {
     pub unsafe extern "C" fn graph_external_semaphores_wait_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphgetedges_v10000 {
@@ -3501,7 +3406,6 @@ pub mod pfn_cugraphgetedges_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphGetEdges_v10000)(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);`
     ///
@@ -3512,7 +3416,7 @@ pub mod pfn_cugraphgetedges_v10000 {
         from: *mut CUgraphNode,
         to: *mut CUgraphNode,
         num_edges: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphgetedges_v12030 {
@@ -3524,7 +3428,6 @@ pub mod pfn_cugraphgetedges_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphGetEdges_v12030)(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);`
     ///
@@ -3536,7 +3439,7 @@ pub mod pfn_cugraphgetedges_v12030 {
         to: *mut CUgraphNode,
         edge_data: *mut CUgraphEdgeData,
         num_edges: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphgetnodes_v10000 {
@@ -3547,7 +3450,6 @@ pub mod pfn_cugraphgetnodes_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphGetNodes_v10000)(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);`
     ///
@@ -3557,7 +3459,7 @@ pub mod pfn_cugraphgetnodes_v10000 {
         h_graph: CUgraph,
         nodes: *mut CUgraphNode,
         num_nodes: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphgetrootnodes_v10000 {
@@ -3568,7 +3470,6 @@ pub mod pfn_cugraphgetrootnodes_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphGetRootNodes_v10000)(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);`
     ///
@@ -3578,7 +3479,7 @@ pub mod pfn_cugraphgetrootnodes_v10000 {
         h_graph: CUgraph,
         root_nodes: *mut CUgraphNode,
         num_root_nodes: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphhostnodegetparams_v10000 {
@@ -3589,7 +3490,6 @@ pub mod pfn_cugraphhostnodegetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_HOST_NODE_PARAMS_v1: 16 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphHostNodeGetParams_v10000)(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3598,7 +3498,7 @@ pub mod pfn_cugraphhostnodegetparams_v10000 {
     pub unsafe extern "C" fn graph_host_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_HOST_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphhostnodesetparams_v10000 {
@@ -3609,7 +3509,6 @@ pub mod pfn_cugraphhostnodesetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_HOST_NODE_PARAMS_v1: 16 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphHostNodeSetParams_v10000)(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3618,7 +3517,7 @@ pub mod pfn_cugraphhostnodesetparams_v10000 {
     pub unsafe extern "C" fn graph_host_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_HOST_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiate_v10000 {
@@ -3631,7 +3530,6 @@ pub mod pfn_cugraphinstantiate_v10000 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiate_v10000)(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);`
     ///
@@ -3643,7 +3541,7 @@ pub mod pfn_cugraphinstantiate_v10000 {
         ph_error_node: *mut CUgraphNode,
         log_buffer: *mut c_char,
         buffer_size: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiate_v11000 {
@@ -3656,7 +3554,6 @@ pub mod pfn_cugraphinstantiate_v11000 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiate_v11000)(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);`
     ///
@@ -3668,7 +3565,7 @@ pub mod pfn_cugraphinstantiate_v11000 {
         ph_error_node: *mut CUgraphNode,
         log_buffer: *mut c_char,
         buffer_size: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiatewithflags_v11040 {
@@ -3680,7 +3577,6 @@ pub mod pfn_cugraphinstantiatewithflags_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiateWithFlags_v11040)(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);`
     ///
@@ -3690,7 +3586,7 @@ pub mod pfn_cugraphinstantiatewithflags_v11040 {
         ph_graph_exec: *mut CUgraphExec,
         h_graph: CUgraph,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiatewithparams_v12000 {
@@ -3702,7 +3598,6 @@ pub mod pfn_cugraphinstantiatewithparams_v12000 {
     //   CUDA_GRAPH_INSTANTIATE_PARAMS: 32 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiateWithParams_v12000)(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);`
     ///
@@ -3712,7 +3607,7 @@ pub mod pfn_cugraphinstantiatewithparams_v12000 {
         ph_graph_exec: *mut CUgraphExec,
         h_graph: CUgraph,
         instantiate_params: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiatewithparams_v12000_ptsz {
@@ -3724,7 +3619,6 @@ pub mod pfn_cugraphinstantiatewithparams_v12000_ptsz {
     //   CUDA_GRAPH_INSTANTIATE_PARAMS: 32 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiateWithParams_v12000_ptsz)(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);`
     ///
@@ -3734,7 +3628,7 @@ pub mod pfn_cugraphinstantiatewithparams_v12000_ptsz {
         ph_graph_exec: *mut CUgraphExec,
         h_graph: CUgraph,
         instantiate_params: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodecopyattributes_v11000 {
@@ -3744,7 +3638,6 @@ pub mod pfn_cugraphkernelnodecopyattributes_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeCopyAttributes_v11000)(CUgraphNode dst, CUgraphNode src);`
     ///
@@ -3753,7 +3646,7 @@ pub mod pfn_cugraphkernelnodecopyattributes_v11000 {
     pub unsafe extern "C" fn graph_kernel_node_copy_attributes(
         dst: CUgraphNode,
         src: CUgraphNode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodegetattribute_v11000 {
@@ -3765,7 +3658,6 @@ pub mod pfn_cugraphkernelnodegetattribute_v11000 {
     //   CUgraphNode: 8 bytes, align 8
     //   CUkernelNodeAttrID: 4 bytes, align 4
     //   CUkernelNodeAttrValue_v1: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeGetAttribute_v11000)(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue_v1 *value_out);`
     ///
@@ -3775,7 +3667,7 @@ pub mod pfn_cugraphkernelnodegetattribute_v11000 {
         h_node: CUgraphNode,
         attr: CUkernelNodeAttrID,
         value_out: *mut CUkernelNodeAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodegetparams_v10000 {
@@ -3786,7 +3678,6 @@ pub mod pfn_cugraphkernelnodegetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_KERNEL_NODE_PARAMS_v1: 56 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeGetParams_v10000)(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3795,7 +3686,7 @@ pub mod pfn_cugraphkernelnodegetparams_v10000 {
     pub unsafe extern "C" fn graph_kernel_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_KERNEL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodegetparams_v12000 {
@@ -3806,7 +3697,6 @@ pub mod pfn_cugraphkernelnodegetparams_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_KERNEL_NODE_PARAMS_v2: 72 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeGetParams_v12000)(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams);`
     ///
@@ -3815,7 +3705,7 @@ pub mod pfn_cugraphkernelnodegetparams_v12000 {
     pub unsafe extern "C" fn graph_kernel_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_KERNEL_NODE_PARAMS_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodesetattribute_v11000 {
@@ -3827,7 +3717,6 @@ pub mod pfn_cugraphkernelnodesetattribute_v11000 {
     //   CUgraphNode: 8 bytes, align 8
     //   CUkernelNodeAttrID: 4 bytes, align 4
     //   CUkernelNodeAttrValue_v1: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeSetAttribute_v11000)(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue_v1 *value);`
     ///
@@ -3837,7 +3726,7 @@ pub mod pfn_cugraphkernelnodesetattribute_v11000 {
         h_node: CUgraphNode,
         attr: CUkernelNodeAttrID,
         value: *const CUkernelNodeAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodesetparams_v10000 {
@@ -3848,7 +3737,6 @@ pub mod pfn_cugraphkernelnodesetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_KERNEL_NODE_PARAMS_v1: 56 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeSetParams_v10000)(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3857,7 +3745,7 @@ pub mod pfn_cugraphkernelnodesetparams_v10000 {
     pub unsafe extern "C" fn graph_kernel_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodesetparams_v12000 {
@@ -3868,7 +3756,6 @@ pub mod pfn_cugraphkernelnodesetparams_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_KERNEL_NODE_PARAMS_v2: 72 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeSetParams_v12000)(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams);`
     ///
@@ -3877,7 +3764,7 @@ pub mod pfn_cugraphkernelnodesetparams_v12000 {
     pub unsafe extern "C" fn graph_kernel_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphlaunch_v10000 {
@@ -3887,14 +3774,16 @@ pub mod pfn_cugraphlaunch_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphLaunch_v10000)(CUgraphExec hGraph, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphLaunch", version = 10000)]
-    pub unsafe extern "C" fn graph_launch(h_graph: CUgraphExec, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn graph_launch(
+        h_graph: CUgraphExec,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphlaunch_v10000_ptsz {
@@ -3904,14 +3793,16 @@ pub mod pfn_cugraphlaunch_v10000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphLaunch_v10000_ptsz)(CUgraphExec hGraphExec, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphLaunch", version = 10000, stream = "per_thread")]
-    pub unsafe extern "C" fn graph_launch(h_graph_exec: CUgraphExec, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn graph_launch(
+        h_graph_exec: CUgraphExec,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemallocnodegetparams_v11040 {
@@ -3922,7 +3813,6 @@ pub mod pfn_cugraphmemallocnodegetparams_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEM_ALLOC_NODE_PARAMS: 120 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemAllocNodeGetParams_v11040)(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);`
     ///
@@ -3931,7 +3821,7 @@ pub mod pfn_cugraphmemallocnodegetparams_v11040 {
     pub unsafe extern "C" fn graph_mem_alloc_node_get_params(
         h_node: CUgraphNode,
         params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemfreenodegetparams_v11040 {
@@ -3942,7 +3832,6 @@ pub mod pfn_cugraphmemfreenodegetparams_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemFreeNodeGetParams_v11040)(CUgraphNode hNode, CUdeviceptr *dptr_out);`
     ///
@@ -3951,7 +3840,7 @@ pub mod pfn_cugraphmemfreenodegetparams_v11040 {
     pub unsafe extern "C" fn graph_mem_free_node_get_params(
         h_node: CUgraphNode,
         dptr_out: *mut CUdeviceptr,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemcpynodegetparams_v10000 {
@@ -3962,7 +3851,6 @@ pub mod pfn_cugraphmemcpynodegetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemcpyNodeGetParams_v10000)(CUgraphNode hNode, CUDA_MEMCPY3D_v2 *nodeParams);`
     ///
@@ -3971,7 +3859,7 @@ pub mod pfn_cugraphmemcpynodegetparams_v10000 {
     pub unsafe extern "C" fn graph_memcpy_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_MEMCPY3D_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemcpynodesetparams_v10000 {
@@ -3982,7 +3870,6 @@ pub mod pfn_cugraphmemcpynodesetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemcpyNodeSetParams_v10000)(CUgraphNode hNode, const CUDA_MEMCPY3D_v2 *nodeParams);`
     ///
@@ -3991,7 +3878,7 @@ pub mod pfn_cugraphmemcpynodesetparams_v10000 {
     pub unsafe extern "C" fn graph_memcpy_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_MEMCPY3D_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemsetnodegetparams_v10000 {
@@ -4002,7 +3889,6 @@ pub mod pfn_cugraphmemsetnodegetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMSET_NODE_PARAMS_v1: 40 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemsetNodeGetParams_v10000)(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -4011,7 +3897,7 @@ pub mod pfn_cugraphmemsetnodegetparams_v10000 {
     pub unsafe extern "C" fn graph_memset_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_MEMSET_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemsetnodesetparams_v10000 {
@@ -4022,7 +3908,6 @@ pub mod pfn_cugraphmemsetnodesetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMSET_NODE_PARAMS_v1: 40 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemsetNodeSetParams_v10000)(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -4031,7 +3916,7 @@ pub mod pfn_cugraphmemsetnodesetparams_v10000 {
     pub unsafe extern "C" fn graph_memset_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_MEMSET_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodefindinclone_v10000 {
@@ -4042,7 +3927,6 @@ pub mod pfn_cugraphnodefindinclone_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeFindInClone_v10000)(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);`
     ///
@@ -4052,7 +3936,7 @@ pub mod pfn_cugraphnodefindinclone_v10000 {
         ph_node: *mut CUgraphNode,
         h_original_node: CUgraphNode,
         h_cloned_graph: CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetdependencies_v10000 {
@@ -4062,7 +3946,6 @@ pub mod pfn_cugraphnodegetdependencies_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetDependencies_v10000)(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies);`
     ///
@@ -4072,7 +3955,7 @@ pub mod pfn_cugraphnodegetdependencies_v10000 {
         h_node: CUgraphNode,
         dependencies: *mut CUgraphNode,
         num_dependencies: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetdependencies_v12030 {
@@ -4083,7 +3966,6 @@ pub mod pfn_cugraphnodegetdependencies_v12030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetDependencies_v12030)(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);`
     ///
@@ -4094,7 +3976,7 @@ pub mod pfn_cugraphnodegetdependencies_v12030 {
         dependencies: *mut CUgraphNode,
         edge_data: *mut CUgraphEdgeData,
         num_dependencies: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetdependentnodes_v10000 {
@@ -4104,7 +3986,6 @@ pub mod pfn_cugraphnodegetdependentnodes_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetDependentNodes_v10000)(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes);`
     ///
@@ -4114,7 +3995,7 @@ pub mod pfn_cugraphnodegetdependentnodes_v10000 {
         h_node: CUgraphNode,
         dependent_nodes: *mut CUgraphNode,
         num_dependent_nodes: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetdependentnodes_v12030 {
@@ -4125,7 +4006,6 @@ pub mod pfn_cugraphnodegetdependentnodes_v12030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetDependentNodes_v12030)(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);`
     ///
@@ -4136,7 +4016,7 @@ pub mod pfn_cugraphnodegetdependentnodes_v12030 {
         dependent_nodes: *mut CUgraphNode,
         edge_data: *mut CUgraphEdgeData,
         num_dependent_nodes: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetenabled_v11060 {
@@ -4148,7 +4028,6 @@ pub mod pfn_cugraphnodegetenabled_v11060 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetEnabled_v11060)(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);`
     ///
@@ -4158,7 +4037,7 @@ pub mod pfn_cugraphnodegetenabled_v11060 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         is_enabled: *mut c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegettype_v10000 {
@@ -4169,7 +4048,6 @@ pub mod pfn_cugraphnodegettype_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetType_v10000)(CUgraphNode hNode, CUgraphNodeType *type);`
     ///
@@ -4178,7 +4056,7 @@ pub mod pfn_cugraphnodegettype_v10000 {
     pub unsafe extern "C" fn graph_node_get_type(
         h_node: CUgraphNode,
         type_: *mut CUgraphNodeType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodesetenabled_v11060 {
@@ -4190,7 +4068,6 @@ pub mod pfn_cugraphnodesetenabled_v11060 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeSetEnabled_v11060)(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);`
     ///
@@ -4200,7 +4077,7 @@ pub mod pfn_cugraphnodesetenabled_v11060 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         is_enabled: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodesetparams_v12020 {
@@ -4211,7 +4088,6 @@ pub mod pfn_cugraphnodesetparams_v12020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeParams: 256 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeSetParams_v12020)(CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
     ///
@@ -4220,7 +4096,7 @@ pub mod pfn_cugraphnodesetparams_v12020 {
     pub unsafe extern "C" fn graph_node_set_params(
         h_node: CUgraphNode,
         node_params: *mut CUgraphNodeParams,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphreleaseuserobject_v11030 {
@@ -4231,7 +4107,6 @@ pub mod pfn_cugraphreleaseuserobject_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphReleaseUserObject_v11030)(CUgraph graph, CUuserObject object, unsigned int count);`
@@ -4242,7 +4117,7 @@ pub mod pfn_cugraphreleaseuserobject_v11030 {
         graph: CUgraph,
         object: CUuserObject,
         count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphremovedependencies_v10000 {
@@ -4253,7 +4128,6 @@ pub mod pfn_cugraphremovedependencies_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphRemoveDependencies_v10000)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);`
     ///
@@ -4264,7 +4138,7 @@ pub mod pfn_cugraphremovedependencies_v10000 {
         from: *const CUgraphNode,
         to: *const CUgraphNode,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphremovedependencies_v12030 {
@@ -4276,7 +4150,6 @@ pub mod pfn_cugraphremovedependencies_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphRemoveDependencies_v12030)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
     ///
@@ -4288,7 +4161,7 @@ pub mod pfn_cugraphremovedependencies_v12030 {
         to: *const CUgraphNode,
         edge_data: *const CUgraphEdgeData,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphretainuserobject_v11030 {
@@ -4299,7 +4172,6 @@ pub mod pfn_cugraphretainuserobject_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphRetainUserObject_v11030)(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);`
@@ -4311,7 +4183,7 @@ pub mod pfn_cugraphretainuserobject_v11030 {
         object: CUuserObject,
         count: c_uint,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphupload_v11010 {
@@ -4321,14 +4193,16 @@ pub mod pfn_cugraphupload_v11010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphUpload_v11010)(CUgraphExec hGraph, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphUpload", version = 11010)]
-    pub unsafe extern "C" fn graph_upload(h_graph: CUgraphExec, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn graph_upload(
+        h_graph: CUgraphExec,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphupload_v11010_ptsz {
@@ -4338,14 +4212,16 @@ pub mod pfn_cugraphupload_v11010_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphUpload_v11010_ptsz)(CUgraphExec hGraphExec, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphUpload", version = 11010, stream = "per_thread")]
-    pub unsafe extern "C" fn graph_upload(h_graph_exec: CUgraphExec, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn graph_upload(
+        h_graph_exec: CUgraphExec,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsmapresources_v3000 {
@@ -4356,7 +4232,6 @@ pub mod pfn_cugraphicsmapresources_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsMapResources_v3000)(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
@@ -4367,7 +4242,7 @@ pub mod pfn_cugraphicsmapresources_v3000 {
         count: c_uint,
         resources: *mut CUgraphicsResource,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsmapresources_v7000_ptsz {
@@ -4378,7 +4253,6 @@ pub mod pfn_cugraphicsmapresources_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsMapResources_v7000_ptsz)(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
@@ -4389,7 +4263,7 @@ pub mod pfn_cugraphicsmapresources_v7000_ptsz {
         count: c_uint,
         resources: *mut CUgraphicsResource,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsresourcegetmappedmipmappedarray_v5000 {
@@ -4400,7 +4274,6 @@ pub mod pfn_cugraphicsresourcegetmappedmipmappedarray_v5000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000)(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource);`
     ///
@@ -4409,7 +4282,7 @@ pub mod pfn_cugraphicsresourcegetmappedmipmappedarray_v5000 {
     pub unsafe extern "C" fn graphics_resource_get_mapped_mipmapped_array(
         p_mipmapped_array: *mut CUmipmappedArray,
         resource: CUgraphicsResource,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsresourcegetmappedpointer_v3020 {
@@ -4420,7 +4293,6 @@ pub mod pfn_cugraphicsresourcegetmappedpointer_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceGetMappedPointer_v3020)(CUdeviceptr_v2 *pDevPtr, size_t *pSize, CUgraphicsResource resource);`
     ///
@@ -4430,7 +4302,7 @@ pub mod pfn_cugraphicsresourcegetmappedpointer_v3020 {
         p_dev_ptr: *mut CUdeviceptr_v2,
         p_size: *mut usize,
         resource: CUgraphicsResource,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsresourcesetmapflags_v3000 {
@@ -4441,7 +4313,6 @@ pub mod pfn_cugraphicsresourcesetmapflags_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceSetMapFlags_v3000)(CUgraphicsResource resource, unsigned int flags);`
     ///
@@ -4450,7 +4321,7 @@ pub mod pfn_cugraphicsresourcesetmapflags_v3000 {
     pub unsafe extern "C" fn graphics_resource_set_map_flags(
         resource: CUgraphicsResource,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsresourcesetmapflags_v6050 {
@@ -4461,7 +4332,6 @@ pub mod pfn_cugraphicsresourcesetmapflags_v6050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceSetMapFlags_v6050)(CUgraphicsResource resource, unsigned int flags);`
     ///
@@ -4470,7 +4340,7 @@ pub mod pfn_cugraphicsresourcesetmapflags_v6050 {
     pub unsafe extern "C" fn graphics_resource_set_map_flags(
         resource: CUgraphicsResource,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicssubresourcegetmappedarray_v3000 {
@@ -4482,7 +4352,6 @@ pub mod pfn_cugraphicssubresourcegetmappedarray_v3000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsSubResourceGetMappedArray_v3000)(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel);`
     ///
@@ -4493,7 +4362,7 @@ pub mod pfn_cugraphicssubresourcegetmappedarray_v3000 {
         resource: CUgraphicsResource,
         array_index: c_uint,
         mip_level: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsunmapresources_v3000 {
@@ -4504,7 +4373,6 @@ pub mod pfn_cugraphicsunmapresources_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsUnmapResources_v3000)(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
@@ -4515,7 +4383,7 @@ pub mod pfn_cugraphicsunmapresources_v3000 {
         count: c_uint,
         resources: *mut CUgraphicsResource,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsunmapresources_v7000_ptsz {
@@ -4526,7 +4394,6 @@ pub mod pfn_cugraphicsunmapresources_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsUnmapResources_v7000_ptsz)(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
@@ -4537,7 +4404,7 @@ pub mod pfn_cugraphicsunmapresources_v7000_ptsz {
         count: c_uint,
         resources: *mut CUgraphicsResource,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsunregisterresource_v3000 {
@@ -4547,13 +4414,14 @@ pub mod pfn_cugraphicsunregisterresource_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsUnregisterResource_v3000)(CUgraphicsResource resource);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphicsUnregisterResource", version = 3000)]
-    pub unsafe extern "C" fn graphics_unregister_resource(resource: CUgraphicsResource) -> CUresult;
+    pub unsafe extern "C" fn graphics_unregister_resource(
+        resource: CUgraphicsResource,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxcreate_v12040 {
@@ -4566,7 +4434,6 @@ pub mod pfn_cugreenctxcreate_v12040 {
     //   CUdevResourceDesc: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxCreate_v12040)(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);`
     ///
@@ -4577,7 +4444,7 @@ pub mod pfn_cugreenctxcreate_v12040 {
         desc: CUdevResourceDesc,
         dev: CUdevice,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxdestroy_v12040 {
@@ -4587,13 +4454,12 @@ pub mod pfn_cugreenctxdestroy_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxDestroy_v12040)(CUgreenCtx hCtx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGreenCtxDestroy", version = 12040)]
-    pub unsafe extern "C" fn green_ctx_destroy(h_ctx: CUgreenCtx) -> CUresult;
+    pub unsafe extern "C" fn green_ctx_destroy(h_ctx: CUgreenCtx) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxgetdevresource_v12040 {
@@ -4605,7 +4471,6 @@ pub mod pfn_cugreenctxgetdevresource_v12040 {
     //   CUdevResource: 144 bytes, align 8
     //   CUdevResourceType: 4 bytes, align 4
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxGetDevResource_v12040)(CUgreenCtx hCtx, CUdevResource *result, CUdevResourceType type);`
     ///
@@ -4615,7 +4480,7 @@ pub mod pfn_cugreenctxgetdevresource_v12040 {
         h_ctx: CUgreenCtx,
         result: *mut CUdevResource,
         type_: CUdevResourceType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxrecordevent_v12040 {
@@ -4626,13 +4491,15 @@ pub mod pfn_cugreenctxrecordevent_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxRecordEvent_v12040)(CUgreenCtx hCtx, CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGreenCtxRecordEvent", version = 12040)]
-    pub unsafe extern "C" fn green_ctx_record_event(h_ctx: CUgreenCtx, h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn green_ctx_record_event(
+        h_ctx: CUgreenCtx,
+        h_event: CUevent,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxstreamcreate_v12050 {
@@ -4643,7 +4510,6 @@ pub mod pfn_cugreenctxstreamcreate_v12050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxStreamCreate_v12050)(CUstream *phStream, CUgreenCtx greenCtx, unsigned int flags, int priority);`
@@ -4655,7 +4521,7 @@ pub mod pfn_cugreenctxstreamcreate_v12050 {
         green_ctx: CUgreenCtx,
         flags: c_uint,
         priority: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxwaitevent_v12040 {
@@ -4666,13 +4532,15 @@ pub mod pfn_cugreenctxwaitevent_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxWaitEvent_v12040)(CUgreenCtx hCtx, CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGreenCtxWaitEvent", version = 12040)]
-    pub unsafe extern "C" fn green_ctx_wait_event(h_ctx: CUgreenCtx, h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn green_ctx_wait_event(
+        h_ctx: CUgreenCtx,
+        h_event: CUevent,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuimportexternalmemory_v10000 {
@@ -4683,7 +4551,6 @@ pub mod pfn_cuimportexternalmemory_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1: 104 bytes, align 8
     //   CUexternalMemory: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuImportExternalMemory_v10000)(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 *memHandleDesc);`
     ///
@@ -4692,7 +4559,7 @@ pub mod pfn_cuimportexternalmemory_v10000 {
     pub unsafe extern "C" fn import_external_memory(
         ext_mem_out: *mut CUexternalMemory,
         mem_handle_desc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuimportexternalsemaphore_v10000 {
@@ -4703,7 +4570,6 @@ pub mod pfn_cuimportexternalsemaphore_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1: 96 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuImportExternalSemaphore_v10000)(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 *semHandleDesc);`
     ///
@@ -4712,7 +4578,7 @@ pub mod pfn_cuimportexternalsemaphore_v10000 {
     pub unsafe extern "C" fn import_external_semaphore(
         ext_sem_out: *mut CUexternalSemaphore,
         sem_handle_desc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuinit_v2000 {
@@ -4721,14 +4587,11 @@ pub mod pfn_cuinit_v2000 {
     use std::ffi::c_uint;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuInit_v2000)(unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuInit", version = 2000)]
-    pub unsafe extern "C" fn init(flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn init(flags: c_uint) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcclosememhandle_v4010 {
@@ -4738,13 +4601,12 @@ pub mod pfn_cuipcclosememhandle_v4010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcCloseMemHandle_v4010)(CUdeviceptr_v2 dptr);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuIpcCloseMemHandle", version = 4010)]
-    pub unsafe extern "C" fn ipc_close_mem_handle(dptr: CUdeviceptr_v2) -> CUresult;
+    pub unsafe extern "C" fn ipc_close_mem_handle(dptr: CUdeviceptr_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcgeteventhandle_v4010 {
@@ -4755,7 +4617,6 @@ pub mod pfn_cuipcgeteventhandle_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUipcEventHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcGetEventHandle_v4010)(CUipcEventHandle_v1 *pHandle, CUevent event);`
     ///
@@ -4764,7 +4625,7 @@ pub mod pfn_cuipcgeteventhandle_v4010 {
     pub unsafe extern "C" fn ipc_get_event_handle(
         p_handle: *mut CUipcEventHandle_v1,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcgetmemhandle_v4010 {
@@ -4775,7 +4636,6 @@ pub mod pfn_cuipcgetmemhandle_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUipcMemHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcGetMemHandle_v4010)(CUipcMemHandle_v1 *pHandle, CUdeviceptr_v2 dptr);`
     ///
@@ -4784,7 +4644,7 @@ pub mod pfn_cuipcgetmemhandle_v4010 {
     pub unsafe extern "C" fn ipc_get_mem_handle(
         p_handle: *mut CUipcMemHandle_v1,
         dptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcopeneventhandle_v4010 {
@@ -4795,7 +4655,6 @@ pub mod pfn_cuipcopeneventhandle_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUipcEventHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcOpenEventHandle_v4010)(CUevent *phEvent, CUipcEventHandle_v1 handle);`
     ///
@@ -4804,7 +4663,7 @@ pub mod pfn_cuipcopeneventhandle_v4010 {
     pub unsafe extern "C" fn ipc_open_event_handle(
         ph_event: *mut CUevent,
         handle: CUipcEventHandle_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcopenmemhandle_v4010 {
@@ -4816,7 +4675,6 @@ pub mod pfn_cuipcopenmemhandle_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUipcMemHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcOpenMemHandle_v4010)(CUdeviceptr_v2 *pdptr, CUipcMemHandle_v1 handle, unsigned int Flags);`
     ///
@@ -4826,7 +4684,7 @@ pub mod pfn_cuipcopenmemhandle_v4010 {
         pdptr: *mut CUdeviceptr_v2,
         handle: CUipcMemHandle_v1,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcopenmemhandle_v11000 {
@@ -4838,7 +4696,6 @@ pub mod pfn_cuipcopenmemhandle_v11000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUipcMemHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcOpenMemHandle_v11000)(CUdeviceptr_v2 *pdptr, CUipcMemHandle_v1 handle, unsigned int Flags);`
     ///
@@ -4848,7 +4705,7 @@ pub mod pfn_cuipcopenmemhandle_v11000 {
         pdptr: *mut CUdeviceptr_v2,
         handle: CUipcMemHandle_v1,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetattribute_v12000 {
@@ -4861,7 +4718,6 @@ pub mod pfn_cukernelgetattribute_v12000 {
     //   CUdevice: 4 bytes, align 4
     //   CUfunction_attribute: 4 bytes, align 4
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetAttribute_v12000)(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);`
     ///
@@ -4872,7 +4728,7 @@ pub mod pfn_cukernelgetattribute_v12000 {
         attrib: CUfunction_attribute,
         kernel: CUkernel,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetfunction_v12000 {
@@ -4883,13 +4739,15 @@ pub mod pfn_cukernelgetfunction_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetFunction_v12000)(CUfunction *pFunc, CUkernel kernel);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuKernelGetFunction", version = 12000)]
-    pub unsafe extern "C" fn kernel_get_function(p_func: *mut CUfunction, kernel: CUkernel) -> CUresult;
+    pub unsafe extern "C" fn kernel_get_function(
+        p_func: *mut CUfunction,
+        kernel: CUkernel,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetlibrary_v12050 {
@@ -4900,13 +4758,15 @@ pub mod pfn_cukernelgetlibrary_v12050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetLibrary_v12050)(CUlibrary *pLib, CUkernel kernel);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.5 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuKernelGetLibrary", version = 12050)]
-    pub unsafe extern "C" fn kernel_get_library(p_lib: *mut CUlibrary, kernel: CUkernel) -> CUresult;
+    pub unsafe extern "C" fn kernel_get_library(
+        p_lib: *mut CUlibrary,
+        kernel: CUkernel,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetname_v12030 {
@@ -4917,13 +4777,15 @@ pub mod pfn_cukernelgetname_v12030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetName_v12030)(const char **name, CUkernel hfunc);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.3 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuKernelGetName", version = 12030)]
-    pub unsafe extern "C" fn kernel_get_name(name: *mut *const c_char, hfunc: CUkernel) -> CUresult;
+    pub unsafe extern "C" fn kernel_get_name(
+        name: *mut *const c_char,
+        hfunc: CUkernel,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetparaminfo_v12040 {
@@ -4933,7 +4795,6 @@ pub mod pfn_cukernelgetparaminfo_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetParamInfo_v12040)(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize);`
     ///
@@ -4944,7 +4805,7 @@ pub mod pfn_cukernelgetparaminfo_v12040 {
         param_index: usize,
         param_offset: *mut usize,
         param_size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelsetattribute_v12000 {
@@ -4957,7 +4818,6 @@ pub mod pfn_cukernelsetattribute_v12000 {
     //   CUdevice: 4 bytes, align 4
     //   CUfunction_attribute: 4 bytes, align 4
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelSetAttribute_v12000)(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);`
     ///
@@ -4968,7 +4828,7 @@ pub mod pfn_cukernelsetattribute_v12000 {
         val: c_int,
         kernel: CUkernel,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelsetcacheconfig_v12000 {
@@ -4980,7 +4840,6 @@ pub mod pfn_cukernelsetcacheconfig_v12000 {
     //   CUdevice: 4 bytes, align 4
     //   CUfunc_cache: 4 bytes, align 4
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelSetCacheConfig_v12000)(CUkernel kernel, CUfunc_cache config, CUdevice dev);`
     ///
@@ -4990,7 +4849,7 @@ pub mod pfn_cukernelsetcacheconfig_v12000 {
         kernel: CUkernel,
         config: CUfunc_cache,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunch_v2000 {
@@ -5000,13 +4859,12 @@ pub mod pfn_culaunch_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunch_v2000)(CUfunction f);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLaunch", version = 2000)]
-    pub unsafe extern "C" fn launch(f: CUfunction) -> CUresult;
+    pub unsafe extern "C" fn launch(f: CUfunction) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchcooperativekernel_v9000 {
@@ -5017,7 +4875,6 @@ pub mod pfn_culaunchcooperativekernel_v9000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchCooperativeKernel_v9000)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);`
@@ -5035,7 +4892,7 @@ pub mod pfn_culaunchcooperativekernel_v9000 {
         shared_mem_bytes: c_uint,
         h_stream: CUstream,
         kernel_params: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchcooperativekernel_v9000_ptsz {
@@ -5046,7 +4903,6 @@ pub mod pfn_culaunchcooperativekernel_v9000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchCooperativeKernel_v9000_ptsz)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);`
@@ -5064,7 +4920,7 @@ pub mod pfn_culaunchcooperativekernel_v9000_ptsz {
         shared_mem_bytes: c_uint,
         h_stream: CUstream,
         kernel_params: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchcooperativekernelmultidevice_v9000 {
@@ -5075,7 +4931,6 @@ pub mod pfn_culaunchcooperativekernelmultidevice_v9000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_LAUNCH_PARAMS_v1: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchCooperativeKernelMultiDevice_v9000)(CUDA_LAUNCH_PARAMS_v1 *launchParamsList, unsigned int numDevices, unsigned int flags);`
     ///
@@ -5085,7 +4940,7 @@ pub mod pfn_culaunchcooperativekernelmultidevice_v9000 {
         launch_params_list: *mut CUDA_LAUNCH_PARAMS_v1,
         num_devices: c_uint,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchgrid_v2000 {
@@ -5096,7 +4951,6 @@ pub mod pfn_culaunchgrid_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchGrid_v2000)(CUfunction f, int grid_width, int grid_height);`
     ///
@@ -5106,7 +4960,7 @@ pub mod pfn_culaunchgrid_v2000 {
         f: CUfunction,
         grid_width: c_int,
         grid_height: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchgridasync_v2000 {
@@ -5117,7 +4971,6 @@ pub mod pfn_culaunchgridasync_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchGridAsync_v2000)(CUfunction f, int grid_width, int grid_height, CUstream hStream);`
@@ -5129,7 +4982,7 @@ pub mod pfn_culaunchgridasync_v2000 {
         grid_width: c_int,
         grid_height: c_int,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchhostfunc_v10000 {
@@ -5140,7 +4993,6 @@ pub mod pfn_culaunchhostfunc_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUhostFn: a callback `void (*)(void *userData)`: `Option<unsafe extern "C" fn(*mut c_void)>`
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchHostFunc_v10000)(CUstream hStream, CUhostFn fn, void *userData);`
@@ -5151,7 +5003,7 @@ pub mod pfn_culaunchhostfunc_v10000 {
         h_stream: CUstream,
         fn_: CUhostFn,
         user_data: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchhostfunc_v10000_ptsz {
@@ -5162,7 +5014,6 @@ pub mod pfn_culaunchhostfunc_v10000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUhostFn: a callback `void (*)(void *userData)`: `Option<unsafe extern "C" fn(*mut c_void)>`
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchHostFunc_v10000_ptsz)(CUstream hStream, CUhostFn fn, void *userData);`
@@ -5173,7 +5024,7 @@ pub mod pfn_culaunchhostfunc_v10000_ptsz {
         h_stream: CUstream,
         fn_: CUhostFn,
         user_data: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchkernel_v4000 {
@@ -5184,7 +5035,6 @@ pub mod pfn_culaunchkernel_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchKernel_v4000)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);`
@@ -5203,7 +5053,7 @@ pub mod pfn_culaunchkernel_v4000 {
         h_stream: CUstream,
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchkernel_v7000_ptsz {
@@ -5214,7 +5064,6 @@ pub mod pfn_culaunchkernel_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchKernel_v7000_ptsz)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);`
@@ -5233,7 +5082,7 @@ pub mod pfn_culaunchkernel_v7000_ptsz {
         h_stream: CUstream,
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchkernelex_v11060 {
@@ -5245,7 +5094,6 @@ pub mod pfn_culaunchkernelex_v11060 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUlaunchConfig: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchKernelEx_v11060)(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);`
     ///
@@ -5256,7 +5104,7 @@ pub mod pfn_culaunchkernelex_v11060 {
         f: CUfunction,
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchkernelex_v11060_ptsz {
@@ -5268,7 +5116,6 @@ pub mod pfn_culaunchkernelex_v11060_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUlaunchConfig: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchKernelEx_v11060_ptsz)(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);`
     ///
@@ -5279,7 +5126,7 @@ pub mod pfn_culaunchkernelex_v11060_ptsz {
         f: CUfunction,
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibraryenumeratekernels_v12040 {
@@ -5291,7 +5138,6 @@ pub mod pfn_culibraryenumeratekernels_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryEnumerateKernels_v12040)(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);`
     ///
@@ -5301,7 +5147,7 @@ pub mod pfn_culibraryenumeratekernels_v12040 {
         kernels: *mut CUkernel,
         num_kernels: c_uint,
         lib: CUlibrary,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetglobal_v12000 {
@@ -5313,7 +5159,6 @@ pub mod pfn_culibrarygetglobal_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetGlobal_v12000)(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);`
     ///
@@ -5324,7 +5169,7 @@ pub mod pfn_culibrarygetglobal_v12000 {
         bytes: *mut usize,
         library: CUlibrary,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetkernel_v12000 {
@@ -5336,7 +5181,6 @@ pub mod pfn_culibrarygetkernel_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetKernel_v12000)(CUkernel *pKernel, CUlibrary library, const char *name);`
     ///
@@ -5346,7 +5190,7 @@ pub mod pfn_culibrarygetkernel_v12000 {
         p_kernel: *mut CUkernel,
         library: CUlibrary,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetkernelcount_v12040 {
@@ -5357,13 +5201,15 @@ pub mod pfn_culibrarygetkernelcount_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetKernelCount_v12040)(unsigned int *count, CUlibrary lib);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLibraryGetKernelCount", version = 12040)]
-    pub unsafe extern "C" fn library_get_kernel_count(count: *mut c_uint, lib: CUlibrary) -> CUresult;
+    pub unsafe extern "C" fn library_get_kernel_count(
+        count: *mut c_uint,
+        lib: CUlibrary,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetmanaged_v12000 {
@@ -5375,7 +5221,6 @@ pub mod pfn_culibrarygetmanaged_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetManaged_v12000)(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);`
     ///
@@ -5386,7 +5231,7 @@ pub mod pfn_culibrarygetmanaged_v12000 {
         bytes: *mut usize,
         library: CUlibrary,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetmodule_v12000 {
@@ -5397,13 +5242,15 @@ pub mod pfn_culibrarygetmodule_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlibrary: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetModule_v12000)(CUmodule *pMod, CUlibrary library);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLibraryGetModule", version = 12000)]
-    pub unsafe extern "C" fn library_get_module(p_mod: *mut CUmodule, library: CUlibrary) -> CUresult;
+    pub unsafe extern "C" fn library_get_module(
+        p_mod: *mut CUmodule,
+        library: CUlibrary,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetunifiedfunction_v12000 {
@@ -5414,7 +5261,6 @@ pub mod pfn_culibrarygetunifiedfunction_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetUnifiedFunction_v12000)(void **fptr, CUlibrary library, const char *symbol);`
     ///
@@ -5424,7 +5270,7 @@ pub mod pfn_culibrarygetunifiedfunction_v12000 {
         fptr: *mut *mut c_void,
         library: CUlibrary,
         symbol: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibraryloaddata_v12000 {
@@ -5437,7 +5283,6 @@ pub mod pfn_culibraryloaddata_v12000 {
     //   CUjit_option: 4 bytes, align 4
     //   CUlibrary: 8 bytes, align 8
     //   CUlibraryOption: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryLoadData_v12000)(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);`
     ///
@@ -5452,7 +5297,7 @@ pub mod pfn_culibraryloaddata_v12000 {
         library_options: *mut CUlibraryOption,
         library_option_values: *mut *mut c_void,
         num_library_options: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibraryloadfromfile_v12000 {
@@ -5465,7 +5310,6 @@ pub mod pfn_culibraryloadfromfile_v12000 {
     //   CUjit_option: 4 bytes, align 4
     //   CUlibrary: 8 bytes, align 8
     //   CUlibraryOption: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryLoadFromFile_v12000)(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);`
     ///
@@ -5480,7 +5324,7 @@ pub mod pfn_culibraryloadfromfile_v12000 {
         library_options: *mut CUlibraryOption,
         library_option_values: *mut *mut c_void,
         num_library_options: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibraryunload_v12000 {
@@ -5490,13 +5334,12 @@ pub mod pfn_culibraryunload_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryUnload_v12000)(CUlibrary library);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLibraryUnload", version = 12000)]
-    pub unsafe extern "C" fn library_unload(library: CUlibrary) -> CUresult;
+    pub unsafe extern "C" fn library_unload(library: CUlibrary) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkadddata_v5050 {
@@ -5509,7 +5352,6 @@ pub mod pfn_culinkadddata_v5050 {
     //   CUjitInputType: 4 bytes, align 4
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkAddData_v5050)(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -5524,7 +5366,7 @@ pub mod pfn_culinkadddata_v5050 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkadddata_v6050 {
@@ -5537,7 +5379,6 @@ pub mod pfn_culinkadddata_v6050 {
     //   CUjitInputType: 4 bytes, align 4
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkAddData_v6050)(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -5552,7 +5393,7 @@ pub mod pfn_culinkadddata_v6050 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkaddfile_v5050 {
@@ -5565,7 +5406,6 @@ pub mod pfn_culinkaddfile_v5050 {
     //   CUjitInputType: 4 bytes, align 4
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkAddFile_v5050)(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -5578,7 +5418,7 @@ pub mod pfn_culinkaddfile_v5050 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkaddfile_v6050 {
@@ -5591,7 +5431,6 @@ pub mod pfn_culinkaddfile_v6050 {
     //   CUjitInputType: 4 bytes, align 4
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkAddFile_v6050)(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -5604,7 +5443,7 @@ pub mod pfn_culinkaddfile_v6050 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkcomplete_v5050 {
@@ -5615,7 +5454,6 @@ pub mod pfn_culinkcomplete_v5050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkComplete_v5050)(CUlinkState state, void **cubinOut, size_t *sizeOut);`
     ///
@@ -5625,7 +5463,7 @@ pub mod pfn_culinkcomplete_v5050 {
         state: CUlinkState,
         cubin_out: *mut *mut c_void,
         size_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkcreate_v5050 {
@@ -5637,7 +5475,6 @@ pub mod pfn_culinkcreate_v5050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkCreate_v5050)(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);`
     ///
@@ -5648,7 +5485,7 @@ pub mod pfn_culinkcreate_v5050 {
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
         state_out: *mut CUlinkState,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkcreate_v6050 {
@@ -5660,7 +5497,6 @@ pub mod pfn_culinkcreate_v6050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkCreate_v6050)(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);`
     ///
@@ -5671,7 +5507,7 @@ pub mod pfn_culinkcreate_v6050 {
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
         state_out: *mut CUlinkState,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkdestroy_v5050 {
@@ -5681,13 +5517,12 @@ pub mod pfn_culinkdestroy_v5050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkDestroy_v5050)(CUlinkState state);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLinkDestroy", version = 5050)]
-    pub unsafe extern "C" fn link_destroy(state: CUlinkState) -> CUresult;
+    pub unsafe extern "C" fn link_destroy(state: CUlinkState) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemaddressfree_v10020 {
@@ -5697,13 +5532,15 @@ pub mod pfn_cumemaddressfree_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAddressFree_v10020)(CUdeviceptr_v2 ptr, size_t size);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemAddressFree", version = 10020)]
-    pub unsafe extern "C" fn mem_address_free(ptr: CUdeviceptr_v2, size: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_address_free(
+        ptr: CUdeviceptr_v2,
+        size: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemaddressreserve_v10020 {
@@ -5714,7 +5551,6 @@ pub mod pfn_cumemaddressreserve_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAddressReserve_v10020)(CUdeviceptr_v2 *ptr, size_t size, size_t alignment, CUdeviceptr_v2 addr, unsigned long long flags);`
     ///
@@ -5726,7 +5562,7 @@ pub mod pfn_cumemaddressreserve_v10020 {
         alignment: usize,
         addr: CUdeviceptr_v2,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemadvise_v8000 {
@@ -5738,7 +5574,6 @@ pub mod pfn_cumemadvise_v8000 {
     //   CUdevice_v1: 4 bytes, align 4
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmem_advise: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAdvise_v8000)(CUdeviceptr_v2 devPtr, size_t count, CUmem_advise advice, CUdevice_v1 device);`
     ///
@@ -5749,7 +5584,7 @@ pub mod pfn_cumemadvise_v8000 {
         count: usize,
         advice: CUmem_advise,
         device: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemadvise_v12020 {
@@ -5761,7 +5596,6 @@ pub mod pfn_cumemadvise_v12020 {
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
     //   CUmem_advise: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAdvise_v12020)(CUdeviceptr_v2 devPtr, size_t count, CUmem_advise advice, CUmemLocation_v1 location);`
     ///
@@ -5772,7 +5606,7 @@ pub mod pfn_cumemadvise_v12020 {
         count: usize,
         advice: CUmem_advise,
         location: CUmemLocation_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemalloc_v3020 {
@@ -5782,13 +5616,15 @@ pub mod pfn_cumemalloc_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemAlloc", version = 3020)]
-    pub unsafe extern "C" fn mem_alloc(dptr: *mut CUdeviceptr_v2, bytesize: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_alloc(
+        dptr: *mut CUdeviceptr_v2,
+        bytesize: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocasync_v11020 {
@@ -5798,7 +5634,6 @@ pub mod pfn_cumemallocasync_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocAsync_v11020)(CUdeviceptr_v2 *dptr, size_t bytesize, CUstream hStream);`
@@ -5809,7 +5644,7 @@ pub mod pfn_cumemallocasync_v11020 {
         dptr: *mut CUdeviceptr_v2,
         bytesize: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocasync_v11020_ptsz {
@@ -5819,7 +5654,6 @@ pub mod pfn_cumemallocasync_v11020_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocAsync_v11020_ptsz)(CUdeviceptr_v2 *dptr, size_t bytesize, CUstream hStream);`
@@ -5830,7 +5664,7 @@ pub mod pfn_cumemallocasync_v11020_ptsz {
         dptr: *mut CUdeviceptr_v2,
         bytesize: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocfrompoolasync_v11020 {
@@ -5841,7 +5675,6 @@ pub mod pfn_cumemallocfrompoolasync_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocFromPoolAsync_v11020)(CUdeviceptr_v2 *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);`
@@ -5853,7 +5686,7 @@ pub mod pfn_cumemallocfrompoolasync_v11020 {
         bytesize: usize,
         pool: CUmemoryPool,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocfrompoolasync_v11020_ptsz {
@@ -5864,7 +5697,6 @@ pub mod pfn_cumemallocfrompoolasync_v11020_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocFromPoolAsync_v11020_ptsz)(CUdeviceptr_v2 *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);`
@@ -5876,7 +5708,7 @@ pub mod pfn_cumemallocfrompoolasync_v11020_ptsz {
         bytesize: usize,
         pool: CUmemoryPool,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallochost_v2000 {
@@ -5885,14 +5717,14 @@ pub mod pfn_cumemallochost_v2000 {
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocHost_v2000)(void **pp, unsigned int bytesize);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemAllocHost", version = 2000)]
-    pub unsafe extern "C" fn mem_alloc_host(pp: *mut *mut c_void, bytesize: c_uint) -> CUresult;
+    pub unsafe extern "C" fn mem_alloc_host(
+        pp: *mut *mut c_void,
+        bytesize: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallochost_v3020 {
@@ -5901,14 +5733,14 @@ pub mod pfn_cumemallochost_v3020 {
     use std::ffi::c_void;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocHost_v3020)(void **pp, size_t bytesize);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemAllocHost", version = 3020)]
-    pub unsafe extern "C" fn mem_alloc_host(pp: *mut *mut c_void, bytesize: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_alloc_host(
+        pp: *mut *mut c_void,
+        bytesize: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocmanaged_v6000 {
@@ -5919,7 +5751,6 @@ pub mod pfn_cumemallocmanaged_v6000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocManaged_v6000)(CUdeviceptr_v2 *dptr, size_t bytesize, unsigned int flags);`
     ///
@@ -5929,7 +5760,7 @@ pub mod pfn_cumemallocmanaged_v6000 {
         dptr: *mut CUdeviceptr_v2,
         bytesize: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocpitch_v3020 {
@@ -5940,7 +5771,6 @@ pub mod pfn_cumemallocpitch_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocPitch_v3020)(CUdeviceptr_v2 *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);`
     ///
@@ -5952,7 +5782,7 @@ pub mod pfn_cumemallocpitch_v3020 {
         width_in_bytes: usize,
         height: usize,
         element_size_bytes: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumembatchdecompressasync_v12060 {
@@ -5963,7 +5793,6 @@ pub mod pfn_cumembatchdecompressasync_v12060 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemDecompressParams: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemBatchDecompressAsync_v12060)(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);`
@@ -5976,7 +5805,7 @@ pub mod pfn_cumembatchdecompressasync_v12060 {
         flags: c_uint,
         error_index: *mut usize,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumembatchdecompressasync_v12060_ptsz {
@@ -5987,7 +5816,6 @@ pub mod pfn_cumembatchdecompressasync_v12060_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemDecompressParams: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemBatchDecompressAsync_v12060_ptsz)(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);`
@@ -6000,7 +5828,7 @@ pub mod pfn_cumembatchdecompressasync_v12060_ptsz {
         flags: c_uint,
         error_index: *mut usize,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcreate_v10020 {
@@ -6012,7 +5840,6 @@ pub mod pfn_cumemcreate_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationProp_v1: 32 bytes, align 8
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemCreate_v10020)(CUmemGenericAllocationHandle_v1 *handle, size_t size, const CUmemAllocationProp_v1 *prop, unsigned long long flags);`
     ///
@@ -6023,7 +5850,7 @@ pub mod pfn_cumemcreate_v10020 {
         size: usize,
         prop: *const CUmemAllocationProp_v1,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemexporttoshareablehandle_v10020 {
@@ -6035,7 +5862,6 @@ pub mod pfn_cumemexporttoshareablehandle_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationHandleType: 4 bytes, align 4
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemExportToShareableHandle_v10020)(void *shareableHandle, CUmemGenericAllocationHandle_v1 handle, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
@@ -6046,7 +5872,7 @@ pub mod pfn_cumemexporttoshareablehandle_v10020 {
         handle: CUmemGenericAllocationHandle_v1,
         handle_type: CUmemAllocationHandleType,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemfree_v3020 {
@@ -6056,13 +5882,12 @@ pub mod pfn_cumemfree_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemFree_v3020)(CUdeviceptr_v2 dptr);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemFree", version = 3020)]
-    pub unsafe extern "C" fn mem_free(dptr: CUdeviceptr_v2) -> CUresult;
+    pub unsafe extern "C" fn mem_free(dptr: CUdeviceptr_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemfreeasync_v11020 {
@@ -6072,14 +5897,16 @@ pub mod pfn_cumemfreeasync_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemFreeAsync_v11020)(CUdeviceptr_v2 dptr, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemFreeAsync", version = 11020)]
-    pub unsafe extern "C" fn mem_free_async(dptr: CUdeviceptr_v2, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn mem_free_async(
+        dptr: CUdeviceptr_v2,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemfreeasync_v11020_ptsz {
@@ -6089,14 +5916,16 @@ pub mod pfn_cumemfreeasync_v11020_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemFreeAsync_v11020_ptsz)(CUdeviceptr_v2 dptr, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemFreeAsync", version = 11020, stream = "per_thread")]
-    pub unsafe extern "C" fn mem_free_async(dptr: CUdeviceptr_v2, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn mem_free_async(
+        dptr: CUdeviceptr_v2,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemfreehost_v2000 {
@@ -6105,14 +5934,11 @@ pub mod pfn_cumemfreehost_v2000 {
     use std::ffi::c_void;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemFreeHost_v2000)(void *p);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemFreeHost", version = 2000)]
-    pub unsafe extern "C" fn mem_free_host(p: *mut c_void) -> CUresult;
+    pub unsafe extern "C" fn mem_free_host(p: *mut c_void) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetaccess_v10020 {
@@ -6124,7 +5950,6 @@ pub mod pfn_cumemgetaccess_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetAccess_v10020)(unsigned long long *flags, const CUmemLocation_v1 *location, CUdeviceptr_v2 ptr);`
     ///
@@ -6134,7 +5959,7 @@ pub mod pfn_cumemgetaccess_v10020 {
         flags: *mut c_ulonglong,
         location: *const CUmemLocation_v1,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetaddressrange_v3020 {
@@ -6144,7 +5969,6 @@ pub mod pfn_cumemgetaddressrange_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetAddressRange_v3020)(CUdeviceptr_v2 *pbase, size_t *psize, CUdeviceptr_v2 dptr);`
     ///
@@ -6154,7 +5978,7 @@ pub mod pfn_cumemgetaddressrange_v3020 {
         pbase: *mut CUdeviceptr_v2,
         psize: *mut usize,
         dptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetallocationgranularity_v10020 {
@@ -6165,7 +5989,6 @@ pub mod pfn_cumemgetallocationgranularity_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationGranularity_flags: 4 bytes, align 4
     //   CUmemAllocationProp_v1: 32 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetAllocationGranularity_v10020)(size_t *granularity, const CUmemAllocationProp_v1 *prop, CUmemAllocationGranularity_flags option);`
     ///
@@ -6175,7 +5998,7 @@ pub mod pfn_cumemgetallocationgranularity_v10020 {
         granularity: *mut usize,
         prop: *const CUmemAllocationProp_v1,
         option: CUmemAllocationGranularity_flags,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetallocationpropertiesfromhandle_v10020 {
@@ -6186,7 +6009,6 @@ pub mod pfn_cumemgetallocationpropertiesfromhandle_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationProp_v1: 32 bytes, align 8
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetAllocationPropertiesFromHandle_v10020)(CUmemAllocationProp_v1 *prop, CUmemGenericAllocationHandle_v1 handle);`
     ///
@@ -6195,7 +6017,7 @@ pub mod pfn_cumemgetallocationpropertiesfromhandle_v10020 {
     pub unsafe extern "C" fn mem_get_allocation_properties_from_handle(
         prop: *mut CUmemAllocationProp_v1,
         handle: CUmemGenericAllocationHandle_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgethandleforaddressrange_v11070 {
@@ -6207,7 +6029,6 @@ pub mod pfn_cumemgethandleforaddressrange_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUmemRangeHandleType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetHandleForAddressRange_v11070)(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);`
     ///
@@ -6219,7 +6040,7 @@ pub mod pfn_cumemgethandleforaddressrange_v11070 {
         size: usize,
         handle_type: CUmemRangeHandleType,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetinfo_v2000 {
@@ -6228,14 +6049,14 @@ pub mod pfn_cumemgetinfo_v2000 {
     use std::ffi::c_uint;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetInfo_v2000)(unsigned int *free, unsigned int *total);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemGetInfo", version = 2000)]
-    pub unsafe extern "C" fn mem_get_info(free: *mut c_uint, total: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn mem_get_info(
+        free: *mut c_uint,
+        total: *mut c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetinfo_v3020 {
@@ -6243,14 +6064,14 @@ pub mod pfn_cumemgetinfo_v3020 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetInfo_v3020)(size_t *free, size_t *total);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemGetInfo", version = 3020)]
-    pub unsafe extern "C" fn mem_get_info(free: *mut usize, total: *mut usize) -> CUresult;
+    pub unsafe extern "C" fn mem_get_info(
+        free: *mut usize,
+        total: *mut usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostalloc_v2020 {
@@ -6258,9 +6079,6 @@ pub mod pfn_cumemhostalloc_v2020 {
 
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
-
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostAlloc_v2020)(void **pp, size_t bytesize, unsigned int Flags);`
     ///
@@ -6270,7 +6088,7 @@ pub mod pfn_cumemhostalloc_v2020 {
         pp: *mut *mut c_void,
         bytesize: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostgetdevicepointer_v3020 {
@@ -6281,7 +6099,6 @@ pub mod pfn_cumemhostgetdevicepointer_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostGetDevicePointer_v3020)(CUdeviceptr_v2 *pdptr, void *p, unsigned int Flags);`
     ///
@@ -6291,7 +6108,7 @@ pub mod pfn_cumemhostgetdevicepointer_v3020 {
         pdptr: *mut CUdeviceptr_v2,
         p: *mut c_void,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostgetflags_v2030 {
@@ -6300,14 +6117,14 @@ pub mod pfn_cumemhostgetflags_v2030 {
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostGetFlags_v2030)(unsigned int *pFlags, void *p);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemHostGetFlags", version = 2030)]
-    pub unsafe extern "C" fn mem_host_get_flags(p_flags: *mut c_uint, p: *mut c_void) -> CUresult;
+    pub unsafe extern "C" fn mem_host_get_flags(
+        p_flags: *mut c_uint,
+        p: *mut c_void,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostregister_v4000 {
@@ -6315,9 +6132,6 @@ pub mod pfn_cumemhostregister_v4000 {
 
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
-
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostRegister_v4000)(void *p, size_t bytesize, unsigned int Flags);`
     ///
@@ -6327,7 +6141,7 @@ pub mod pfn_cumemhostregister_v4000 {
         p: *mut c_void,
         bytesize: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostregister_v6050 {
@@ -6335,9 +6149,6 @@ pub mod pfn_cumemhostregister_v6050 {
 
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
-
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostRegister_v6050)(void *p, size_t bytesize, unsigned int Flags);`
     ///
@@ -6347,7 +6158,7 @@ pub mod pfn_cumemhostregister_v6050 {
         p: *mut c_void,
         bytesize: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostunregister_v4000 {
@@ -6356,14 +6167,11 @@ pub mod pfn_cumemhostunregister_v4000 {
     use std::ffi::c_void;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostUnregister_v4000)(void *p);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemHostUnregister", version = 4000)]
-    pub unsafe extern "C" fn mem_host_unregister(p: *mut c_void) -> CUresult;
+    pub unsafe extern "C" fn mem_host_unregister(p: *mut c_void) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemimportfromshareablehandle_v10020 {
@@ -6375,7 +6183,6 @@ pub mod pfn_cumemimportfromshareablehandle_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationHandleType: 4 bytes, align 4
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemImportFromShareableHandle_v10020)(CUmemGenericAllocationHandle_v1 *handle, void *osHandle, CUmemAllocationHandleType shHandleType);`
     ///
@@ -6385,7 +6192,7 @@ pub mod pfn_cumemimportfromshareablehandle_v10020 {
         handle: *mut CUmemGenericAllocationHandle_v1,
         os_handle: *mut c_void,
         sh_handle_type: CUmemAllocationHandleType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemmap_v10020 {
@@ -6397,7 +6204,6 @@ pub mod pfn_cumemmap_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemMap_v10020)(CUdeviceptr_v2 ptr, size_t size, size_t offset, CUmemGenericAllocationHandle_v1 handle, unsigned long long flags);`
     ///
@@ -6409,7 +6215,7 @@ pub mod pfn_cumemmap_v10020 {
         offset: usize,
         handle: CUmemGenericAllocationHandle_v1,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemmaparrayasync_v11010 {
@@ -6420,7 +6226,6 @@ pub mod pfn_cumemmaparrayasync_v11010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarrayMapInfo_v1: 96 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemMapArrayAsync_v11010)(CUarrayMapInfo_v1 *mapInfoList, unsigned int count, CUstream hStream);`
@@ -6431,7 +6236,7 @@ pub mod pfn_cumemmaparrayasync_v11010 {
         map_info_list: *mut CUarrayMapInfo_v1,
         count: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemmaparrayasync_v11010_ptsz {
@@ -6442,7 +6247,6 @@ pub mod pfn_cumemmaparrayasync_v11010_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarrayMapInfo_v1: 96 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemMapArrayAsync_v11010_ptsz)(CUarrayMapInfo_v1 *mapInfoList, unsigned int count, CUstream hStream);`
@@ -6453,7 +6257,7 @@ pub mod pfn_cumemmaparrayasync_v11010_ptsz {
         map_info_list: *mut CUarrayMapInfo_v1,
         count: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolcreate_v11020 {
@@ -6464,7 +6268,6 @@ pub mod pfn_cumempoolcreate_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemPoolProps_v1: 88 bytes, align 8
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolCreate_v11020)(CUmemoryPool *pool, const CUmemPoolProps_v1 *poolProps);`
     ///
@@ -6473,7 +6276,7 @@ pub mod pfn_cumempoolcreate_v11020 {
     pub unsafe extern "C" fn mem_pool_create(
         pool: *mut CUmemoryPool,
         pool_props: *const CUmemPoolProps_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempooldestroy_v11020 {
@@ -6483,13 +6286,12 @@ pub mod pfn_cumempooldestroy_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolDestroy_v11020)(CUmemoryPool pool);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemPoolDestroy", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_destroy(pool: CUmemoryPool) -> CUresult;
+    pub unsafe extern "C" fn mem_pool_destroy(pool: CUmemoryPool) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolexportpointer_v11020 {
@@ -6500,7 +6302,6 @@ pub mod pfn_cumempoolexportpointer_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemPoolPtrExportData_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolExportPointer_v11020)(CUmemPoolPtrExportData_v1 *shareData_out, CUdeviceptr_v2 ptr);`
     ///
@@ -6509,7 +6310,7 @@ pub mod pfn_cumempoolexportpointer_v11020 {
     pub unsafe extern "C" fn mem_pool_export_pointer(
         share_data_out: *mut CUmemPoolPtrExportData_v1,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolexporttoshareablehandle_v11020 {
@@ -6521,7 +6322,6 @@ pub mod pfn_cumempoolexporttoshareablehandle_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationHandleType: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolExportToShareableHandle_v11020)(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
@@ -6532,7 +6332,7 @@ pub mod pfn_cumempoolexporttoshareablehandle_v11020 {
         pool: CUmemoryPool,
         handle_type: CUmemAllocationHandleType,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolgetaccess_v11020 {
@@ -6544,7 +6344,6 @@ pub mod pfn_cumempoolgetaccess_v11020 {
     //   CUmemAccess_flags: 4 bytes, align 4
     //   CUmemLocation_v1: 8 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolGetAccess_v11020)(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation_v1 *location);`
     ///
@@ -6554,7 +6353,7 @@ pub mod pfn_cumempoolgetaccess_v11020 {
         flags: *mut CUmemAccess_flags,
         mem_pool: CUmemoryPool,
         location: *mut CUmemLocation_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolgetattribute_v11020 {
@@ -6566,7 +6365,6 @@ pub mod pfn_cumempoolgetattribute_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemPool_attribute: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolGetAttribute_v11020)(CUmemoryPool pool, CUmemPool_attribute attr, void *value);`
     ///
@@ -6576,7 +6374,7 @@ pub mod pfn_cumempoolgetattribute_v11020 {
         pool: CUmemoryPool,
         attr: CUmemPool_attribute,
         value: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolimportfromshareablehandle_v11020 {
@@ -6588,7 +6386,6 @@ pub mod pfn_cumempoolimportfromshareablehandle_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationHandleType: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolImportFromShareableHandle_v11020)(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
@@ -6599,7 +6396,7 @@ pub mod pfn_cumempoolimportfromshareablehandle_v11020 {
         handle: *mut c_void,
         handle_type: CUmemAllocationHandleType,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolimportpointer_v11020 {
@@ -6611,7 +6408,6 @@ pub mod pfn_cumempoolimportpointer_v11020 {
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemPoolPtrExportData_v1: 64 bytes, align 1
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolImportPointer_v11020)(CUdeviceptr_v2 *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData_v1 *shareData);`
     ///
@@ -6621,7 +6417,7 @@ pub mod pfn_cumempoolimportpointer_v11020 {
         ptr_out: *mut CUdeviceptr_v2,
         pool: CUmemoryPool,
         share_data: *mut CUmemPoolPtrExportData_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolsetaccess_v11020 {
@@ -6632,7 +6428,6 @@ pub mod pfn_cumempoolsetaccess_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAccessDesc_v1: 12 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolSetAccess_v11020)(CUmemoryPool pool, const CUmemAccessDesc_v1 *map, size_t count);`
     ///
@@ -6642,7 +6437,7 @@ pub mod pfn_cumempoolsetaccess_v11020 {
         pool: CUmemoryPool,
         map: *const CUmemAccessDesc_v1,
         count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolsetattribute_v11020 {
@@ -6654,7 +6449,6 @@ pub mod pfn_cumempoolsetattribute_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemPool_attribute: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolSetAttribute_v11020)(CUmemoryPool pool, CUmemPool_attribute attr, void *value);`
     ///
@@ -6664,7 +6458,7 @@ pub mod pfn_cumempoolsetattribute_v11020 {
         pool: CUmemoryPool,
         attr: CUmemPool_attribute,
         value: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempooltrimto_v11020 {
@@ -6674,13 +6468,15 @@ pub mod pfn_cumempooltrimto_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolTrimTo_v11020)(CUmemoryPool pool, size_t minBytesToKeep);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemPoolTrimTo", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_trim_to(pool: CUmemoryPool, min_bytes_to_keep: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_pool_trim_to(
+        pool: CUmemoryPool,
+        min_bytes_to_keep: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchasync_v8000 {
@@ -6691,7 +6487,6 @@ pub mod pfn_cumemprefetchasync_v8000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchAsync_v8000)(CUdeviceptr_v2 devPtr, size_t count, CUdevice_v1 dstDevice, CUstream hStream);`
@@ -6703,7 +6498,7 @@ pub mod pfn_cumemprefetchasync_v8000 {
         count: usize,
         dst_device: CUdevice_v1,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchasync_v12020 {
@@ -6715,7 +6510,6 @@ pub mod pfn_cumemprefetchasync_v12020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchAsync_v12020)(CUdeviceptr_v2 devPtr, size_t count, CUmemLocation_v1 location, unsigned int flags, CUstream hStream);`
@@ -6728,7 +6522,7 @@ pub mod pfn_cumemprefetchasync_v12020 {
         location: CUmemLocation_v1,
         flags: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchasync_v8000_ptsz {
@@ -6739,7 +6533,6 @@ pub mod pfn_cumemprefetchasync_v8000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchAsync_v8000_ptsz)(CUdeviceptr_v2 devPtr, size_t count, CUdevice_v1 dstDevice, CUstream hStream);`
@@ -6751,7 +6544,7 @@ pub mod pfn_cumemprefetchasync_v8000_ptsz {
         count: usize,
         dst_device: CUdevice_v1,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchasync_v12020_ptsz {
@@ -6763,7 +6556,6 @@ pub mod pfn_cumemprefetchasync_v12020_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchAsync_v12020_ptsz)(CUdeviceptr_v2 devPtr, size_t count, CUmemLocation_v1 location, unsigned int flags, CUstream hStream);`
@@ -6776,7 +6568,7 @@ pub mod pfn_cumemprefetchasync_v12020_ptsz {
         location: CUmemLocation_v1,
         flags: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemrangegetattribute_v8000 {
@@ -6788,7 +6580,6 @@ pub mod pfn_cumemrangegetattribute_v8000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmem_range_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemRangeGetAttribute_v8000)(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr_v2 devPtr, size_t count);`
     ///
@@ -6800,7 +6591,7 @@ pub mod pfn_cumemrangegetattribute_v8000 {
         attribute: CUmem_range_attribute,
         dev_ptr: CUdeviceptr_v2,
         count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemrangegetattributes_v8000 {
@@ -6812,7 +6603,6 @@ pub mod pfn_cumemrangegetattributes_v8000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmem_range_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemRangeGetAttributes_v8000)(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr_v2 devPtr, size_t count);`
     ///
@@ -6825,7 +6615,7 @@ pub mod pfn_cumemrangegetattributes_v8000 {
         num_attributes: usize,
         dev_ptr: CUdeviceptr_v2,
         count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemrelease_v10020 {
@@ -6835,13 +6625,14 @@ pub mod pfn_cumemrelease_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemRelease_v10020)(CUmemGenericAllocationHandle_v1 handle);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemRelease", version = 10020)]
-    pub unsafe extern "C" fn mem_release(handle: CUmemGenericAllocationHandle_v1) -> CUresult;
+    pub unsafe extern "C" fn mem_release(
+        handle: CUmemGenericAllocationHandle_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemretainallocationhandle_v11000 {
@@ -6852,7 +6643,6 @@ pub mod pfn_cumemretainallocationhandle_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemRetainAllocationHandle_v11000)(CUmemGenericAllocationHandle_v1 *handle, void *addr);`
     ///
@@ -6861,7 +6651,7 @@ pub mod pfn_cumemretainallocationhandle_v11000 {
     pub unsafe extern "C" fn mem_retain_allocation_handle(
         handle: *mut CUmemGenericAllocationHandle_v1,
         addr: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetaccess_v10020 {
@@ -6872,7 +6662,6 @@ pub mod pfn_cumemsetaccess_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemAccessDesc_v1: 12 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemSetAccess_v10020)(CUdeviceptr_v2 ptr, size_t size, const CUmemAccessDesc_v1 *desc, size_t count);`
     ///
@@ -6883,7 +6672,7 @@ pub mod pfn_cumemsetaccess_v10020 {
         size: usize,
         desc: *const CUmemAccessDesc_v1,
         count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemunmap_v10020 {
@@ -6893,13 +6682,12 @@ pub mod pfn_cumemunmap_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemUnmap_v10020)(CUdeviceptr_v2 ptr, size_t size);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemUnmap", version = 10020)]
-    pub unsafe extern "C" fn mem_unmap(ptr: CUdeviceptr_v2, size: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_unmap(ptr: CUdeviceptr_v2, size: usize) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy_v4000 {
@@ -6909,7 +6697,6 @@ pub mod pfn_cumemcpy_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy_v4000)(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount);`
     ///
@@ -6919,7 +6706,7 @@ pub mod pfn_cumemcpy_v4000 {
         dst: CUdeviceptr_v2,
         src: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy_v7000_ptds {
@@ -6929,7 +6716,6 @@ pub mod pfn_cumemcpy_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy_v7000_ptds)(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount);`
     ///
@@ -6939,7 +6725,7 @@ pub mod pfn_cumemcpy_v7000_ptds {
         dst: CUdeviceptr_v2,
         src: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2d_v3020 {
@@ -6949,13 +6735,12 @@ pub mod pfn_cumemcpy2d_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2D_v3020)(const CUDA_MEMCPY2D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy2D", version = 3020)]
-    pub unsafe extern "C" fn memcpy2d(p_copy: *const CUDA_MEMCPY2D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy2d(p_copy: *const CUDA_MEMCPY2D_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2d_v7000_ptds {
@@ -6965,13 +6750,12 @@ pub mod pfn_cumemcpy2d_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2D_v7000_ptds)(const CUDA_MEMCPY2D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy2D", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memcpy2d(p_copy: *const CUDA_MEMCPY2D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy2d(p_copy: *const CUDA_MEMCPY2D_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2dasync_v3020 {
@@ -6981,7 +6765,6 @@ pub mod pfn_cumemcpy2dasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2DAsync_v3020)(const CUDA_MEMCPY2D_v2 *pCopy, CUstream hStream);`
@@ -6991,7 +6774,7 @@ pub mod pfn_cumemcpy2dasync_v3020 {
     pub unsafe extern "C" fn memcpy2d_async(
         p_copy: *const CUDA_MEMCPY2D_v2,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2dasync_v7000_ptsz {
@@ -7001,7 +6784,6 @@ pub mod pfn_cumemcpy2dasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2DAsync_v7000_ptsz)(const CUDA_MEMCPY2D_v2 *pCopy, CUstream hStream);`
@@ -7011,7 +6793,7 @@ pub mod pfn_cumemcpy2dasync_v7000_ptsz {
     pub unsafe extern "C" fn memcpy2d_async(
         p_copy: *const CUDA_MEMCPY2D_v2,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2dunaligned_v3020 {
@@ -7021,13 +6803,14 @@ pub mod pfn_cumemcpy2dunaligned_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2DUnaligned_v3020)(const CUDA_MEMCPY2D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy2DUnaligned", version = 3020)]
-    pub unsafe extern "C" fn memcpy2d_unaligned(p_copy: *const CUDA_MEMCPY2D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy2d_unaligned(
+        p_copy: *const CUDA_MEMCPY2D_v2,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2dunaligned_v7000_ptds {
@@ -7037,13 +6820,14 @@ pub mod pfn_cumemcpy2dunaligned_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2DUnaligned_v7000_ptds)(const CUDA_MEMCPY2D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy2DUnaligned", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memcpy2d_unaligned(p_copy: *const CUDA_MEMCPY2D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy2d_unaligned(
+        p_copy: *const CUDA_MEMCPY2D_v2,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3d_v3020 {
@@ -7053,13 +6837,12 @@ pub mod pfn_cumemcpy3d_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3D_v3020)(const CUDA_MEMCPY3D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy3D", version = 3020)]
-    pub unsafe extern "C" fn memcpy3d(p_copy: *const CUDA_MEMCPY3D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy3d(p_copy: *const CUDA_MEMCPY3D_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3d_v7000_ptds {
@@ -7069,13 +6852,12 @@ pub mod pfn_cumemcpy3d_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3D_v7000_ptds)(const CUDA_MEMCPY3D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy3D", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memcpy3d(p_copy: *const CUDA_MEMCPY3D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy3d(p_copy: *const CUDA_MEMCPY3D_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dasync_v3020 {
@@ -7085,7 +6867,6 @@ pub mod pfn_cumemcpy3dasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DAsync_v3020)(const CUDA_MEMCPY3D_v2 *pCopy, CUstream hStream);`
@@ -7095,7 +6876,7 @@ pub mod pfn_cumemcpy3dasync_v3020 {
     pub unsafe extern "C" fn memcpy3d_async(
         p_copy: *const CUDA_MEMCPY3D_v2,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dasync_v7000_ptsz {
@@ -7105,7 +6886,6 @@ pub mod pfn_cumemcpy3dasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DAsync_v7000_ptsz)(const CUDA_MEMCPY3D_v2 *pCopy, CUstream hStream);`
@@ -7115,7 +6895,7 @@ pub mod pfn_cumemcpy3dasync_v7000_ptsz {
     pub unsafe extern "C" fn memcpy3d_async(
         p_copy: *const CUDA_MEMCPY3D_v2,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dbatchasync_v12080 {
@@ -7126,7 +6906,6 @@ pub mod pfn_cumemcpy3dbatchasync_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_BATCH_OP_v1: 112 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DBatchAsync_v12080)(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_v1 *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);`
@@ -7139,7 +6918,7 @@ pub mod pfn_cumemcpy3dbatchasync_v12080 {
         fail_idx: *mut usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dbatchasync_v12080_ptsz {
@@ -7150,7 +6929,6 @@ pub mod pfn_cumemcpy3dbatchasync_v12080_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_BATCH_OP_v1: 112 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DBatchAsync_v12080_ptsz)(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_v1 *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);`
@@ -7163,7 +6941,7 @@ pub mod pfn_cumemcpy3dbatchasync_v12080_ptsz {
         fail_idx: *mut usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dpeer_v4000 {
@@ -7173,13 +6951,14 @@ pub mod pfn_cumemcpy3dpeer_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_PEER_v1: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DPeer_v4000)(const CUDA_MEMCPY3D_PEER_v1 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy3DPeer", version = 4000)]
-    pub unsafe extern "C" fn memcpy3d_peer(p_copy: *const CUDA_MEMCPY3D_PEER_v1) -> CUresult;
+    pub unsafe extern "C" fn memcpy3d_peer(
+        p_copy: *const CUDA_MEMCPY3D_PEER_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dpeer_v7000_ptds {
@@ -7189,13 +6968,14 @@ pub mod pfn_cumemcpy3dpeer_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_PEER_v1: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DPeer_v7000_ptds)(const CUDA_MEMCPY3D_PEER_v1 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy3DPeer", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memcpy3d_peer(p_copy: *const CUDA_MEMCPY3D_PEER_v1) -> CUresult;
+    pub unsafe extern "C" fn memcpy3d_peer(
+        p_copy: *const CUDA_MEMCPY3D_PEER_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dpeerasync_v4000 {
@@ -7205,7 +6985,6 @@ pub mod pfn_cumemcpy3dpeerasync_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_PEER_v1: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DPeerAsync_v4000)(const CUDA_MEMCPY3D_PEER_v1 *pCopy, CUstream hStream);`
@@ -7215,7 +6994,7 @@ pub mod pfn_cumemcpy3dpeerasync_v4000 {
     pub unsafe extern "C" fn memcpy3d_peer_async(
         p_copy: *const CUDA_MEMCPY3D_PEER_v1,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dpeerasync_v7000_ptsz {
@@ -7225,7 +7004,6 @@ pub mod pfn_cumemcpy3dpeerasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_PEER_v1: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DPeerAsync_v7000_ptsz)(const CUDA_MEMCPY3D_PEER_v1 *pCopy, CUstream hStream);`
@@ -7235,7 +7013,7 @@ pub mod pfn_cumemcpy3dpeerasync_v7000_ptsz {
     pub unsafe extern "C" fn memcpy3d_peer_async(
         p_copy: *const CUDA_MEMCPY3D_PEER_v1,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyasync_v4000 {
@@ -7245,7 +7023,6 @@ pub mod pfn_cumemcpyasync_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAsync_v4000)(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount, CUstream hStream);`
@@ -7257,7 +7034,7 @@ pub mod pfn_cumemcpyasync_v4000 {
         src: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyasync_v7000_ptsz {
@@ -7267,7 +7044,6 @@ pub mod pfn_cumemcpyasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAsync_v7000_ptsz)(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount, CUstream hStream);`
@@ -7279,7 +7055,7 @@ pub mod pfn_cumemcpyasync_v7000_ptsz {
         src: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoa_v2000 {
@@ -7290,7 +7066,6 @@ pub mod pfn_cumemcpyatoa_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoA_v2000)(CUarray dstArray, unsigned int dstOffset, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount);`
     ///
@@ -7302,7 +7077,7 @@ pub mod pfn_cumemcpyatoa_v2000 {
         src_array: CUarray,
         src_offset: c_uint,
         byte_count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoa_v3020 {
@@ -7312,7 +7087,6 @@ pub mod pfn_cumemcpyatoa_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoA_v3020)(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7324,7 +7098,7 @@ pub mod pfn_cumemcpyatoa_v3020 {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoa_v7000_ptds {
@@ -7334,7 +7108,6 @@ pub mod pfn_cumemcpyatoa_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoA_v7000_ptds)(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7346,7 +7119,7 @@ pub mod pfn_cumemcpyatoa_v7000_ptds {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatod_v3020 {
@@ -7357,7 +7130,6 @@ pub mod pfn_cumemcpyatod_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoD_v3020)(CUdeviceptr_v2 dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7368,7 +7140,7 @@ pub mod pfn_cumemcpyatod_v3020 {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatod_v7000_ptds {
@@ -7379,7 +7151,6 @@ pub mod pfn_cumemcpyatod_v7000_ptds {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoD_v7000_ptds)(CUdeviceptr_v2 dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7390,7 +7161,7 @@ pub mod pfn_cumemcpyatod_v7000_ptds {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoh_v2000 {
@@ -7401,7 +7172,6 @@ pub mod pfn_cumemcpyatoh_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoH_v2000)(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount);`
     ///
@@ -7412,7 +7182,7 @@ pub mod pfn_cumemcpyatoh_v2000 {
         src_array: CUarray,
         src_offset: c_uint,
         byte_count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoh_v3020 {
@@ -7423,7 +7193,6 @@ pub mod pfn_cumemcpyatoh_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoH_v3020)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7434,7 +7203,7 @@ pub mod pfn_cumemcpyatoh_v3020 {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoh_v7000_ptds {
@@ -7445,7 +7214,6 @@ pub mod pfn_cumemcpyatoh_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoH_v7000_ptds)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7456,7 +7224,7 @@ pub mod pfn_cumemcpyatoh_v7000_ptds {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatohasync_v2000 {
@@ -7467,7 +7235,6 @@ pub mod pfn_cumemcpyatohasync_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoHAsync_v2000)(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount, CUstream hStream);`
@@ -7480,7 +7247,7 @@ pub mod pfn_cumemcpyatohasync_v2000 {
         src_offset: c_uint,
         byte_count: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatohasync_v3020 {
@@ -7491,7 +7258,6 @@ pub mod pfn_cumemcpyatohasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoHAsync_v3020)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);`
@@ -7504,7 +7270,7 @@ pub mod pfn_cumemcpyatohasync_v3020 {
         src_offset: usize,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatohasync_v7000_ptsz {
@@ -7515,7 +7281,6 @@ pub mod pfn_cumemcpyatohasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoHAsync_v7000_ptsz)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);`
@@ -7528,7 +7293,7 @@ pub mod pfn_cumemcpyatohasync_v7000_ptsz {
         src_offset: usize,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpybatchasync_v12080 {
@@ -7539,7 +7304,6 @@ pub mod pfn_cumemcpybatchasync_v12080 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemcpyAttributes_v1: 24 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyBatchAsync_v12080)(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs, size_t *sizes, size_t count, CUmemcpyAttributes_v1 *attrs, size_t *attrIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);`
@@ -7556,7 +7320,7 @@ pub mod pfn_cumemcpybatchasync_v12080 {
         num_attrs: usize,
         fail_idx: *mut usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpybatchasync_v12080_ptsz {
@@ -7567,7 +7331,6 @@ pub mod pfn_cumemcpybatchasync_v12080_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemcpyAttributes_v1: 24 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyBatchAsync_v12080_ptsz)(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs, size_t *sizes, size_t count, CUmemcpyAttributes_v1 *attrs, size_t *attrIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);`
@@ -7584,7 +7347,7 @@ pub mod pfn_cumemcpybatchasync_v12080_ptsz {
         num_attrs: usize,
         fail_idx: *mut usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtoa_v3020 {
@@ -7595,7 +7358,6 @@ pub mod pfn_cumemcpydtoa_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoA_v3020)(CUarray dstArray, size_t dstOffset, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -7606,7 +7368,7 @@ pub mod pfn_cumemcpydtoa_v3020 {
         dst_offset: usize,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtoa_v7000_ptds {
@@ -7617,7 +7379,6 @@ pub mod pfn_cumemcpydtoa_v7000_ptds {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoA_v7000_ptds)(CUarray dstArray, size_t dstOffset, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -7628,7 +7389,7 @@ pub mod pfn_cumemcpydtoa_v7000_ptds {
         dst_offset: usize,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtod_v3020 {
@@ -7638,7 +7399,6 @@ pub mod pfn_cumemcpydtod_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoD_v3020)(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -7648,7 +7408,7 @@ pub mod pfn_cumemcpydtod_v3020 {
         dst_device: CUdeviceptr_v2,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtod_v7000_ptds {
@@ -7658,7 +7418,6 @@ pub mod pfn_cumemcpydtod_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoD_v7000_ptds)(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -7668,7 +7427,7 @@ pub mod pfn_cumemcpydtod_v7000_ptds {
         dst_device: CUdeviceptr_v2,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtodasync_v3020 {
@@ -7678,7 +7437,6 @@ pub mod pfn_cumemcpydtodasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoDAsync_v3020)(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevice, size_t ByteCount, CUstream hStream);`
@@ -7690,7 +7448,7 @@ pub mod pfn_cumemcpydtodasync_v3020 {
         src_device: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtodasync_v7000_ptsz {
@@ -7700,7 +7458,6 @@ pub mod pfn_cumemcpydtodasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoDAsync_v7000_ptsz)(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevice, size_t ByteCount, CUstream hStream);`
@@ -7712,7 +7469,7 @@ pub mod pfn_cumemcpydtodasync_v7000_ptsz {
         src_device: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtoh_v3020 {
@@ -7723,7 +7480,6 @@ pub mod pfn_cumemcpydtoh_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoH_v3020)(void *dstHost, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -7733,7 +7489,7 @@ pub mod pfn_cumemcpydtoh_v3020 {
         dst_host: *mut c_void,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtoh_v7000_ptds {
@@ -7744,7 +7500,6 @@ pub mod pfn_cumemcpydtoh_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoH_v7000_ptds)(void *dstHost, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -7754,7 +7509,7 @@ pub mod pfn_cumemcpydtoh_v7000_ptds {
         dst_host: *mut c_void,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtohasync_v3020 {
@@ -7765,7 +7520,6 @@ pub mod pfn_cumemcpydtohasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoHAsync_v3020)(void *dstHost, CUdeviceptr_v2 srcDevice, size_t ByteCount, CUstream hStream);`
@@ -7777,7 +7531,7 @@ pub mod pfn_cumemcpydtohasync_v3020 {
         src_device: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtohasync_v7000_ptsz {
@@ -7788,7 +7542,6 @@ pub mod pfn_cumemcpydtohasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoHAsync_v7000_ptsz)(void *dstHost, CUdeviceptr_v2 srcDevice, size_t ByteCount, CUstream hStream);`
@@ -7800,7 +7553,7 @@ pub mod pfn_cumemcpydtohasync_v7000_ptsz {
         src_device: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoa_v2000 {
@@ -7811,7 +7564,6 @@ pub mod pfn_cumemcpyhtoa_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoA_v2000)(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount);`
     ///
@@ -7822,7 +7574,7 @@ pub mod pfn_cumemcpyhtoa_v2000 {
         dst_offset: c_uint,
         src_host: *const c_void,
         byte_count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoa_v3020 {
@@ -7833,7 +7585,6 @@ pub mod pfn_cumemcpyhtoa_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoA_v3020)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);`
     ///
@@ -7844,7 +7595,7 @@ pub mod pfn_cumemcpyhtoa_v3020 {
         dst_offset: usize,
         src_host: *const c_void,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoa_v7000_ptds {
@@ -7855,7 +7606,6 @@ pub mod pfn_cumemcpyhtoa_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoA_v7000_ptds)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);`
     ///
@@ -7866,7 +7616,7 @@ pub mod pfn_cumemcpyhtoa_v7000_ptds {
         dst_offset: usize,
         src_host: *const c_void,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoaasync_v2000 {
@@ -7877,7 +7627,6 @@ pub mod pfn_cumemcpyhtoaasync_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoAAsync_v2000)(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount, CUstream hStream);`
@@ -7890,7 +7639,7 @@ pub mod pfn_cumemcpyhtoaasync_v2000 {
         src_host: *const c_void,
         byte_count: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoaasync_v3020 {
@@ -7901,7 +7650,6 @@ pub mod pfn_cumemcpyhtoaasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoAAsync_v3020)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);`
@@ -7914,7 +7662,7 @@ pub mod pfn_cumemcpyhtoaasync_v3020 {
         src_host: *const c_void,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoaasync_v7000_ptsz {
@@ -7925,7 +7673,6 @@ pub mod pfn_cumemcpyhtoaasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoAAsync_v7000_ptsz)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);`
@@ -7938,7 +7685,7 @@ pub mod pfn_cumemcpyhtoaasync_v7000_ptsz {
         src_host: *const c_void,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtod_v3020 {
@@ -7949,7 +7696,6 @@ pub mod pfn_cumemcpyhtod_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoD_v3020)(CUdeviceptr_v2 dstDevice, const void *srcHost, size_t ByteCount);`
     ///
@@ -7959,7 +7705,7 @@ pub mod pfn_cumemcpyhtod_v3020 {
         dst_device: CUdeviceptr_v2,
         src_host: *const c_void,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtod_v7000_ptds {
@@ -7970,7 +7716,6 @@ pub mod pfn_cumemcpyhtod_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoD_v7000_ptds)(CUdeviceptr_v2 dstDevice, const void *srcHost, size_t ByteCount);`
     ///
@@ -7980,7 +7725,7 @@ pub mod pfn_cumemcpyhtod_v7000_ptds {
         dst_device: CUdeviceptr_v2,
         src_host: *const c_void,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtodasync_v3020 {
@@ -7991,7 +7736,6 @@ pub mod pfn_cumemcpyhtodasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoDAsync_v3020)(CUdeviceptr_v2 dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);`
@@ -8003,7 +7747,7 @@ pub mod pfn_cumemcpyhtodasync_v3020 {
         src_host: *const c_void,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtodasync_v7000_ptsz {
@@ -8014,7 +7758,6 @@ pub mod pfn_cumemcpyhtodasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoDAsync_v7000_ptsz)(CUdeviceptr_v2 dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);`
@@ -8026,7 +7769,7 @@ pub mod pfn_cumemcpyhtodasync_v7000_ptsz {
         src_host: *const c_void,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpypeer_v4000 {
@@ -8037,7 +7780,6 @@ pub mod pfn_cumemcpypeer_v4000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyPeer_v4000)(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount);`
     ///
@@ -8049,7 +7791,7 @@ pub mod pfn_cumemcpypeer_v4000 {
         src_device: CUdeviceptr_v2,
         src_context: CUcontext,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpypeer_v7000_ptds {
@@ -8060,7 +7802,6 @@ pub mod pfn_cumemcpypeer_v7000_ptds {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyPeer_v7000_ptds)(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount);`
     ///
@@ -8072,7 +7813,7 @@ pub mod pfn_cumemcpypeer_v7000_ptds {
         src_device: CUdeviceptr_v2,
         src_context: CUcontext,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpypeerasync_v4000 {
@@ -8083,7 +7824,6 @@ pub mod pfn_cumemcpypeerasync_v4000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyPeerAsync_v4000)(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);`
@@ -8097,7 +7837,7 @@ pub mod pfn_cumemcpypeerasync_v4000 {
         src_context: CUcontext,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpypeerasync_v7000_ptsz {
@@ -8108,7 +7848,6 @@ pub mod pfn_cumemcpypeerasync_v7000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyPeerAsync_v7000_ptsz)(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);`
@@ -8122,7 +7861,7 @@ pub mod pfn_cumemcpypeerasync_v7000_ptsz {
         src_context: CUcontext,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd16_v3020 {
@@ -8133,13 +7872,16 @@ pub mod pfn_cumemsetd16_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD16_v3020)(CUdeviceptr_v2 dstDevice, unsigned short us, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD16", version = 3020)]
-    pub unsafe extern "C" fn memset_d16(dst_device: CUdeviceptr_v2, us: c_ushort, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d16(
+        dst_device: CUdeviceptr_v2,
+        us: c_ushort,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd16_v7000_ptds {
@@ -8150,13 +7892,16 @@ pub mod pfn_cumemsetd16_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD16_v7000_ptds)(CUdeviceptr_v2 dstDevice, unsigned short us, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD16", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memset_d16(dst_device: CUdeviceptr_v2, us: c_ushort, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d16(
+        dst_device: CUdeviceptr_v2,
+        us: c_ushort,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd16async_v3020 {
@@ -8167,7 +7912,6 @@ pub mod pfn_cumemsetd16async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD16Async_v3020)(CUdeviceptr_v2 dstDevice, unsigned short us, size_t N, CUstream hStream);`
@@ -8179,7 +7923,7 @@ pub mod pfn_cumemsetd16async_v3020 {
         us: c_ushort,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd16async_v7000_ptsz {
@@ -8190,7 +7934,6 @@ pub mod pfn_cumemsetd16async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD16Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, unsigned short us, size_t N, CUstream hStream);`
@@ -8202,7 +7945,7 @@ pub mod pfn_cumemsetd16async_v7000_ptsz {
         us: c_ushort,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d16_v3020 {
@@ -8213,7 +7956,6 @@ pub mod pfn_cumemsetd2d16_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D16_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);`
     ///
@@ -8225,7 +7967,7 @@ pub mod pfn_cumemsetd2d16_v3020 {
         us: c_ushort,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d16_v7000_ptds {
@@ -8236,7 +7978,6 @@ pub mod pfn_cumemsetd2d16_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D16_v7000_ptds)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);`
     ///
@@ -8248,7 +7989,7 @@ pub mod pfn_cumemsetd2d16_v7000_ptds {
         us: c_ushort,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d16async_v3020 {
@@ -8259,7 +8000,6 @@ pub mod pfn_cumemsetd2d16async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D16Async_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);`
@@ -8273,7 +8013,7 @@ pub mod pfn_cumemsetd2d16async_v3020 {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d16async_v7000_ptsz {
@@ -8284,7 +8024,6 @@ pub mod pfn_cumemsetd2d16async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D16Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);`
@@ -8298,7 +8037,7 @@ pub mod pfn_cumemsetd2d16async_v7000_ptsz {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d32_v3020 {
@@ -8309,7 +8048,6 @@ pub mod pfn_cumemsetd2d32_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D32_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);`
     ///
@@ -8321,7 +8059,7 @@ pub mod pfn_cumemsetd2d32_v3020 {
         ui: c_uint,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d32_v7000_ptds {
@@ -8332,7 +8070,6 @@ pub mod pfn_cumemsetd2d32_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D32_v7000_ptds)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);`
     ///
@@ -8344,7 +8081,7 @@ pub mod pfn_cumemsetd2d32_v7000_ptds {
         ui: c_uint,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d32async_v3020 {
@@ -8355,7 +8092,6 @@ pub mod pfn_cumemsetd2d32async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D32Async_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);`
@@ -8369,7 +8105,7 @@ pub mod pfn_cumemsetd2d32async_v3020 {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d32async_v7000_ptsz {
@@ -8380,7 +8116,6 @@ pub mod pfn_cumemsetd2d32async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D32Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);`
@@ -8394,7 +8129,7 @@ pub mod pfn_cumemsetd2d32async_v7000_ptsz {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d8_v3020 {
@@ -8405,7 +8140,6 @@ pub mod pfn_cumemsetd2d8_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D8_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);`
     ///
@@ -8417,7 +8151,7 @@ pub mod pfn_cumemsetd2d8_v3020 {
         uc: c_uchar,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d8_v7000_ptds {
@@ -8428,7 +8162,6 @@ pub mod pfn_cumemsetd2d8_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D8_v7000_ptds)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);`
     ///
@@ -8440,7 +8173,7 @@ pub mod pfn_cumemsetd2d8_v7000_ptds {
         uc: c_uchar,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d8async_v3020 {
@@ -8451,7 +8184,6 @@ pub mod pfn_cumemsetd2d8async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D8Async_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);`
@@ -8465,7 +8197,7 @@ pub mod pfn_cumemsetd2d8async_v3020 {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d8async_v7000_ptsz {
@@ -8476,7 +8208,6 @@ pub mod pfn_cumemsetd2d8async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D8Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);`
@@ -8490,7 +8221,7 @@ pub mod pfn_cumemsetd2d8async_v7000_ptsz {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd32_v3020 {
@@ -8501,13 +8232,16 @@ pub mod pfn_cumemsetd32_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD32_v3020)(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD32", version = 3020)]
-    pub unsafe extern "C" fn memset_d32(dst_device: CUdeviceptr_v2, ui: c_uint, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d32(
+        dst_device: CUdeviceptr_v2,
+        ui: c_uint,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd32_v7000_ptds {
@@ -8518,13 +8252,16 @@ pub mod pfn_cumemsetd32_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD32_v7000_ptds)(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD32", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memset_d32(dst_device: CUdeviceptr_v2, ui: c_uint, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d32(
+        dst_device: CUdeviceptr_v2,
+        ui: c_uint,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd32async_v3020 {
@@ -8535,7 +8272,6 @@ pub mod pfn_cumemsetd32async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD32Async_v3020)(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N, CUstream hStream);`
@@ -8547,7 +8283,7 @@ pub mod pfn_cumemsetd32async_v3020 {
         ui: c_uint,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd32async_v7000_ptsz {
@@ -8558,7 +8294,6 @@ pub mod pfn_cumemsetd32async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD32Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N, CUstream hStream);`
@@ -8570,7 +8305,7 @@ pub mod pfn_cumemsetd32async_v7000_ptsz {
         ui: c_uint,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd8_v3020 {
@@ -8581,13 +8316,16 @@ pub mod pfn_cumemsetd8_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD8_v3020)(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD8", version = 3020)]
-    pub unsafe extern "C" fn memset_d8(dst_device: CUdeviceptr_v2, uc: c_uchar, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d8(
+        dst_device: CUdeviceptr_v2,
+        uc: c_uchar,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd8_v7000_ptds {
@@ -8598,13 +8336,16 @@ pub mod pfn_cumemsetd8_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD8_v7000_ptds)(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD8", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memset_d8(dst_device: CUdeviceptr_v2, uc: c_uchar, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d8(
+        dst_device: CUdeviceptr_v2,
+        uc: c_uchar,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd8async_v3020 {
@@ -8615,7 +8356,6 @@ pub mod pfn_cumemsetd8async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD8Async_v3020)(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t N, CUstream hStream);`
@@ -8627,7 +8367,7 @@ pub mod pfn_cumemsetd8async_v3020 {
         uc: c_uchar,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd8async_v7000_ptsz {
@@ -8638,7 +8378,6 @@ pub mod pfn_cumemsetd8async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD8Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t N, CUstream hStream);`
@@ -8650,7 +8389,7 @@ pub mod pfn_cumemsetd8async_v7000_ptsz {
         uc: c_uchar,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraycreate_v5000 {
@@ -8662,7 +8401,6 @@ pub mod pfn_cumipmappedarraycreate_v5000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY3D_DESCRIPTOR_v2: 40 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayCreate_v5000)(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR_v2 *pMipmappedArrayDesc, unsigned int numMipmapLevels);`
     ///
@@ -8672,7 +8410,7 @@ pub mod pfn_cumipmappedarraycreate_v5000 {
         p_handle: *mut CUmipmappedArray,
         p_mipmapped_array_desc: *const CUDA_ARRAY3D_DESCRIPTOR_v2,
         num_mipmap_levels: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraydestroy_v5000 {
@@ -8682,13 +8420,14 @@ pub mod pfn_cumipmappedarraydestroy_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayDestroy_v5000)(CUmipmappedArray hMipmappedArray);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMipmappedArrayDestroy", version = 5000)]
-    pub unsafe extern "C" fn mipmapped_array_destroy(h_mipmapped_array: CUmipmappedArray) -> CUresult;
+    pub unsafe extern "C" fn mipmapped_array_destroy(
+        h_mipmapped_array: CUmipmappedArray,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraygetlevel_v5000 {
@@ -8700,7 +8439,6 @@ pub mod pfn_cumipmappedarraygetlevel_v5000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayGetLevel_v5000)(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);`
     ///
@@ -8710,7 +8448,7 @@ pub mod pfn_cumipmappedarraygetlevel_v5000 {
         p_level_array: *mut CUarray,
         h_mipmapped_array: CUmipmappedArray,
         level: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraygetmemoryrequirements_v11060 {
@@ -8722,7 +8460,6 @@ pub mod pfn_cumipmappedarraygetmemoryrequirements_v11060 {
     //   CUDA_ARRAY_MEMORY_REQUIREMENTS_v1: 32 bytes, align 8
     //   CUdevice: 4 bytes, align 4
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayGetMemoryRequirements_v11060)(CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 *memoryRequirements, CUmipmappedArray mipmap, CUdevice device);`
     ///
@@ -8732,7 +8469,7 @@ pub mod pfn_cumipmappedarraygetmemoryrequirements_v11060 {
         memory_requirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS_v1,
         mipmap: CUmipmappedArray,
         device: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraygetsparseproperties_v11010 {
@@ -8743,7 +8480,6 @@ pub mod pfn_cumipmappedarraygetsparseproperties_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_SPARSE_PROPERTIES_v1: 48 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayGetSparseProperties_v11010)(CUDA_ARRAY_SPARSE_PROPERTIES_v1 *sparseProperties, CUmipmappedArray mipmap);`
     ///
@@ -8752,7 +8488,7 @@ pub mod pfn_cumipmappedarraygetsparseproperties_v11010 {
     pub unsafe extern "C" fn mipmapped_array_get_sparse_properties(
         sparse_properties: *mut CUDA_ARRAY_SPARSE_PROPERTIES_v1,
         mipmap: CUmipmappedArray,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleenumeratefunctions_v12040 {
@@ -8764,7 +8500,6 @@ pub mod pfn_cumoduleenumeratefunctions_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleEnumerateFunctions_v12040)(CUfunction *functions, unsigned int numFunctions, CUmodule mod);`
     ///
@@ -8774,7 +8509,7 @@ pub mod pfn_cumoduleenumeratefunctions_v12040 {
         functions: *mut CUfunction,
         num_functions: c_uint,
         mod_: CUmodule,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetfunction_v2000 {
@@ -8786,7 +8521,6 @@ pub mod pfn_cumodulegetfunction_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetFunction_v2000)(CUfunction *hfunc, CUmodule hmod, const char *name);`
     ///
@@ -8796,7 +8530,7 @@ pub mod pfn_cumodulegetfunction_v2000 {
         hfunc: *mut CUfunction,
         hmod: CUmodule,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetfunctioncount_v12040 {
@@ -8807,13 +8541,15 @@ pub mod pfn_cumodulegetfunctioncount_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetFunctionCount_v12040)(unsigned int *count, CUmodule hmod);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleGetFunctionCount", version = 12040)]
-    pub unsafe extern "C" fn module_get_function_count(count: *mut c_uint, hmod: CUmodule) -> CUresult;
+    pub unsafe extern "C" fn module_get_function_count(
+        count: *mut c_uint,
+        hmod: CUmodule,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetglobal_v3020 {
@@ -8825,7 +8561,6 @@ pub mod pfn_cumodulegetglobal_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetGlobal_v3020)(CUdeviceptr_v2 *dptr, size_t *bytes, CUmodule hmod, const char *name);`
     ///
@@ -8836,7 +8571,7 @@ pub mod pfn_cumodulegetglobal_v3020 {
         bytes: *mut usize,
         hmod: CUmodule,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetloadingmode_v11070 {
@@ -8846,13 +8581,14 @@ pub mod pfn_cumodulegetloadingmode_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmoduleLoadingMode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetLoadingMode_v11070)(CUmoduleLoadingMode *mode);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleGetLoadingMode", version = 11070)]
-    pub unsafe extern "C" fn module_get_loading_mode(mode: *mut CUmoduleLoadingMode) -> CUresult;
+    pub unsafe extern "C" fn module_get_loading_mode(
+        mode: *mut CUmoduleLoadingMode,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetsurfref_v3000 {
@@ -8863,7 +8599,6 @@ pub mod pfn_cumodulegetsurfref_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetSurfRef_v3000)(CUsurfref *pSurfRef, CUmodule hmod, const char *name);`
@@ -8874,7 +8609,7 @@ pub mod pfn_cumodulegetsurfref_v3000 {
         p_surf_ref: *mut CUsurfref,
         hmod: CUmodule,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegettexref_v2000 {
@@ -8885,7 +8620,6 @@ pub mod pfn_cumodulegettexref_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetTexRef_v2000)(CUtexref *pTexRef, CUmodule hmod, const char *name);`
@@ -8896,7 +8630,7 @@ pub mod pfn_cumodulegettexref_v2000 {
         p_tex_ref: *mut CUtexref,
         hmod: CUmodule,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleload_v2000 {
@@ -8907,13 +8641,15 @@ pub mod pfn_cumoduleload_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleLoad_v2000)(CUmodule *module, const char *fname);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleLoad", version = 2000)]
-    pub unsafe extern "C" fn module_load(module: *mut CUmodule, fname: *const c_char) -> CUresult;
+    pub unsafe extern "C" fn module_load(
+        module: *mut CUmodule,
+        fname: *const c_char,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleloaddata_v2000 {
@@ -8924,13 +8660,15 @@ pub mod pfn_cumoduleloaddata_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleLoadData_v2000)(CUmodule *module, const void *image);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleLoadData", version = 2000)]
-    pub unsafe extern "C" fn module_load_data(module: *mut CUmodule, image: *const c_void) -> CUresult;
+    pub unsafe extern "C" fn module_load_data(
+        module: *mut CUmodule,
+        image: *const c_void,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleloaddataex_v2010 {
@@ -8942,7 +8680,6 @@ pub mod pfn_cumoduleloaddataex_v2010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUjit_option: 4 bytes, align 4
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleLoadDataEx_v2010)(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -8954,7 +8691,7 @@ pub mod pfn_cumoduleloaddataex_v2010 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleloadfatbinary_v2000 {
@@ -8965,7 +8702,6 @@ pub mod pfn_cumoduleloadfatbinary_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleLoadFatBinary_v2000)(CUmodule *module, const void *fatCubin);`
     ///
@@ -8974,7 +8710,7 @@ pub mod pfn_cumoduleloadfatbinary_v2000 {
     pub unsafe extern "C" fn module_load_fat_binary(
         module: *mut CUmodule,
         fat_cubin: *const c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleunload_v2000 {
@@ -8984,13 +8720,12 @@ pub mod pfn_cumoduleunload_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleUnload_v2000)(CUmodule hmod);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleUnload", version = 2000)]
-    pub unsafe extern "C" fn module_unload(hmod: CUmodule) -> CUresult;
+    pub unsafe extern "C" fn module_unload(hmod: CUmodule) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastadddevice_v12010 {
@@ -9001,7 +8736,6 @@ pub mod pfn_cumulticastadddevice_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastAddDevice_v12010)(CUmemGenericAllocationHandle mcHandle, CUdevice dev);`
     ///
@@ -9010,7 +8744,7 @@ pub mod pfn_cumulticastadddevice_v12010 {
     pub unsafe extern "C" fn multicast_add_device(
         mc_handle: CUmemGenericAllocationHandle,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastbindaddr_v12010 {
@@ -9022,7 +8756,6 @@ pub mod pfn_cumulticastbindaddr_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastBindAddr_v12010)(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);`
     ///
@@ -9034,7 +8767,7 @@ pub mod pfn_cumulticastbindaddr_v12010 {
         memptr: CUdeviceptr,
         size: usize,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastbindmem_v12010 {
@@ -9045,7 +8778,6 @@ pub mod pfn_cumulticastbindmem_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastBindMem_v12010)(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);`
     ///
@@ -9058,7 +8790,7 @@ pub mod pfn_cumulticastbindmem_v12010 {
         mem_offset: usize,
         size: usize,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastcreate_v12010 {
@@ -9069,7 +8801,6 @@ pub mod pfn_cumulticastcreate_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
     //   CUmulticastObjectProp: 32 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastCreate_v12010)(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop);`
     ///
@@ -9078,7 +8809,7 @@ pub mod pfn_cumulticastcreate_v12010 {
     pub unsafe extern "C" fn multicast_create(
         mc_handle: *mut CUmemGenericAllocationHandle,
         prop: *const CUmulticastObjectProp,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastgetgranularity_v12010 {
@@ -9089,7 +8820,6 @@ pub mod pfn_cumulticastgetgranularity_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmulticastGranularity_flags: 4 bytes, align 4
     //   CUmulticastObjectProp: 32 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastGetGranularity_v12010)(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option);`
     ///
@@ -9099,7 +8829,7 @@ pub mod pfn_cumulticastgetgranularity_v12010 {
         granularity: *mut usize,
         prop: *const CUmulticastObjectProp,
         option: CUmulticastGranularity_flags,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastunbind_v12010 {
@@ -9110,7 +8840,6 @@ pub mod pfn_cumulticastunbind_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastUnbind_v12010)(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size);`
     ///
@@ -9121,7 +8850,7 @@ pub mod pfn_cumulticastunbind_v12010 {
         dev: CUdevice,
         mc_offset: usize,
         size: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancyavailabledynamicsmemperblock_v10020 {
@@ -9132,7 +8861,6 @@ pub mod pfn_cuoccupancyavailabledynamicsmemperblock_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020)(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);`
     ///
@@ -9143,7 +8871,7 @@ pub mod pfn_cuoccupancyavailabledynamicsmemperblock_v10020 {
         func: CUfunction,
         num_blocks: c_int,
         block_size: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxactiveblockspermultiprocessor_v6050 {
@@ -9154,7 +8882,6 @@ pub mod pfn_cuoccupancymaxactiveblockspermultiprocessor_v6050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);`
     ///
@@ -9165,7 +8892,7 @@ pub mod pfn_cuoccupancymaxactiveblockspermultiprocessor_v6050 {
         func: CUfunction,
         block_size: c_int,
         dynamic_s_mem_size: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxactiveblockspermultiprocessorwithflags_v7000 {
@@ -9176,7 +8903,6 @@ pub mod pfn_cuoccupancymaxactiveblockspermultiprocessorwithflags_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000)(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags);`
     ///
@@ -9188,7 +8914,7 @@ pub mod pfn_cuoccupancymaxactiveblockspermultiprocessorwithflags_v7000 {
         block_size: c_int,
         dynamic_s_mem_size: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxactiveclusters_v11070 {
@@ -9200,7 +8926,6 @@ pub mod pfn_cuoccupancymaxactiveclusters_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUlaunchConfig: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxActiveClusters_v11070)(int *numClusters, CUfunction func, const CUlaunchConfig *config);`
     ///
@@ -9210,7 +8935,7 @@ pub mod pfn_cuoccupancymaxactiveclusters_v11070 {
         num_clusters: *mut c_int,
         func: CUfunction,
         config: *const CUlaunchConfig,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxpotentialblocksize_v6050 {
@@ -9222,7 +8947,6 @@ pub mod pfn_cuoccupancymaxpotentialblocksize_v6050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUoccupancyB2DSize: a callback `size_t (*)(int blockSize)`: `Option<unsafe extern "C" fn(c_int) -> usize>`
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxPotentialBlockSize_v6050)(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);`
     ///
@@ -9235,7 +8959,7 @@ pub mod pfn_cuoccupancymaxpotentialblocksize_v6050 {
         block_size_to_dynamic_s_mem_size: CUoccupancyB2DSize,
         dynamic_s_mem_size: usize,
         block_size_limit: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxpotentialblocksizewithflags_v7000 {
@@ -9247,7 +8971,6 @@ pub mod pfn_cuoccupancymaxpotentialblocksizewithflags_v7000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUoccupancyB2DSize: a callback `size_t (*)(int blockSize)`: `Option<unsafe extern "C" fn(c_int) -> usize>`
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000)(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);`
     ///
@@ -9261,7 +8984,7 @@ pub mod pfn_cuoccupancymaxpotentialblocksizewithflags_v7000 {
         dynamic_s_mem_size: usize,
         block_size_limit: c_int,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxpotentialclustersize_v11070 {
@@ -9273,7 +8996,6 @@ pub mod pfn_cuoccupancymaxpotentialclustersize_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUlaunchConfig: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxPotentialClusterSize_v11070)(int *clusterSize, CUfunction func, const CUlaunchConfig *config);`
     ///
@@ -9283,7 +9005,7 @@ pub mod pfn_cuoccupancymaxpotentialclustersize_v11070 {
         cluster_size: *mut c_int,
         func: CUfunction,
         config: *const CUlaunchConfig,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamsetsize_v2000 {
@@ -9294,13 +9016,15 @@ pub mod pfn_cuparamsetsize_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSetSize_v2000)(CUfunction hfunc, unsigned int numbytes);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuParamSetSize", version = 2000)]
-    pub unsafe extern "C" fn param_set_size(hfunc: CUfunction, numbytes: c_uint) -> CUresult;
+    pub unsafe extern "C" fn param_set_size(
+        hfunc: CUfunction,
+        numbytes: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamsettexref_v2000 {
@@ -9311,7 +9035,6 @@ pub mod pfn_cuparamsettexref_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSetTexRef_v2000)(CUfunction hfunc, int texunit, CUtexref hTexRef);`
@@ -9322,7 +9045,7 @@ pub mod pfn_cuparamsettexref_v2000 {
         hfunc: CUfunction,
         texunit: c_int,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamsetf_v2000 {
@@ -9333,13 +9056,16 @@ pub mod pfn_cuparamsetf_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSetf_v2000)(CUfunction hfunc, int offset, float value);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuParamSetf", version = 2000)]
-    pub unsafe extern "C" fn param_setf(hfunc: CUfunction, offset: c_int, value: c_float) -> CUresult;
+    pub unsafe extern "C" fn param_setf(
+        hfunc: CUfunction,
+        offset: c_int,
+        value: c_float,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamseti_v2000 {
@@ -9350,13 +9076,16 @@ pub mod pfn_cuparamseti_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSeti_v2000)(CUfunction hfunc, int offset, unsigned int value);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuParamSeti", version = 2000)]
-    pub unsafe extern "C" fn param_seti(hfunc: CUfunction, offset: c_int, value: c_uint) -> CUresult;
+    pub unsafe extern "C" fn param_seti(
+        hfunc: CUfunction,
+        offset: c_int,
+        value: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamsetv_v2000 {
@@ -9367,7 +9096,6 @@ pub mod pfn_cuparamsetv_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSetv_v2000)(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);`
     ///
@@ -9378,7 +9106,7 @@ pub mod pfn_cuparamsetv_v2000 {
         offset: c_int,
         ptr: *mut c_void,
         numbytes: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cupointergetattribute_v4000 {
@@ -9390,7 +9118,6 @@ pub mod pfn_cupointergetattribute_v4000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUpointer_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuPointerGetAttribute_v4000)(void *data, CUpointer_attribute attribute, CUdeviceptr_v2 ptr);`
     ///
@@ -9400,7 +9127,7 @@ pub mod pfn_cupointergetattribute_v4000 {
         data: *mut c_void,
         attribute: CUpointer_attribute,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cupointergetattributes_v7000 {
@@ -9412,7 +9139,6 @@ pub mod pfn_cupointergetattributes_v7000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUpointer_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuPointerGetAttributes_v7000)(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr_v2 ptr);`
     ///
@@ -9423,7 +9149,7 @@ pub mod pfn_cupointergetattributes_v7000 {
         attributes: *mut CUpointer_attribute,
         data: *mut *mut c_void,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cupointersetattribute_v6000 {
@@ -9435,7 +9161,6 @@ pub mod pfn_cupointersetattribute_v6000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUpointer_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuPointerSetAttribute_v6000)(const void *value, CUpointer_attribute attribute, CUdeviceptr_v2 ptr);`
     ///
@@ -9445,7 +9170,7 @@ pub mod pfn_cupointersetattribute_v6000 {
         value: *const c_void,
         attribute: CUpointer_attribute,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuprofilerinitialize_v4000 {
@@ -9456,7 +9181,6 @@ pub mod pfn_cuprofilerinitialize_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUoutput_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuProfilerInitialize_v4000)(const char *configFile, const char *outputFile, CUoutput_mode outputMode);`
     ///
@@ -9466,7 +9190,7 @@ pub mod pfn_cuprofilerinitialize_v4000 {
         config_file: *const c_char,
         output_file: *const c_char,
         output_mode: CUoutput_mode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuprofilerstart_v4000 {
@@ -9474,14 +9198,11 @@ pub mod pfn_cuprofilerstart_v4000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuProfilerStart_v4000)(void);`
     ///
     /// In `cudaProfilerTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuProfilerStart", version = 4000)]
-    pub unsafe extern "C" fn profiler_start() -> CUresult;
+    pub unsafe extern "C" fn profiler_start() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuprofilerstop_v4000 {
@@ -9489,14 +9210,11 @@ pub mod pfn_cuprofilerstop_v4000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuProfilerStop_v4000)(void);`
     ///
     /// In `cudaProfilerTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuProfilerStop", version = 4000)]
-    pub unsafe extern "C" fn profiler_stop() -> CUresult;
+    pub unsafe extern "C" fn profiler_stop() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusignalexternalsemaphoresasync_v10000 {
@@ -9508,7 +9226,6 @@ pub mod pfn_cusignalexternalsemaphoresasync_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1: 144 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSignalExternalSemaphoresAsync_v10000)(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 *paramsArray, unsigned int numExtSems, CUstream stream);`
@@ -9520,7 +9237,7 @@ pub mod pfn_cusignalexternalsemaphoresasync_v10000 {
         params_array: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1,
         num_ext_sems: c_uint,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusignalexternalsemaphoresasync_v10000_ptsz {
@@ -9532,7 +9249,6 @@ pub mod pfn_cusignalexternalsemaphoresasync_v10000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1: 144 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz)(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 *paramsArray, unsigned int numExtSems, CUstream stream);`
@@ -9544,7 +9260,7 @@ pub mod pfn_cusignalexternalsemaphoresasync_v10000_ptsz {
         params_array: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1,
         num_ext_sems: c_uint,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamaddcallback_v5000 {
@@ -9554,7 +9270,6 @@ pub mod pfn_custreamaddcallback_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCallback: a callback `void (*)(CUstream hStream, CUresult status, void *userData)`: `Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>`
 
@@ -9567,7 +9282,7 @@ pub mod pfn_custreamaddcallback_v5000 {
         callback: CUstreamCallback,
         user_data: *mut c_void,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamaddcallback_v7000_ptsz {
@@ -9577,7 +9292,6 @@ pub mod pfn_custreamaddcallback_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCallback: a callback `void (*)(CUstream hStream, CUresult status, void *userData)`: `Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>`
 
@@ -9590,7 +9304,7 @@ pub mod pfn_custreamaddcallback_v7000_ptsz {
         callback: CUstreamCallback,
         user_data: *mut c_void,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamattachmemasync_v6000 {
@@ -9601,7 +9315,6 @@ pub mod pfn_custreamattachmemasync_v6000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamAttachMemAsync_v6000)(CUstream hStream, CUdeviceptr_v2 dptr, size_t length, unsigned int flags);`
@@ -9613,7 +9326,7 @@ pub mod pfn_custreamattachmemasync_v6000 {
         dptr: CUdeviceptr_v2,
         length: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamattachmemasync_v7000_ptsz {
@@ -9624,7 +9337,6 @@ pub mod pfn_custreamattachmemasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamAttachMemAsync_v7000_ptsz)(CUstream hStream, CUdeviceptr_v2 dptr, size_t length, unsigned int flags);`
@@ -9636,7 +9348,7 @@ pub mod pfn_custreamattachmemasync_v7000_ptsz {
         dptr: CUdeviceptr_v2,
         length: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambatchmemop_v8000 {
@@ -9646,7 +9358,6 @@ pub mod pfn_custreambatchmemop_v8000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamBatchMemOpParams: 48 bytes, align 8
 
@@ -9659,7 +9370,7 @@ pub mod pfn_custreambatchmemop_v8000 {
         count: c_uint,
         param_array: *mut CUstreamBatchMemOpParams,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambatchmemop_v11070 {
@@ -9669,7 +9380,6 @@ pub mod pfn_custreambatchmemop_v11070 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamBatchMemOpParams: 48 bytes, align 8
 
@@ -9682,7 +9392,7 @@ pub mod pfn_custreambatchmemop_v11070 {
         count: c_uint,
         param_array: *mut CUstreamBatchMemOpParams,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambatchmemop_v8000_ptsz {
@@ -9692,7 +9402,6 @@ pub mod pfn_custreambatchmemop_v8000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamBatchMemOpParams_v1: 48 bytes, align 8
 
@@ -9705,7 +9414,7 @@ pub mod pfn_custreambatchmemop_v8000_ptsz {
         count: c_uint,
         param_array: *mut CUstreamBatchMemOpParams_v1,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambatchmemop_v11070_ptsz {
@@ -9715,7 +9424,6 @@ pub mod pfn_custreambatchmemop_v11070_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamBatchMemOpParams: 48 bytes, align 8
 
@@ -9728,7 +9436,7 @@ pub mod pfn_custreambatchmemop_v11070_ptsz {
         count: c_uint,
         param_array: *mut CUstreamBatchMemOpParams,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapture_v10000 {
@@ -9737,14 +9445,13 @@ pub mod pfn_custreambegincapture_v10000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamBeginCapture_v10000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamBeginCapture", version = 10000)]
-    pub unsafe extern "C" fn stream_begin_capture(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_begin_capture(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapture_v10010 {
@@ -9753,7 +9460,6 @@ pub mod pfn_custreambegincapture_v10010 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureMode: 4 bytes, align 4
 
@@ -9764,7 +9470,7 @@ pub mod pfn_custreambegincapture_v10010 {
     pub unsafe extern "C" fn stream_begin_capture(
         h_stream: CUstream,
         mode: CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapture_v10000_ptsz {
@@ -9773,14 +9479,13 @@ pub mod pfn_custreambegincapture_v10000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamBeginCapture_v10000_ptsz)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamBeginCapture", version = 10000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_begin_capture(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_begin_capture(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapture_v10010_ptsz {
@@ -9789,7 +9494,6 @@ pub mod pfn_custreambegincapture_v10010_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureMode: 4 bytes, align 4
 
@@ -9800,7 +9504,7 @@ pub mod pfn_custreambegincapture_v10010_ptsz {
     pub unsafe extern "C" fn stream_begin_capture(
         h_stream: CUstream,
         mode: CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapturetograph_v12030 {
@@ -9812,7 +9516,6 @@ pub mod pfn_custreambegincapturetograph_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureMode: 4 bytes, align 4
 
@@ -9827,7 +9530,7 @@ pub mod pfn_custreambegincapturetograph_v12030 {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         mode: CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapturetograph_v12030_ptsz {
@@ -9839,7 +9542,6 @@ pub mod pfn_custreambegincapturetograph_v12030_ptsz {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureMode: 4 bytes, align 4
 
@@ -9854,7 +9556,7 @@ pub mod pfn_custreambegincapturetograph_v12030_ptsz {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         mode: CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamcopyattributes_v11000 {
@@ -9863,7 +9565,6 @@ pub mod pfn_custreamcopyattributes_v11000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamCopyAttributes_v11000)(CUstream dstStream, CUstream srcStream);`
@@ -9873,7 +9574,7 @@ pub mod pfn_custreamcopyattributes_v11000 {
     pub unsafe extern "C" fn stream_copy_attributes(
         dst_stream: CUstream,
         src_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamcopyattributes_v11000_ptsz {
@@ -9882,14 +9583,16 @@ pub mod pfn_custreamcopyattributes_v11000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamCopyAttributes_v11000_ptsz)(CUstream dst, CUstream src);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamCopyAttributes", version = 11000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_copy_attributes(dst: CUstream, src: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_copy_attributes(
+        dst: CUstream,
+        src: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamcreate_v2000 {
@@ -9899,14 +9602,16 @@ pub mod pfn_custreamcreate_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamCreate_v2000)(CUstream *phStream, unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamCreate", version = 2000)]
-    pub unsafe extern "C" fn stream_create(ph_stream: *mut CUstream, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn stream_create(
+        ph_stream: *mut CUstream,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamcreatewithpriority_v5050 {
@@ -9916,7 +9621,6 @@ pub mod pfn_custreamcreatewithpriority_v5050 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamCreateWithPriority_v5050)(CUstream *phStream, unsigned int flags, int priority);`
@@ -9927,7 +9631,7 @@ pub mod pfn_custreamcreatewithpriority_v5050 {
         ph_stream: *mut CUstream,
         flags: c_uint,
         priority: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamdestroy_v2000 {
@@ -9936,14 +9640,13 @@ pub mod pfn_custreamdestroy_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamDestroy_v2000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamDestroy", version = 2000)]
-    pub unsafe extern "C" fn stream_destroy(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_destroy(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamdestroy_v4000 {
@@ -9952,14 +9655,13 @@ pub mod pfn_custreamdestroy_v4000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamDestroy_v4000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamDestroy", version = 4000)]
-    pub unsafe extern "C" fn stream_destroy(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_destroy(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamendcapture_v10000 {
@@ -9969,14 +9671,16 @@ pub mod pfn_custreamendcapture_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamEndCapture_v10000)(CUstream hStream, CUgraph *phGraph);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamEndCapture", version = 10000)]
-    pub unsafe extern "C" fn stream_end_capture(h_stream: CUstream, ph_graph: *mut CUgraph) -> CUresult;
+    pub unsafe extern "C" fn stream_end_capture(
+        h_stream: CUstream,
+        ph_graph: *mut CUgraph,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamendcapture_v10000_ptsz {
@@ -9986,14 +9690,16 @@ pub mod pfn_custreamendcapture_v10000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamEndCapture_v10000_ptsz)(CUstream hStream, CUgraph *phGraph);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamEndCapture", version = 10000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_end_capture(h_stream: CUstream, ph_graph: *mut CUgraph) -> CUresult;
+    pub unsafe extern "C" fn stream_end_capture(
+        h_stream: CUstream,
+        ph_graph: *mut CUgraph,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetattribute_v11000 {
@@ -10002,7 +9708,6 @@ pub mod pfn_custreamgetattribute_v11000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamAttrID: 4 bytes, align 4
     //   CUstreamAttrValue_v1: 64 bytes, align 8
@@ -10015,7 +9720,7 @@ pub mod pfn_custreamgetattribute_v11000 {
         h_stream: CUstream,
         attr: CUstreamAttrID,
         value: *mut CUstreamAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetattribute_v11000_ptsz {
@@ -10024,7 +9729,6 @@ pub mod pfn_custreamgetattribute_v11000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamAttrID: 4 bytes, align 4
     //   CUstreamAttrValue_v1: 64 bytes, align 8
@@ -10037,7 +9741,7 @@ pub mod pfn_custreamgetattribute_v11000_ptsz {
         h_stream: CUstream,
         attr: CUstreamAttrID,
         value_out: *mut CUstreamAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v10010 {
@@ -10046,7 +9750,6 @@ pub mod pfn_custreamgetcaptureinfo_v10010 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10059,7 +9762,7 @@ pub mod pfn_custreamgetcaptureinfo_v10010 {
         h_stream: CUstream,
         capture_status_out: *mut CUstreamCaptureStatus,
         id_out: *mut cuuint64_t,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v11030 {
@@ -10070,7 +9773,6 @@ pub mod pfn_custreamgetcaptureinfo_v11030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10086,7 +9788,7 @@ pub mod pfn_custreamgetcaptureinfo_v11030 {
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
         num_dependencies_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v12030 {
@@ -10098,7 +9800,6 @@ pub mod pfn_custreamgetcaptureinfo_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10115,7 +9816,7 @@ pub mod pfn_custreamgetcaptureinfo_v12030 {
         dependencies_out: *mut *const CUgraphNode,
         edge_data_out: *mut *const CUgraphEdgeData,
         num_dependencies_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v10010_ptsz {
@@ -10124,7 +9825,6 @@ pub mod pfn_custreamgetcaptureinfo_v10010_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10137,7 +9837,7 @@ pub mod pfn_custreamgetcaptureinfo_v10010_ptsz {
         h_stream: CUstream,
         capture_status_out: *mut CUstreamCaptureStatus,
         id_out: *mut cuuint64_t,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v11030_ptsz {
@@ -10148,7 +9848,6 @@ pub mod pfn_custreamgetcaptureinfo_v11030_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10164,7 +9863,7 @@ pub mod pfn_custreamgetcaptureinfo_v11030_ptsz {
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
         num_dependencies_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v12030_ptsz {
@@ -10176,7 +9875,6 @@ pub mod pfn_custreamgetcaptureinfo_v12030_ptsz {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10193,7 +9891,7 @@ pub mod pfn_custreamgetcaptureinfo_v12030_ptsz {
         dependencies_out: *mut *const CUgraphNode,
         edge_data_out: *mut *const CUgraphEdgeData,
         num_dependencies_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetctx_v9020 {
@@ -10203,14 +9901,16 @@ pub mod pfn_custreamgetctx_v9020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetCtx_v9020)(CUstream hStream, CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetCtx", version = 9020)]
-    pub unsafe extern "C" fn stream_get_ctx(h_stream: CUstream, pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn stream_get_ctx(
+        h_stream: CUstream,
+        pctx: *mut CUcontext,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetctx_v12050 {
@@ -10221,7 +9921,6 @@ pub mod pfn_custreamgetctx_v12050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetCtx_v12050)(CUstream hStream, CUcontext *pctx, CUgreenCtx *pGreenCtx);`
@@ -10232,7 +9931,7 @@ pub mod pfn_custreamgetctx_v12050 {
         h_stream: CUstream,
         pctx: *mut CUcontext,
         p_green_ctx: *mut CUgreenCtx,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetctx_v9020_ptsz {
@@ -10242,14 +9941,16 @@ pub mod pfn_custreamgetctx_v9020_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetCtx_v9020_ptsz)(CUstream hStream, CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetCtx", version = 9020, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_ctx(h_stream: CUstream, pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn stream_get_ctx(
+        h_stream: CUstream,
+        pctx: *mut CUcontext,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetctx_v12050_ptsz {
@@ -10260,7 +9961,6 @@ pub mod pfn_custreamgetctx_v12050_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetCtx_v12050_ptsz)(CUstream hStream, CUcontext *pctx, CUgreenCtx *pGreenCtx);`
@@ -10271,7 +9971,7 @@ pub mod pfn_custreamgetctx_v12050_ptsz {
         h_stream: CUstream,
         pctx: *mut CUcontext,
         p_green_ctx: *mut CUgreenCtx,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetdevice_v12080 {
@@ -10281,14 +9981,16 @@ pub mod pfn_custreamgetdevice_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetDevice_v12080)(CUstream hStream, CUdevice *device);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetDevice", version = 12080)]
-    pub unsafe extern "C" fn stream_get_device(h_stream: CUstream, device: *mut CUdevice) -> CUresult;
+    pub unsafe extern "C" fn stream_get_device(
+        h_stream: CUstream,
+        device: *mut CUdevice,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetdevice_v12080_ptsz {
@@ -10298,14 +10000,16 @@ pub mod pfn_custreamgetdevice_v12080_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetDevice_v12080_ptsz)(CUstream hStream, CUdevice *device);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetDevice", version = 12080, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_device(h_stream: CUstream, device: *mut CUdevice) -> CUresult;
+    pub unsafe extern "C" fn stream_get_device(
+        h_stream: CUstream,
+        device: *mut CUdevice,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetflags_v5050 {
@@ -10315,14 +10019,16 @@ pub mod pfn_custreamgetflags_v5050 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetFlags_v5050)(CUstream hStream, unsigned int *flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetFlags", version = 5050)]
-    pub unsafe extern "C" fn stream_get_flags(h_stream: CUstream, flags: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn stream_get_flags(
+        h_stream: CUstream,
+        flags: *mut c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetflags_v7000_ptsz {
@@ -10332,14 +10038,16 @@ pub mod pfn_custreamgetflags_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetFlags_v7000_ptsz)(CUstream hStream, unsigned int *flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetFlags", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_flags(h_stream: CUstream, flags: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn stream_get_flags(
+        h_stream: CUstream,
+        flags: *mut c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetgreenctx_v12040 {
@@ -10349,7 +10057,6 @@ pub mod pfn_custreamgetgreenctx_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetGreenCtx_v12040)(CUstream hStream, CUgreenCtx *phCtx);`
@@ -10359,7 +10066,7 @@ pub mod pfn_custreamgetgreenctx_v12040 {
     pub unsafe extern "C" fn stream_get_green_ctx(
         h_stream: CUstream,
         ph_ctx: *mut CUgreenCtx,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetid_v12000 {
@@ -10369,14 +10076,16 @@ pub mod pfn_custreamgetid_v12000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetId_v12000)(CUstream hStream, unsigned long long *streamId);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetId", version = 12000)]
-    pub unsafe extern "C" fn stream_get_id(h_stream: CUstream, stream_id: *mut c_ulonglong) -> CUresult;
+    pub unsafe extern "C" fn stream_get_id(
+        h_stream: CUstream,
+        stream_id: *mut c_ulonglong,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetid_v12000_ptsz {
@@ -10386,14 +10095,16 @@ pub mod pfn_custreamgetid_v12000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetId_v12000_ptsz)(CUstream hStream, unsigned long long *streamId);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetId", version = 12000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_id(h_stream: CUstream, stream_id: *mut c_ulonglong) -> CUresult;
+    pub unsafe extern "C" fn stream_get_id(
+        h_stream: CUstream,
+        stream_id: *mut c_ulonglong,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetpriority_v5050 {
@@ -10403,14 +10114,16 @@ pub mod pfn_custreamgetpriority_v5050 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetPriority_v5050)(CUstream hStream, int *priority);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetPriority", version = 5050)]
-    pub unsafe extern "C" fn stream_get_priority(h_stream: CUstream, priority: *mut c_int) -> CUresult;
+    pub unsafe extern "C" fn stream_get_priority(
+        h_stream: CUstream,
+        priority: *mut c_int,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetpriority_v7000_ptsz {
@@ -10420,14 +10133,16 @@ pub mod pfn_custreamgetpriority_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetPriority_v7000_ptsz)(CUstream hStream, int *priority);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetPriority", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_priority(h_stream: CUstream, priority: *mut c_int) -> CUresult;
+    pub unsafe extern "C" fn stream_get_priority(
+        h_stream: CUstream,
+        priority: *mut c_int,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamiscapturing_v10000 {
@@ -10436,7 +10151,6 @@ pub mod pfn_custreamiscapturing_v10000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
 
@@ -10447,7 +10161,7 @@ pub mod pfn_custreamiscapturing_v10000 {
     pub unsafe extern "C" fn stream_is_capturing(
         h_stream: CUstream,
         capture_status: *mut CUstreamCaptureStatus,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamiscapturing_v10000_ptsz {
@@ -10456,7 +10170,6 @@ pub mod pfn_custreamiscapturing_v10000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
 
@@ -10467,7 +10180,7 @@ pub mod pfn_custreamiscapturing_v10000_ptsz {
     pub unsafe extern "C" fn stream_is_capturing(
         h_stream: CUstream,
         capture_status: *mut CUstreamCaptureStatus,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamquery_v2000 {
@@ -10476,14 +10189,13 @@ pub mod pfn_custreamquery_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamQuery_v2000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamQuery", version = 2000)]
-    pub unsafe extern "C" fn stream_query(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_query(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamquery_v7000_ptsz {
@@ -10492,14 +10204,13 @@ pub mod pfn_custreamquery_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamQuery_v7000_ptsz)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamQuery", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_query(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_query(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamsetattribute_v11000 {
@@ -10508,7 +10219,6 @@ pub mod pfn_custreamsetattribute_v11000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamAttrID: 4 bytes, align 4
     //   CUstreamAttrValue_v1: 64 bytes, align 8
@@ -10521,7 +10231,7 @@ pub mod pfn_custreamsetattribute_v11000 {
         h_stream: CUstream,
         attr: CUstreamAttrID,
         param: *const CUstreamAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamsetattribute_v11000_ptsz {
@@ -10530,7 +10240,6 @@ pub mod pfn_custreamsetattribute_v11000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamAttrID: 4 bytes, align 4
     //   CUstreamAttrValue_v1: 64 bytes, align 8
@@ -10543,7 +10252,7 @@ pub mod pfn_custreamsetattribute_v11000_ptsz {
         h_stream: CUstream,
         attr: CUstreamAttrID,
         value: *const CUstreamAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamsynchronize_v2000 {
@@ -10552,14 +10261,13 @@ pub mod pfn_custreamsynchronize_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamSynchronize_v2000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamSynchronize", version = 2000)]
-    pub unsafe extern "C" fn stream_synchronize(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_synchronize(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamsynchronize_v7000_ptsz {
@@ -10568,14 +10276,13 @@ pub mod pfn_custreamsynchronize_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamSynchronize_v7000_ptsz)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamSynchronize", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_synchronize(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_synchronize(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamupdatecapturedependencies_v11030 {
@@ -10586,7 +10293,6 @@ pub mod pfn_custreamupdatecapturedependencies_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamUpdateCaptureDependencies_v11030)(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);`
@@ -10598,7 +10304,7 @@ pub mod pfn_custreamupdatecapturedependencies_v11030 {
         dependencies: *mut CUgraphNode,
         num_dependencies: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamupdatecapturedependencies_v12030 {
@@ -10610,7 +10316,6 @@ pub mod pfn_custreamupdatecapturedependencies_v12030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamUpdateCaptureDependencies_v12030)(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
@@ -10623,7 +10328,7 @@ pub mod pfn_custreamupdatecapturedependencies_v12030 {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamupdatecapturedependencies_v11030_ptsz {
@@ -10634,7 +10339,6 @@ pub mod pfn_custreamupdatecapturedependencies_v11030_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz)(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);`
@@ -10646,7 +10350,7 @@ pub mod pfn_custreamupdatecapturedependencies_v11030_ptsz {
         dependencies: *mut CUgraphNode,
         num_dependencies: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamupdatecapturedependencies_v12030_ptsz {
@@ -10658,7 +10362,6 @@ pub mod pfn_custreamupdatecapturedependencies_v12030_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz)(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
@@ -10671,7 +10374,7 @@ pub mod pfn_custreamupdatecapturedependencies_v12030_ptsz {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitevent_v3020 {
@@ -10682,7 +10385,6 @@ pub mod pfn_custreamwaitevent_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamWaitEvent_v3020)(CUstream hStream, CUevent hEvent, unsigned int Flags);`
@@ -10693,7 +10395,7 @@ pub mod pfn_custreamwaitevent_v3020 {
         h_stream: CUstream,
         h_event: CUevent,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitevent_v7000_ptsz {
@@ -10704,7 +10406,6 @@ pub mod pfn_custreamwaitevent_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamWaitEvent_v7000_ptsz)(CUstream hStream, CUevent hEvent, unsigned int Flags);`
@@ -10715,7 +10416,7 @@ pub mod pfn_custreamwaitevent_v7000_ptsz {
         h_stream: CUstream,
         h_event: CUevent,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue32_v8000 {
@@ -10726,7 +10427,6 @@ pub mod pfn_custreamwaitvalue32_v8000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -10739,7 +10439,7 @@ pub mod pfn_custreamwaitvalue32_v8000 {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue32_v11070 {
@@ -10750,7 +10450,6 @@ pub mod pfn_custreamwaitvalue32_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -10763,7 +10462,7 @@ pub mod pfn_custreamwaitvalue32_v11070 {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue32_v8000_ptsz {
@@ -10774,7 +10473,6 @@ pub mod pfn_custreamwaitvalue32_v8000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -10787,7 +10485,7 @@ pub mod pfn_custreamwaitvalue32_v8000_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue32_v11070_ptsz {
@@ -10798,7 +10496,6 @@ pub mod pfn_custreamwaitvalue32_v11070_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -10811,7 +10508,7 @@ pub mod pfn_custreamwaitvalue32_v11070_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue64_v9000 {
@@ -10822,7 +10519,6 @@ pub mod pfn_custreamwaitvalue64_v9000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -10835,7 +10531,7 @@ pub mod pfn_custreamwaitvalue64_v9000 {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue64_v11070 {
@@ -10846,7 +10542,6 @@ pub mod pfn_custreamwaitvalue64_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -10859,7 +10554,7 @@ pub mod pfn_custreamwaitvalue64_v11070 {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue64_v9000_ptsz {
@@ -10870,7 +10565,6 @@ pub mod pfn_custreamwaitvalue64_v9000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -10883,7 +10577,7 @@ pub mod pfn_custreamwaitvalue64_v9000_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue64_v11070_ptsz {
@@ -10894,7 +10588,6 @@ pub mod pfn_custreamwaitvalue64_v11070_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -10907,7 +10600,7 @@ pub mod pfn_custreamwaitvalue64_v11070_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue32_v8000 {
@@ -10918,7 +10611,6 @@ pub mod pfn_custreamwritevalue32_v8000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -10931,7 +10623,7 @@ pub mod pfn_custreamwritevalue32_v8000 {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue32_v11070 {
@@ -10942,7 +10634,6 @@ pub mod pfn_custreamwritevalue32_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -10955,7 +10646,7 @@ pub mod pfn_custreamwritevalue32_v11070 {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue32_v8000_ptsz {
@@ -10966,7 +10657,6 @@ pub mod pfn_custreamwritevalue32_v8000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -10979,7 +10669,7 @@ pub mod pfn_custreamwritevalue32_v8000_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue32_v11070_ptsz {
@@ -10990,7 +10680,6 @@ pub mod pfn_custreamwritevalue32_v11070_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11003,7 +10692,7 @@ pub mod pfn_custreamwritevalue32_v11070_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue64_v9000 {
@@ -11014,7 +10703,6 @@ pub mod pfn_custreamwritevalue64_v9000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11027,7 +10715,7 @@ pub mod pfn_custreamwritevalue64_v9000 {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue64_v11070 {
@@ -11038,7 +10726,6 @@ pub mod pfn_custreamwritevalue64_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11051,7 +10738,7 @@ pub mod pfn_custreamwritevalue64_v11070 {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue64_v9000_ptsz {
@@ -11062,7 +10749,6 @@ pub mod pfn_custreamwritevalue64_v9000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11075,7 +10761,7 @@ pub mod pfn_custreamwritevalue64_v9000_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue64_v11070_ptsz {
@@ -11086,7 +10772,6 @@ pub mod pfn_custreamwritevalue64_v11070_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11099,7 +10784,7 @@ pub mod pfn_custreamwritevalue64_v11070_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfobjectcreate_v5000 {
@@ -11109,7 +10794,6 @@ pub mod pfn_cusurfobjectcreate_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_RESOURCE_DESC_v1: 144 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfObjectCreate_v5000)(CUsurfObject_v1 *pSurfObject, const CUDA_RESOURCE_DESC_v1 *pResDesc);`
@@ -11119,7 +10803,7 @@ pub mod pfn_cusurfobjectcreate_v5000 {
     pub unsafe extern "C" fn surf_object_create(
         p_surf_object: *mut CUsurfObject_v1,
         p_res_desc: *const CUDA_RESOURCE_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfobjectdestroy_v5000 {
@@ -11128,14 +10812,15 @@ pub mod pfn_cusurfobjectdestroy_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUsurfObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfObjectDestroy_v5000)(CUsurfObject_v1 surfObject);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuSurfObjectDestroy", version = 5000)]
-    pub unsafe extern "C" fn surf_object_destroy(surf_object: CUsurfObject_v1) -> CUresult;
+    pub unsafe extern "C" fn surf_object_destroy(
+        surf_object: CUsurfObject_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfobjectgetresourcedesc_v5000 {
@@ -11145,7 +10830,6 @@ pub mod pfn_cusurfobjectgetresourcedesc_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_RESOURCE_DESC_v1: 144 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfObjectGetResourceDesc_v5000)(CUDA_RESOURCE_DESC_v1 *pResDesc, CUsurfObject_v1 surfObject);`
@@ -11155,7 +10839,7 @@ pub mod pfn_cusurfobjectgetresourcedesc_v5000 {
     pub unsafe extern "C" fn surf_object_get_resource_desc(
         p_res_desc: *mut CUDA_RESOURCE_DESC_v1,
         surf_object: CUsurfObject_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfrefgetarray_v3000 {
@@ -11165,7 +10849,6 @@ pub mod pfn_cusurfrefgetarray_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfRefGetArray_v3000)(CUarray *phArray, CUsurfref hSurfRef);`
@@ -11175,7 +10858,7 @@ pub mod pfn_cusurfrefgetarray_v3000 {
     pub unsafe extern "C" fn surf_ref_get_array(
         ph_array: *mut CUarray,
         h_surf_ref: CUsurfref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfrefsetarray_v3000 {
@@ -11186,7 +10869,6 @@ pub mod pfn_cusurfrefsetarray_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfRefSetArray_v3000)(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);`
@@ -11197,7 +10879,7 @@ pub mod pfn_cusurfrefsetarray_v3000 {
         h_surf_ref: CUsurfref,
         h_array: CUarray,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutensormapencodeim2col_v12000 {
@@ -11207,7 +10889,6 @@ pub mod pfn_cutensormapencodeim2col_v12000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtensorMap: 128 bytes, align 128
     //   CUtensorMapDataType: 4 bytes, align 4
     //   CUtensorMapFloatOOBfill: 4 bytes, align 4
@@ -11237,7 +10918,7 @@ pub mod pfn_cutensormapencodeim2col_v12000 {
         swizzle: CUtensorMapSwizzle,
         l2_promotion: CUtensorMapL2promotion,
         oob_fill: CUtensorMapFloatOOBfill,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutensormapencodeim2colwide_v12080 {
@@ -11247,7 +10928,6 @@ pub mod pfn_cutensormapencodeim2colwide_v12080 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtensorMap: 128 bytes, align 128
     //   CUtensorMapDataType: 4 bytes, align 4
     //   CUtensorMapFloatOOBfill: 4 bytes, align 4
@@ -11279,7 +10959,7 @@ pub mod pfn_cutensormapencodeim2colwide_v12080 {
         swizzle: CUtensorMapSwizzle,
         l2_promotion: CUtensorMapL2promotion,
         oob_fill: CUtensorMapFloatOOBfill,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutensormapencodetiled_v12000 {
@@ -11289,7 +10969,6 @@ pub mod pfn_cutensormapencodetiled_v12000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtensorMap: 128 bytes, align 128
     //   CUtensorMapDataType: 4 bytes, align 4
     //   CUtensorMapFloatOOBfill: 4 bytes, align 4
@@ -11316,7 +10995,7 @@ pub mod pfn_cutensormapencodetiled_v12000 {
         swizzle: CUtensorMapSwizzle,
         l2_promotion: CUtensorMapL2promotion,
         oob_fill: CUtensorMapFloatOOBfill,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutensormapreplaceaddress_v12000 {
@@ -11326,7 +11005,6 @@ pub mod pfn_cutensormapreplaceaddress_v12000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtensorMap: 128 bytes, align 128
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTensorMapReplaceAddress_v12000)(CUtensorMap *tensorMap, void *globalAddress);`
@@ -11336,7 +11014,7 @@ pub mod pfn_cutensormapreplaceaddress_v12000 {
     pub unsafe extern "C" fn tensor_map_replace_address(
         tensor_map: *mut CUtensorMap,
         global_address: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectcreate_v5000 {
@@ -11348,7 +11026,6 @@ pub mod pfn_cutexobjectcreate_v5000 {
     //   CUDA_RESOURCE_DESC_v1: 144 bytes, align 8
     //   CUDA_RESOURCE_VIEW_DESC_v1: 112 bytes, align 8
     //   CUDA_TEXTURE_DESC_v1: 104 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectCreate_v5000)(CUtexObject_v1 *pTexObject, const CUDA_RESOURCE_DESC_v1 *pResDesc, const CUDA_TEXTURE_DESC_v1 *pTexDesc, const CUDA_RESOURCE_VIEW_DESC_v1 *pResViewDesc);`
@@ -11360,7 +11037,7 @@ pub mod pfn_cutexobjectcreate_v5000 {
         p_res_desc: *const CUDA_RESOURCE_DESC_v1,
         p_tex_desc: *const CUDA_TEXTURE_DESC_v1,
         p_res_view_desc: *const CUDA_RESOURCE_VIEW_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectdestroy_v5000 {
@@ -11369,14 +11046,15 @@ pub mod pfn_cutexobjectdestroy_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectDestroy_v5000)(CUtexObject_v1 texObject);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexObjectDestroy", version = 5000)]
-    pub unsafe extern "C" fn tex_object_destroy(tex_object: CUtexObject_v1) -> CUresult;
+    pub unsafe extern "C" fn tex_object_destroy(
+        tex_object: CUtexObject_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectgetresourcedesc_v5000 {
@@ -11386,7 +11064,6 @@ pub mod pfn_cutexobjectgetresourcedesc_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_RESOURCE_DESC_v1: 144 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectGetResourceDesc_v5000)(CUDA_RESOURCE_DESC_v1 *pResDesc, CUtexObject_v1 texObject);`
@@ -11396,7 +11073,7 @@ pub mod pfn_cutexobjectgetresourcedesc_v5000 {
     pub unsafe extern "C" fn tex_object_get_resource_desc(
         p_res_desc: *mut CUDA_RESOURCE_DESC_v1,
         tex_object: CUtexObject_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectgetresourceviewdesc_v5000 {
@@ -11406,7 +11083,6 @@ pub mod pfn_cutexobjectgetresourceviewdesc_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_RESOURCE_VIEW_DESC_v1: 112 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectGetResourceViewDesc_v5000)(CUDA_RESOURCE_VIEW_DESC_v1 *pResViewDesc, CUtexObject_v1 texObject);`
@@ -11416,7 +11092,7 @@ pub mod pfn_cutexobjectgetresourceviewdesc_v5000 {
     pub unsafe extern "C" fn tex_object_get_resource_view_desc(
         p_res_view_desc: *mut CUDA_RESOURCE_VIEW_DESC_v1,
         tex_object: CUtexObject_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectgettexturedesc_v5000 {
@@ -11426,7 +11102,6 @@ pub mod pfn_cutexobjectgettexturedesc_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_TEXTURE_DESC_v1: 104 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectGetTextureDesc_v5000)(CUDA_TEXTURE_DESC_v1 *pTexDesc, CUtexObject_v1 texObject);`
@@ -11436,7 +11111,7 @@ pub mod pfn_cutexobjectgettexturedesc_v5000 {
     pub unsafe extern "C" fn tex_object_get_texture_desc(
         p_tex_desc: *mut CUDA_TEXTURE_DESC_v1,
         tex_object: CUtexObject_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefcreate_v2000 {
@@ -11445,14 +11120,13 @@ pub mod pfn_cutexrefcreate_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefCreate_v2000)(CUtexref *pTexRef);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefCreate", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_create(p_tex_ref: *mut CUtexref) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_create(p_tex_ref: *mut CUtexref) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefdestroy_v2000 {
@@ -11461,14 +11135,13 @@ pub mod pfn_cutexrefdestroy_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefDestroy_v2000)(CUtexref hTexRef);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefDestroy", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_destroy(h_tex_ref: CUtexref) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_destroy(h_tex_ref: CUtexref) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetaddress_v3020 {
@@ -11478,7 +11151,6 @@ pub mod pfn_cutexrefgetaddress_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetAddress_v3020)(CUdeviceptr_v2 *pdptr, CUtexref hTexRef);`
@@ -11488,7 +11160,7 @@ pub mod pfn_cutexrefgetaddress_v3020 {
     pub unsafe extern "C" fn tex_ref_get_address(
         pdptr: *mut CUdeviceptr_v2,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetaddressmode_v2000 {
@@ -11499,7 +11171,6 @@ pub mod pfn_cutexrefgetaddressmode_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUaddress_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetAddressMode_v2000)(CUaddress_mode *pam, CUtexref hTexRef, int dim);`
@@ -11510,7 +11181,7 @@ pub mod pfn_cutexrefgetaddressmode_v2000 {
         pam: *mut CUaddress_mode,
         h_tex_ref: CUtexref,
         dim: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetarray_v2000 {
@@ -11520,14 +11191,16 @@ pub mod pfn_cutexrefgetarray_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetArray_v2000)(CUarray *phArray, CUtexref hTexRef);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefGetArray", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_get_array(ph_array: *mut CUarray, h_tex_ref: CUtexref) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_get_array(
+        ph_array: *mut CUarray,
+        h_tex_ref: CUtexref,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetbordercolor_v8000 {
@@ -11537,7 +11210,6 @@ pub mod pfn_cutexrefgetbordercolor_v8000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetBorderColor_v8000)(float *pBorderColor, CUtexref hTexRef);`
@@ -11547,7 +11219,7 @@ pub mod pfn_cutexrefgetbordercolor_v8000 {
     pub unsafe extern "C" fn tex_ref_get_border_color(
         p_border_color: *mut c_float,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetfiltermode_v2000 {
@@ -11557,7 +11229,6 @@ pub mod pfn_cutexrefgetfiltermode_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfilter_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetFilterMode_v2000)(CUfilter_mode *pfm, CUtexref hTexRef);`
@@ -11567,7 +11238,7 @@ pub mod pfn_cutexrefgetfiltermode_v2000 {
     pub unsafe extern "C" fn tex_ref_get_filter_mode(
         pfm: *mut CUfilter_mode,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetflags_v2000 {
@@ -11577,14 +11248,16 @@ pub mod pfn_cutexrefgetflags_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetFlags_v2000)(unsigned int *pFlags, CUtexref hTexRef);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefGetFlags", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_get_flags(p_flags: *mut c_uint, h_tex_ref: CUtexref) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_get_flags(
+        p_flags: *mut c_uint,
+        h_tex_ref: CUtexref,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetformat_v2000 {
@@ -11595,7 +11268,6 @@ pub mod pfn_cutexrefgetformat_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray_format: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetFormat_v2000)(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);`
@@ -11606,7 +11278,7 @@ pub mod pfn_cutexrefgetformat_v2000 {
         p_format: *mut CUarray_format,
         p_num_channels: *mut c_int,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmaxanisotropy_v5000 {
@@ -11616,7 +11288,6 @@ pub mod pfn_cutexrefgetmaxanisotropy_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMaxAnisotropy_v5000)(int *pmaxAniso, CUtexref hTexRef);`
@@ -11626,7 +11297,7 @@ pub mod pfn_cutexrefgetmaxanisotropy_v5000 {
     pub unsafe extern "C" fn tex_ref_get_max_anisotropy(
         pmax_aniso: *mut c_int,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmipmapfiltermode_v5000 {
@@ -11636,7 +11307,6 @@ pub mod pfn_cutexrefgetmipmapfiltermode_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfilter_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMipmapFilterMode_v5000)(CUfilter_mode *pfm, CUtexref hTexRef);`
@@ -11646,7 +11316,7 @@ pub mod pfn_cutexrefgetmipmapfiltermode_v5000 {
     pub unsafe extern "C" fn tex_ref_get_mipmap_filter_mode(
         pfm: *mut CUfilter_mode,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmipmaplevelbias_v5000 {
@@ -11656,7 +11326,6 @@ pub mod pfn_cutexrefgetmipmaplevelbias_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMipmapLevelBias_v5000)(float *pbias, CUtexref hTexRef);`
@@ -11666,7 +11335,7 @@ pub mod pfn_cutexrefgetmipmaplevelbias_v5000 {
     pub unsafe extern "C" fn tex_ref_get_mipmap_level_bias(
         pbias: *mut c_float,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmipmaplevelclamp_v5000 {
@@ -11676,7 +11345,6 @@ pub mod pfn_cutexrefgetmipmaplevelclamp_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMipmapLevelClamp_v5000)(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef);`
@@ -11687,7 +11355,7 @@ pub mod pfn_cutexrefgetmipmaplevelclamp_v5000 {
         pmin_mipmap_level_clamp: *mut c_float,
         pmax_mipmap_level_clamp: *mut c_float,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmipmappedarray_v5000 {
@@ -11697,7 +11365,6 @@ pub mod pfn_cutexrefgetmipmappedarray_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMipmappedArray_v5000)(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef);`
@@ -11707,7 +11374,7 @@ pub mod pfn_cutexrefgetmipmappedarray_v5000 {
     pub unsafe extern "C" fn tex_ref_get_mipmapped_array(
         ph_mipmapped_array: *mut CUmipmappedArray,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetaddress_v3020 {
@@ -11717,7 +11384,6 @@ pub mod pfn_cutexrefsetaddress_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetAddress_v3020)(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr_v2 dptr, size_t bytes);`
@@ -11729,7 +11395,7 @@ pub mod pfn_cutexrefsetaddress_v3020 {
         h_tex_ref: CUtexref,
         dptr: CUdeviceptr_v2,
         bytes: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetaddress2d_v3020 {
@@ -11740,7 +11406,6 @@ pub mod pfn_cutexrefsetaddress2d_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_DESCRIPTOR_v2: 24 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetAddress2D_v3020)(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR_v2 *desc, CUdeviceptr_v2 dptr, size_t Pitch);`
@@ -11752,7 +11417,7 @@ pub mod pfn_cutexrefsetaddress2d_v3020 {
         desc: *const CUDA_ARRAY_DESCRIPTOR_v2,
         dptr: CUdeviceptr_v2,
         pitch: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetaddress2d_v4010 {
@@ -11763,7 +11428,6 @@ pub mod pfn_cutexrefsetaddress2d_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_DESCRIPTOR_v2: 24 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetAddress2D_v4010)(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR_v2 *desc, CUdeviceptr_v2 dptr, size_t Pitch);`
@@ -11775,7 +11439,7 @@ pub mod pfn_cutexrefsetaddress2d_v4010 {
         desc: *const CUDA_ARRAY_DESCRIPTOR_v2,
         dptr: CUdeviceptr_v2,
         pitch: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetaddressmode_v2000 {
@@ -11786,7 +11450,6 @@ pub mod pfn_cutexrefsetaddressmode_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUaddress_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetAddressMode_v2000)(CUtexref hTexRef, int dim, CUaddress_mode am);`
@@ -11797,7 +11460,7 @@ pub mod pfn_cutexrefsetaddressmode_v2000 {
         h_tex_ref: CUtexref,
         dim: c_int,
         am: CUaddress_mode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetarray_v2000 {
@@ -11808,7 +11471,6 @@ pub mod pfn_cutexrefsetarray_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetArray_v2000)(CUtexref hTexRef, CUarray hArray, unsigned int Flags);`
@@ -11819,7 +11481,7 @@ pub mod pfn_cutexrefsetarray_v2000 {
         h_tex_ref: CUtexref,
         h_array: CUarray,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetbordercolor_v8000 {
@@ -11829,7 +11491,6 @@ pub mod pfn_cutexrefsetbordercolor_v8000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetBorderColor_v8000)(CUtexref hTexRef, float *pBorderColor);`
@@ -11839,7 +11500,7 @@ pub mod pfn_cutexrefsetbordercolor_v8000 {
     pub unsafe extern "C" fn tex_ref_set_border_color(
         h_tex_ref: CUtexref,
         p_border_color: *mut c_float,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetfiltermode_v2000 {
@@ -11849,7 +11510,6 @@ pub mod pfn_cutexrefsetfiltermode_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfilter_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetFilterMode_v2000)(CUtexref hTexRef, CUfilter_mode fm);`
@@ -11859,7 +11519,7 @@ pub mod pfn_cutexrefsetfiltermode_v2000 {
     pub unsafe extern "C" fn tex_ref_set_filter_mode(
         h_tex_ref: CUtexref,
         fm: CUfilter_mode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetflags_v2000 {
@@ -11869,14 +11529,16 @@ pub mod pfn_cutexrefsetflags_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetFlags_v2000)(CUtexref hTexRef, unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefSetFlags", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_set_flags(h_tex_ref: CUtexref, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_set_flags(
+        h_tex_ref: CUtexref,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetformat_v2000 {
@@ -11887,7 +11549,6 @@ pub mod pfn_cutexrefsetformat_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray_format: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetFormat_v2000)(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);`
@@ -11898,7 +11559,7 @@ pub mod pfn_cutexrefsetformat_v2000 {
         h_tex_ref: CUtexref,
         fmt: CUarray_format,
         num_packed_components: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmaxanisotropy_v5000 {
@@ -11908,7 +11569,6 @@ pub mod pfn_cutexrefsetmaxanisotropy_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMaxAnisotropy_v5000)(CUtexref hTexRef, unsigned int maxAniso);`
@@ -11918,7 +11578,7 @@ pub mod pfn_cutexrefsetmaxanisotropy_v5000 {
     pub unsafe extern "C" fn tex_ref_set_max_anisotropy(
         h_tex_ref: CUtexref,
         max_aniso: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmipmapfiltermode_v5000 {
@@ -11928,7 +11588,6 @@ pub mod pfn_cutexrefsetmipmapfiltermode_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfilter_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMipmapFilterMode_v5000)(CUtexref hTexRef, CUfilter_mode fm);`
@@ -11938,7 +11597,7 @@ pub mod pfn_cutexrefsetmipmapfiltermode_v5000 {
     pub unsafe extern "C" fn tex_ref_set_mipmap_filter_mode(
         h_tex_ref: CUtexref,
         fm: CUfilter_mode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmipmaplevelbias_v5000 {
@@ -11948,7 +11607,6 @@ pub mod pfn_cutexrefsetmipmaplevelbias_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMipmapLevelBias_v5000)(CUtexref hTexRef, float bias);`
@@ -11958,7 +11616,7 @@ pub mod pfn_cutexrefsetmipmaplevelbias_v5000 {
     pub unsafe extern "C" fn tex_ref_set_mipmap_level_bias(
         h_tex_ref: CUtexref,
         bias: c_float,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmipmaplevelclamp_v5000 {
@@ -11968,7 +11626,6 @@ pub mod pfn_cutexrefsetmipmaplevelclamp_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMipmapLevelClamp_v5000)(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);`
@@ -11979,7 +11636,7 @@ pub mod pfn_cutexrefsetmipmaplevelclamp_v5000 {
         h_tex_ref: CUtexref,
         min_mipmap_level_clamp: c_float,
         max_mipmap_level_clamp: c_float,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmipmappedarray_v5000 {
@@ -11990,7 +11647,6 @@ pub mod pfn_cutexrefsetmipmappedarray_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMipmappedArray_v5000)(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);`
@@ -12001,7 +11657,7 @@ pub mod pfn_cutexrefsetmipmappedarray_v5000 {
         h_tex_ref: CUtexref,
         h_mipmapped_array: CUmipmappedArray,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuthreadexchangestreamcapturemode_v10010 {
@@ -12010,7 +11666,6 @@ pub mod pfn_cuthreadexchangestreamcapturemode_v10010 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstreamCaptureMode: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuThreadExchangeStreamCaptureMode_v10010)(CUstreamCaptureMode *mode);`
@@ -12019,7 +11674,7 @@ pub mod pfn_cuthreadexchangestreamcapturemode_v10010 {
     #[cuda_entry(symbol = "cuThreadExchangeStreamCaptureMode", version = 10010)]
     pub unsafe extern "C" fn thread_exchange_stream_capture_mode(
         mode: *mut CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuuserobjectcreate_v11030 {
@@ -12030,7 +11685,6 @@ pub mod pfn_cuuserobjectcreate_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUhostFn: a callback `void (*)(void *userData)`: `Option<unsafe extern "C" fn(*mut c_void)>`
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuUserObjectCreate_v11030)(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags);`
@@ -12043,7 +11697,7 @@ pub mod pfn_cuuserobjectcreate_v11030 {
         destroy: CUhostFn,
         initial_refcount: c_uint,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuuserobjectrelease_v11030 {
@@ -12053,14 +11707,16 @@ pub mod pfn_cuuserobjectrelease_v11030 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuUserObjectRelease_v11030)(CUuserObject object, unsigned int count);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuUserObjectRelease", version = 11030)]
-    pub unsafe extern "C" fn user_object_release(object: CUuserObject, count: c_uint) -> CUresult;
+    pub unsafe extern "C" fn user_object_release(
+        object: CUuserObject,
+        count: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuuserobjectretain_v11030 {
@@ -12070,14 +11726,16 @@ pub mod pfn_cuuserobjectretain_v11030 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuUserObjectRetain_v11030)(CUuserObject object, unsigned int count);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuUserObjectRetain", version = 11030)]
-    pub unsafe extern "C" fn user_object_retain(object: CUuserObject, count: c_uint) -> CUresult;
+    pub unsafe extern "C" fn user_object_retain(
+        object: CUuserObject,
+        count: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuwaitexternalsemaphoresasync_v10000 {
@@ -12089,7 +11747,6 @@ pub mod pfn_cuwaitexternalsemaphoresasync_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1: 144 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuWaitExternalSemaphoresAsync_v10000)(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 *paramsArray, unsigned int numExtSems, CUstream stream);`
@@ -12101,7 +11758,7 @@ pub mod pfn_cuwaitexternalsemaphoresasync_v10000 {
         params_array: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1,
         num_ext_sems: c_uint,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuwaitexternalsemaphoresasync_v10000_ptsz {
@@ -12113,7 +11770,6 @@ pub mod pfn_cuwaitexternalsemaphoresasync_v10000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1: 144 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz)(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 *paramsArray, unsigned int numExtSems, CUstream stream);`
@@ -12125,5 +11781,5 @@ pub mod pfn_cuwaitexternalsemaphoresasync_v10000_ptsz {
         params_array: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1,
         num_ext_sems: c_uint,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }

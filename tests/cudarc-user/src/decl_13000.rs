@@ -10,7 +10,6 @@ pub mod pfn_cuarray3dcreate_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY3D_DESCRIPTOR_v2: 40 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArray3DCreate_v3020)(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR_v2 *pAllocateArray);`
     ///
@@ -19,7 +18,7 @@ pub mod pfn_cuarray3dcreate_v3020 {
     pub unsafe extern "C" fn array3d_create(
         p_handle: *mut CUarray,
         p_allocate_array: *const CUDA_ARRAY3D_DESCRIPTOR_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarray3dgetdescriptor_v3020 {
@@ -30,7 +29,6 @@ pub mod pfn_cuarray3dgetdescriptor_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY3D_DESCRIPTOR_v2: 40 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArray3DGetDescriptor_v3020)(CUDA_ARRAY3D_DESCRIPTOR_v2 *pArrayDescriptor, CUarray hArray);`
     ///
@@ -39,7 +37,7 @@ pub mod pfn_cuarray3dgetdescriptor_v3020 {
     pub unsafe extern "C" fn array3d_get_descriptor(
         p_array_descriptor: *mut CUDA_ARRAY3D_DESCRIPTOR_v2,
         h_array: CUarray,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraycreate_v3020 {
@@ -50,7 +48,6 @@ pub mod pfn_cuarraycreate_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_DESCRIPTOR_v2: 24 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayCreate_v3020)(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR_v2 *pAllocateArray);`
     ///
@@ -59,7 +56,7 @@ pub mod pfn_cuarraycreate_v3020 {
     pub unsafe extern "C" fn array_create(
         p_handle: *mut CUarray,
         p_allocate_array: *const CUDA_ARRAY_DESCRIPTOR_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraydestroy_v2000 {
@@ -69,13 +66,12 @@ pub mod pfn_cuarraydestroy_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayDestroy_v2000)(CUarray hArray);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuArrayDestroy", version = 2000)]
-    pub unsafe extern "C" fn array_destroy(h_array: CUarray) -> CUresult;
+    pub unsafe extern "C" fn array_destroy(h_array: CUarray) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraygetdescriptor_v3020 {
@@ -86,7 +82,6 @@ pub mod pfn_cuarraygetdescriptor_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_DESCRIPTOR_v2: 24 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayGetDescriptor_v3020)(CUDA_ARRAY_DESCRIPTOR_v2 *pArrayDescriptor, CUarray hArray);`
     ///
@@ -95,7 +90,7 @@ pub mod pfn_cuarraygetdescriptor_v3020 {
     pub unsafe extern "C" fn array_get_descriptor(
         p_array_descriptor: *mut CUDA_ARRAY_DESCRIPTOR_v2,
         h_array: CUarray,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraygetmemoryrequirements_v11060 {
@@ -107,7 +102,6 @@ pub mod pfn_cuarraygetmemoryrequirements_v11060 {
     //   CUDA_ARRAY_MEMORY_REQUIREMENTS_v1: 32 bytes, align 8
     //   CUarray: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayGetMemoryRequirements_v11060)(CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 *memoryRequirements, CUarray array, CUdevice device);`
     ///
@@ -117,7 +111,7 @@ pub mod pfn_cuarraygetmemoryrequirements_v11060 {
         memory_requirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS_v1,
         array: CUarray,
         device: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraygetplane_v11020 {
@@ -128,7 +122,6 @@ pub mod pfn_cuarraygetplane_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayGetPlane_v11020)(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);`
     ///
@@ -138,7 +131,7 @@ pub mod pfn_cuarraygetplane_v11020 {
         p_plane_array: *mut CUarray,
         h_array: CUarray,
         plane_idx: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuarraygetsparseproperties_v11010 {
@@ -149,7 +142,6 @@ pub mod pfn_cuarraygetsparseproperties_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_SPARSE_PROPERTIES_v1: 48 bytes, align 8
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuArrayGetSparseProperties_v11010)(CUDA_ARRAY_SPARSE_PROPERTIES_v1 *sparseProperties, CUarray array);`
     ///
@@ -158,7 +150,7 @@ pub mod pfn_cuarraygetsparseproperties_v11010 {
     pub unsafe extern "C" fn array_get_sparse_properties(
         sparse_properties: *mut CUDA_ARRAY_SPARSE_PROPERTIES_v1,
         array: CUarray,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocesscheckpoint_v12080 {
@@ -169,7 +161,6 @@ pub mod pfn_cucheckpointprocesscheckpoint_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcheckpointCheckpointArgs: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessCheckpoint_v12080)(int pid, CUcheckpointCheckpointArgs *args);`
     ///
@@ -178,7 +169,7 @@ pub mod pfn_cucheckpointprocesscheckpoint_v12080 {
     pub unsafe extern "C" fn checkpoint_process_checkpoint(
         pid: c_int,
         args: *mut CUcheckpointCheckpointArgs,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocessgetrestorethreadid_v12080 {
@@ -187,9 +178,6 @@ pub mod pfn_cucheckpointprocessgetrestorethreadid_v12080 {
     use std::ffi::c_int;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessGetRestoreThreadId_v12080)(int pid, int *tid);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
@@ -197,7 +185,7 @@ pub mod pfn_cucheckpointprocessgetrestorethreadid_v12080 {
     pub unsafe extern "C" fn checkpoint_process_get_restore_thread_id(
         pid: c_int,
         tid: *mut c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocessgetstate_v12080 {
@@ -208,7 +196,6 @@ pub mod pfn_cucheckpointprocessgetstate_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUprocessState: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessGetState_v12080)(int pid, CUprocessState *state);`
     ///
@@ -217,7 +204,7 @@ pub mod pfn_cucheckpointprocessgetstate_v12080 {
     pub unsafe extern "C" fn checkpoint_process_get_state(
         pid: c_int,
         state: *mut CUprocessState,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocesslock_v12080 {
@@ -228,7 +215,6 @@ pub mod pfn_cucheckpointprocesslock_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcheckpointLockArgs: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessLock_v12080)(int pid, CUcheckpointLockArgs *args);`
     ///
@@ -237,7 +223,7 @@ pub mod pfn_cucheckpointprocesslock_v12080 {
     pub unsafe extern "C" fn checkpoint_process_lock(
         pid: c_int,
         args: *mut CUcheckpointLockArgs,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocessrestore_v12080 {
@@ -248,7 +234,6 @@ pub mod pfn_cucheckpointprocessrestore_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcheckpointRestoreArgs: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessRestore_v12080)(int pid, CUcheckpointRestoreArgs *args);`
     ///
@@ -257,7 +242,7 @@ pub mod pfn_cucheckpointprocessrestore_v12080 {
     pub unsafe extern "C" fn checkpoint_process_restore(
         pid: c_int,
         args: *mut CUcheckpointRestoreArgs,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucheckpointprocessunlock_v12080 {
@@ -268,7 +253,6 @@ pub mod pfn_cucheckpointprocessunlock_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcheckpointUnlockArgs: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCheckpointProcessUnlock_v12080)(int pid, CUcheckpointUnlockArgs *args);`
     ///
@@ -277,7 +261,7 @@ pub mod pfn_cucheckpointprocessunlock_v12080 {
     pub unsafe extern "C" fn checkpoint_process_unlock(
         pid: c_int,
         args: *mut CUcheckpointUnlockArgs,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucoredumpgetattribute_v12010 {
@@ -288,7 +272,6 @@ pub mod pfn_cucoredumpgetattribute_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcoredumpSettings: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCoredumpGetAttribute_v12010)(CUcoredumpSettings get, void *value, size_t *size);`
     ///
@@ -298,7 +281,7 @@ pub mod pfn_cucoredumpgetattribute_v12010 {
         get: CUcoredumpSettings,
         value: *mut c_void,
         size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucoredumpgetattributeglobal_v12010 {
@@ -309,7 +292,6 @@ pub mod pfn_cucoredumpgetattributeglobal_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcoredumpSettings: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCoredumpGetAttributeGlobal_v12010)(CUcoredumpSettings get, void *value, size_t *size);`
     ///
@@ -319,7 +301,7 @@ pub mod pfn_cucoredumpgetattributeglobal_v12010 {
         get: CUcoredumpSettings,
         value: *mut c_void,
         size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucoredumpsetattribute_v12010 {
@@ -330,7 +312,6 @@ pub mod pfn_cucoredumpsetattribute_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcoredumpSettings: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCoredumpSetAttribute_v12010)(CUcoredumpSettings set, void *value, size_t *size);`
     ///
@@ -340,7 +321,7 @@ pub mod pfn_cucoredumpsetattribute_v12010 {
         set: CUcoredumpSettings,
         value: *mut c_void,
         size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cucoredumpsetattributeglobal_v12010 {
@@ -351,7 +332,6 @@ pub mod pfn_cucoredumpsetattributeglobal_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcoredumpSettings: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCoredumpSetAttributeGlobal_v12010)(CUcoredumpSettings set, void *value, size_t *size);`
     ///
@@ -361,7 +341,7 @@ pub mod pfn_cucoredumpsetattributeglobal_v12010 {
         set: CUcoredumpSettings,
         value: *mut c_void,
         size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxattach_v2000 {
@@ -372,13 +352,15 @@ pub mod pfn_cuctxattach_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxAttach_v2000)(CUcontext *pctx, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxAttach", version = 2000)]
-    pub unsafe extern "C" fn ctx_attach(pctx: *mut CUcontext, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_attach(
+        pctx: *mut CUcontext,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxcreate_v2000 {
@@ -390,7 +372,6 @@ pub mod pfn_cuctxcreate_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxCreate_v2000)(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev);`
     ///
@@ -400,7 +381,7 @@ pub mod pfn_cuctxcreate_v2000 {
         pctx: *mut CUcontext,
         flags: c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxcreate_v3020 {
@@ -412,7 +393,6 @@ pub mod pfn_cuctxcreate_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxCreate_v3020)(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev);`
     ///
@@ -422,7 +402,7 @@ pub mod pfn_cuctxcreate_v3020 {
         pctx: *mut CUcontext,
         flags: c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxcreate_v11040 {
@@ -435,7 +415,6 @@ pub mod pfn_cuctxcreate_v11040 {
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
     //   CUexecAffinityParam: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxCreate_v11040)(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev);`
     ///
@@ -447,7 +426,7 @@ pub mod pfn_cuctxcreate_v11040 {
         num_params: c_int,
         flags: c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxcreate_v12050 {
@@ -460,7 +439,6 @@ pub mod pfn_cuctxcreate_v12050 {
     //   CUcontext: 8 bytes, align 8
     //   CUctxCreateParams: 24 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxCreate_v12050)(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);`
     ///
@@ -471,7 +449,7 @@ pub mod pfn_cuctxcreate_v12050 {
         ctx_create_params: *mut CUctxCreateParams,
         flags: c_uint,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxdestroy_v2000 {
@@ -481,13 +459,12 @@ pub mod pfn_cuctxdestroy_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxDestroy_v2000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxDestroy", version = 2000)]
-    pub unsafe extern "C" fn ctx_destroy(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_destroy(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxdestroy_v4000 {
@@ -497,13 +474,12 @@ pub mod pfn_cuctxdestroy_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxDestroy_v4000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxDestroy", version = 4000)]
-    pub unsafe extern "C" fn ctx_destroy(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_destroy(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxdetach_v2000 {
@@ -513,13 +489,12 @@ pub mod pfn_cuctxdetach_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxDetach_v2000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxDetach", version = 2000)]
-    pub unsafe extern "C" fn ctx_detach(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_detach(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxdisablepeeraccess_v4000 {
@@ -529,13 +504,14 @@ pub mod pfn_cuctxdisablepeeraccess_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxDisablePeerAccess_v4000)(CUcontext peerContext);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxDisablePeerAccess", version = 4000)]
-    pub unsafe extern "C" fn ctx_disable_peer_access(peer_context: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_disable_peer_access(
+        peer_context: CUcontext,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxenablepeeraccess_v4000 {
@@ -546,13 +522,15 @@ pub mod pfn_cuctxenablepeeraccess_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxEnablePeerAccess_v4000)(CUcontext peerContext, unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxEnablePeerAccess", version = 4000)]
-    pub unsafe extern "C" fn ctx_enable_peer_access(peer_context: CUcontext, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_enable_peer_access(
+        peer_context: CUcontext,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxfromgreenctx_v12040 {
@@ -563,7 +541,6 @@ pub mod pfn_cuctxfromgreenctx_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxFromGreenCtx_v12040)(CUcontext *pContext, CUgreenCtx hCtx);`
     ///
@@ -572,7 +549,7 @@ pub mod pfn_cuctxfromgreenctx_v12040 {
     pub unsafe extern "C" fn ctx_from_green_ctx(
         p_context: *mut CUcontext,
         h_ctx: CUgreenCtx,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetapiversion_v3020 {
@@ -583,13 +560,15 @@ pub mod pfn_cuctxgetapiversion_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetApiVersion_v3020)(CUcontext ctx, unsigned int *version);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetApiVersion", version = 3020)]
-    pub unsafe extern "C" fn ctx_get_api_version(ctx: CUcontext, version: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_api_version(
+        ctx: CUcontext,
+        version: *mut c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetcacheconfig_v3020 {
@@ -599,13 +578,14 @@ pub mod pfn_cuctxgetcacheconfig_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunc_cache: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetCacheConfig_v3020)(CUfunc_cache *pconfig);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetCacheConfig", version = 3020)]
-    pub unsafe extern "C" fn ctx_get_cache_config(pconfig: *mut CUfunc_cache) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_cache_config(
+        pconfig: *mut CUfunc_cache,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetcurrent_v4000 {
@@ -615,13 +595,12 @@ pub mod pfn_cuctxgetcurrent_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetCurrent_v4000)(CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetCurrent", version = 4000)]
-    pub unsafe extern "C" fn ctx_get_current(pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_current(pctx: *mut CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetdevresource_v12040 {
@@ -633,7 +612,6 @@ pub mod pfn_cuctxgetdevresource_v12040 {
     //   CUcontext: 8 bytes, align 8
     //   CUdevResource: 144 bytes, align 8
     //   CUdevResourceType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetDevResource_v12040)(CUcontext hCtx, CUdevResource *result, CUdevResourceType type);`
     ///
@@ -643,7 +621,7 @@ pub mod pfn_cuctxgetdevresource_v12040 {
         h_ctx: CUcontext,
         result: *mut CUdevResource,
         type_: CUdevResourceType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetdevice_v2000 {
@@ -653,13 +631,12 @@ pub mod pfn_cuctxgetdevice_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetDevice_v2000)(CUdevice_v1 *device);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetDevice", version = 2000)]
-    pub unsafe extern "C" fn ctx_get_device(device: *mut CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_device(device: *mut CUdevice_v1) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetdevice_v13000 {
@@ -670,13 +647,15 @@ pub mod pfn_cuctxgetdevice_v13000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetDevice_v13000)(CUdevice *device, CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 13.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetDevice", version = 13000)]
-    pub unsafe extern "C" fn ctx_get_device(device: *mut CUdevice, ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_device(
+        device: *mut CUdevice,
+        ctx: CUcontext,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetexecaffinity_v11040 {
@@ -687,7 +666,6 @@ pub mod pfn_cuctxgetexecaffinity_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUexecAffinityParam: 8 bytes, align 4
     //   CUexecAffinityType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetExecAffinity_v11040)(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);`
     ///
@@ -696,7 +674,7 @@ pub mod pfn_cuctxgetexecaffinity_v11040 {
     pub unsafe extern "C" fn ctx_get_exec_affinity(
         p_exec_affinity: *mut CUexecAffinityParam,
         type_: CUexecAffinityType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetflags_v7000 {
@@ -705,14 +683,11 @@ pub mod pfn_cuctxgetflags_v7000 {
     use std::ffi::c_uint;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetFlags_v7000)(unsigned int *flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetFlags", version = 7000)]
-    pub unsafe extern "C" fn ctx_get_flags(flags: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_flags(flags: *mut c_uint) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetid_v12000 {
@@ -723,13 +698,15 @@ pub mod pfn_cuctxgetid_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetId_v12000)(CUcontext ctx, unsigned long long *ctxId);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetId", version = 12000)]
-    pub unsafe extern "C" fn ctx_get_id(ctx: CUcontext, ctx_id: *mut c_ulonglong) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_id(
+        ctx: CUcontext,
+        ctx_id: *mut c_ulonglong,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetlimit_v3010 {
@@ -739,13 +716,15 @@ pub mod pfn_cuctxgetlimit_v3010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlimit: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetLimit_v3010)(size_t *pvalue, CUlimit limit);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetLimit", version = 3010)]
-    pub unsafe extern "C" fn ctx_get_limit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_limit(
+        pvalue: *mut usize,
+        limit: CUlimit,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetsharedmemconfig_v4020 {
@@ -754,14 +733,15 @@ pub mod pfn_cuctxgetsharedmemconfig_v4020 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUsharedconfig: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetSharedMemConfig_v4020)(CUsharedconfig *pConfig);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetSharedMemConfig", version = 4020)]
-    pub unsafe extern "C" fn ctx_get_shared_mem_config(p_config: *mut CUsharedconfig) -> CUresult;
+    pub unsafe extern "C" fn ctx_get_shared_mem_config(
+        p_config: *mut CUsharedconfig,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxgetstreampriorityrange_v5050 {
@@ -770,9 +750,6 @@ pub mod pfn_cuctxgetstreampriorityrange_v5050 {
     use std::ffi::c_int;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxGetStreamPriorityRange_v5050)(int *leastPriority, int *greatestPriority);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
@@ -780,7 +757,7 @@ pub mod pfn_cuctxgetstreampriorityrange_v5050 {
     pub unsafe extern "C" fn ctx_get_stream_priority_range(
         least_priority: *mut c_int,
         greatest_priority: *mut c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxpopcurrent_v2000 {
@@ -790,13 +767,12 @@ pub mod pfn_cuctxpopcurrent_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxPopCurrent_v2000)(CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxPopCurrent", version = 2000)]
-    pub unsafe extern "C" fn ctx_pop_current(pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_pop_current(pctx: *mut CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxpopcurrent_v4000 {
@@ -806,13 +782,12 @@ pub mod pfn_cuctxpopcurrent_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxPopCurrent_v4000)(CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxPopCurrent", version = 4000)]
-    pub unsafe extern "C" fn ctx_pop_current(pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_pop_current(pctx: *mut CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxpushcurrent_v2000 {
@@ -822,13 +797,12 @@ pub mod pfn_cuctxpushcurrent_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxPushCurrent_v2000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxPushCurrent", version = 2000)]
-    pub unsafe extern "C" fn ctx_push_current(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_push_current(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxpushcurrent_v4000 {
@@ -838,13 +812,12 @@ pub mod pfn_cuctxpushcurrent_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxPushCurrent_v4000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxPushCurrent", version = 4000)]
-    pub unsafe extern "C" fn ctx_push_current(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_push_current(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxrecordevent_v12050 {
@@ -855,13 +828,15 @@ pub mod pfn_cuctxrecordevent_v12050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxRecordEvent_v12050)(CUcontext hCtx, CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.5 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxRecordEvent", version = 12050)]
-    pub unsafe extern "C" fn ctx_record_event(h_ctx: CUcontext, h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn ctx_record_event(
+        h_ctx: CUcontext,
+        h_event: CUevent,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxresetpersistingl2cache_v11000 {
@@ -869,14 +844,11 @@ pub mod pfn_cuctxresetpersistingl2cache_v11000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxResetPersistingL2Cache_v11000)(void);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxResetPersistingL2Cache", version = 11000)]
-    pub unsafe extern "C" fn ctx_reset_persisting_l2_cache() -> CUresult;
+    pub unsafe extern "C" fn ctx_reset_persisting_l2_cache() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetcacheconfig_v3020 {
@@ -886,13 +858,12 @@ pub mod pfn_cuctxsetcacheconfig_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunc_cache: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetCacheConfig_v3020)(CUfunc_cache config);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetCacheConfig", version = 3020)]
-    pub unsafe extern "C" fn ctx_set_cache_config(config: CUfunc_cache) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_cache_config(config: CUfunc_cache) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetcurrent_v4000 {
@@ -902,13 +873,12 @@ pub mod pfn_cuctxsetcurrent_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetCurrent_v4000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetCurrent", version = 4000)]
-    pub unsafe extern "C" fn ctx_set_current(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_current(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetflags_v12010 {
@@ -917,14 +887,11 @@ pub mod pfn_cuctxsetflags_v12010 {
     use std::ffi::c_uint;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetFlags_v12010)(unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.1 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetFlags", version = 12010)]
-    pub unsafe extern "C" fn ctx_set_flags(flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_flags(flags: c_uint) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetlimit_v3010 {
@@ -934,13 +901,12 @@ pub mod pfn_cuctxsetlimit_v3010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlimit: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetLimit_v3010)(CUlimit limit, size_t value);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetLimit", version = 3010)]
-    pub unsafe extern "C" fn ctx_set_limit(limit: CUlimit, value: usize) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_limit(limit: CUlimit, value: usize) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsetsharedmemconfig_v4020 {
@@ -949,14 +915,15 @@ pub mod pfn_cuctxsetsharedmemconfig_v4020 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUsharedconfig: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSetSharedMemConfig_v4020)(CUsharedconfig config);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSetSharedMemConfig", version = 4020)]
-    pub unsafe extern "C" fn ctx_set_shared_mem_config(config: CUsharedconfig) -> CUresult;
+    pub unsafe extern "C" fn ctx_set_shared_mem_config(
+        config: CUsharedconfig,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsynchronize_v2000 {
@@ -964,14 +931,11 @@ pub mod pfn_cuctxsynchronize_v2000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSynchronize_v2000)(void);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSynchronize", version = 2000)]
-    pub unsafe extern "C" fn ctx_synchronize() -> CUresult;
+    pub unsafe extern "C" fn ctx_synchronize() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxsynchronize_v13000 {
@@ -981,13 +945,12 @@ pub mod pfn_cuctxsynchronize_v13000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxSynchronize_v13000)(CUcontext ctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 13.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxSynchronize", version = 13000)]
-    pub unsafe extern "C" fn ctx_synchronize(ctx: CUcontext) -> CUresult;
+    pub unsafe extern "C" fn ctx_synchronize(ctx: CUcontext) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuctxwaitevent_v12050 {
@@ -998,13 +961,15 @@ pub mod pfn_cuctxwaitevent_v12050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuCtxWaitEvent_v12050)(CUcontext hCtx, CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.5 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxWaitEvent", version = 12050)]
-    pub unsafe extern "C" fn ctx_wait_event(h_ctx: CUcontext, h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn ctx_wait_event(
+        h_ctx: CUcontext,
+        h_event: CUevent,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudestroyexternalmemory_v10000 {
@@ -1014,13 +979,14 @@ pub mod pfn_cudestroyexternalmemory_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUexternalMemory: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDestroyExternalMemory_v10000)(CUexternalMemory extMem);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDestroyExternalMemory", version = 10000)]
-    pub unsafe extern "C" fn destroy_external_memory(ext_mem: CUexternalMemory) -> CUresult;
+    pub unsafe extern "C" fn destroy_external_memory(
+        ext_mem: CUexternalMemory,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudestroyexternalsemaphore_v10000 {
@@ -1030,13 +996,14 @@ pub mod pfn_cudestroyexternalsemaphore_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDestroyExternalSemaphore_v10000)(CUexternalSemaphore extSem);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDestroyExternalSemaphore", version = 10000)]
-    pub unsafe extern "C" fn destroy_external_semaphore(ext_sem: CUexternalSemaphore) -> CUresult;
+    pub unsafe extern "C" fn destroy_external_semaphore(
+        ext_sem: CUexternalSemaphore,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevresourcegeneratedesc_v12040 {
@@ -1048,7 +1015,6 @@ pub mod pfn_cudevresourcegeneratedesc_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevResource: 144 bytes, align 8
     //   CUdevResourceDesc: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevResourceGenerateDesc_v12040)(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources);`
     ///
@@ -1058,7 +1024,7 @@ pub mod pfn_cudevresourcegeneratedesc_v12040 {
         ph_desc: *mut CUdevResourceDesc,
         resources: *mut CUdevResource,
         nb_resources: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevsmresourcesplitbycount_v12040 {
@@ -1069,7 +1035,6 @@ pub mod pfn_cudevsmresourcesplitbycount_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevResource: 144 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevSmResourceSplitByCount_v12040)(CUdevResource *result, unsigned int *nbGroups, const CUdevResource *input, CUdevResource *remaining, unsigned int useFlags, unsigned int minCount);`
     ///
@@ -1082,7 +1047,7 @@ pub mod pfn_cudevsmresourcesplitbycount_v12040 {
         remaining: *mut CUdevResource,
         use_flags: c_uint,
         min_count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicecanaccesspeer_v4000 {
@@ -1093,7 +1058,6 @@ pub mod pfn_cudevicecanaccesspeer_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceCanAccessPeer_v4000)(int *canAccessPeer, CUdevice_v1 dev, CUdevice_v1 peerDev);`
     ///
@@ -1103,7 +1067,7 @@ pub mod pfn_cudevicecanaccesspeer_v4000 {
         can_access_peer: *mut c_int,
         dev: CUdevice_v1,
         peer_dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicecomputecapability_v2000 {
@@ -1114,7 +1078,6 @@ pub mod pfn_cudevicecomputecapability_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceComputeCapability_v2000)(int *major, int *minor, CUdevice_v1 dev);`
     ///
@@ -1124,7 +1087,7 @@ pub mod pfn_cudevicecomputecapability_v2000 {
         major: *mut c_int,
         minor: *mut c_int,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceget_v2000 {
@@ -1135,13 +1098,15 @@ pub mod pfn_cudeviceget_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGet_v2000)(CUdevice_v1 *device, int ordinal);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGet", version = 2000)]
-    pub unsafe extern "C" fn device_get(device: *mut CUdevice_v1, ordinal: c_int) -> CUresult;
+    pub unsafe extern "C" fn device_get(
+        device: *mut CUdevice_v1,
+        ordinal: c_int,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetattribute_v2000 {
@@ -1153,7 +1118,6 @@ pub mod pfn_cudevicegetattribute_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_attribute: 4 bytes, align 4
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetAttribute_v2000)(int *pi, CUdevice_attribute attrib, CUdevice_v1 dev);`
     ///
@@ -1163,7 +1127,7 @@ pub mod pfn_cudevicegetattribute_v2000 {
         pi: *mut c_int,
         attrib: CUdevice_attribute,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetbypcibusid_v4010 {
@@ -1174,7 +1138,6 @@ pub mod pfn_cudevicegetbypcibusid_v4010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetByPCIBusId_v4010)(CUdevice_v1 *dev, const char *pciBusId);`
     ///
@@ -1183,7 +1146,7 @@ pub mod pfn_cudevicegetbypcibusid_v4010 {
     pub unsafe extern "C" fn device_get_by_pci_bus_id(
         dev: *mut CUdevice_v1,
         pci_bus_id: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetcount_v2000 {
@@ -1192,14 +1155,11 @@ pub mod pfn_cudevicegetcount_v2000 {
     use std::ffi::c_int;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetCount_v2000)(int *count);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetCount", version = 2000)]
-    pub unsafe extern "C" fn device_get_count(count: *mut c_int) -> CUresult;
+    pub unsafe extern "C" fn device_get_count(count: *mut c_int) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetdefaultmempool_v11020 {
@@ -1210,7 +1170,6 @@ pub mod pfn_cudevicegetdefaultmempool_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetDefaultMemPool_v11020)(CUmemoryPool *pool_out, CUdevice_v1 dev);`
     ///
@@ -1219,7 +1178,7 @@ pub mod pfn_cudevicegetdefaultmempool_v11020 {
     pub unsafe extern "C" fn device_get_default_mem_pool(
         pool_out: *mut CUmemoryPool,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetdevresource_v12040 {
@@ -1231,7 +1190,6 @@ pub mod pfn_cudevicegetdevresource_v12040 {
     //   CUdevResource: 144 bytes, align 8
     //   CUdevResourceType: 4 bytes, align 4
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetDevResource_v12040)(CUdevice dev, CUdevResource *result, CUdevResourceType type);`
     ///
@@ -1241,7 +1199,7 @@ pub mod pfn_cudevicegetdevresource_v12040 {
         dev: CUdevice,
         result: *mut CUdevResource,
         type_: CUdevResourceType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetexecaffinitysupport_v11040 {
@@ -1253,7 +1211,6 @@ pub mod pfn_cudevicegetexecaffinitysupport_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUexecAffinityType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetExecAffinitySupport_v11040)(int *pi, CUexecAffinityType type, CUdevice dev);`
     ///
@@ -1263,7 +1220,7 @@ pub mod pfn_cudevicegetexecaffinitysupport_v11040 {
         pi: *mut c_int,
         type_: CUexecAffinityType,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetgraphmemattribute_v11040 {
@@ -1275,7 +1232,6 @@ pub mod pfn_cudevicegetgraphmemattribute_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUgraphMem_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetGraphMemAttribute_v11040)(CUdevice device, CUgraphMem_attribute attr, void *value);`
     ///
@@ -1285,7 +1241,7 @@ pub mod pfn_cudevicegetgraphmemattribute_v11040 {
         device: CUdevice,
         attr: CUgraphMem_attribute,
         value: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegethostatomiccapabilities_v13000 {
@@ -1297,7 +1253,6 @@ pub mod pfn_cudevicegethostatomiccapabilities_v13000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUatomicOperation: 4 bytes, align 4
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetHostAtomicCapabilities_v13000)(unsigned int *capabilities, const CUatomicOperation *operations, unsigned int count, CUdevice dev);`
     ///
@@ -1308,7 +1263,7 @@ pub mod pfn_cudevicegethostatomiccapabilities_v13000 {
         operations: *const CUatomicOperation,
         count: c_uint,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetluid_v10000 {
@@ -1319,7 +1274,6 @@ pub mod pfn_cudevicegetluid_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetLuid_v10000)(char *luid, unsigned int *deviceNodeMask, CUdevice_v1 dev);`
     ///
@@ -1329,7 +1283,7 @@ pub mod pfn_cudevicegetluid_v10000 {
         luid: *mut c_char,
         device_node_mask: *mut c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetmempool_v11020 {
@@ -1340,13 +1294,15 @@ pub mod pfn_cudevicegetmempool_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetMemPool_v11020)(CUmemoryPool *pool, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetMemPool", version = 11020)]
-    pub unsafe extern "C" fn device_get_mem_pool(pool: *mut CUmemoryPool, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_get_mem_pool(
+        pool: *mut CUmemoryPool,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetname_v2000 {
@@ -1357,7 +1313,6 @@ pub mod pfn_cudevicegetname_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetName_v2000)(char *name, int len, CUdevice_v1 dev);`
     ///
@@ -1367,7 +1322,7 @@ pub mod pfn_cudevicegetname_v2000 {
         name: *mut c_char,
         len: c_int,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetnvscisyncattributes_v10020 {
@@ -1378,7 +1333,6 @@ pub mod pfn_cudevicegetnvscisyncattributes_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetNvSciSyncAttributes_v10020)(void *nvSciSyncAttrList, CUdevice_v1 dev, int flags);`
     ///
@@ -1388,7 +1342,7 @@ pub mod pfn_cudevicegetnvscisyncattributes_v10020 {
         nv_sci_sync_attr_list: *mut c_void,
         dev: CUdevice_v1,
         flags: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetp2patomiccapabilities_v13000 {
@@ -1400,7 +1354,6 @@ pub mod pfn_cudevicegetp2patomiccapabilities_v13000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUatomicOperation: 4 bytes, align 4
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetP2PAtomicCapabilities_v13000)(unsigned int *capabilities, const CUatomicOperation *operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice);`
     ///
@@ -1412,7 +1365,7 @@ pub mod pfn_cudevicegetp2patomiccapabilities_v13000 {
         count: c_uint,
         src_device: CUdevice,
         dst_device: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetp2pattribute_v8000 {
@@ -1424,7 +1377,6 @@ pub mod pfn_cudevicegetp2pattribute_v8000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_P2PAttribute: 4 bytes, align 4
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetP2PAttribute_v8000)(int *value, CUdevice_P2PAttribute attrib, CUdevice_v1 srcDevice, CUdevice_v1 dstDevice);`
     ///
@@ -1435,7 +1387,7 @@ pub mod pfn_cudevicegetp2pattribute_v8000 {
         attrib: CUdevice_P2PAttribute,
         src_device: CUdevice_v1,
         dst_device: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetpcibusid_v4010 {
@@ -1446,7 +1398,6 @@ pub mod pfn_cudevicegetpcibusid_v4010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetPCIBusId_v4010)(char *pciBusId, int len, CUdevice_v1 dev);`
     ///
@@ -1456,7 +1407,7 @@ pub mod pfn_cudevicegetpcibusid_v4010 {
         pci_bus_id: *mut c_char,
         len: c_int,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetproperties_v2000 {
@@ -1467,7 +1418,6 @@ pub mod pfn_cudevicegetproperties_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUdevprop_v1: 56 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetProperties_v2000)(CUdevprop_v1 *prop, CUdevice_v1 dev);`
     ///
@@ -1476,7 +1426,7 @@ pub mod pfn_cudevicegetproperties_v2000 {
     pub unsafe extern "C" fn device_get_properties(
         prop: *mut CUdevprop_v1,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegettexture1dlinearmaxwidth_v11010 {
@@ -1488,7 +1438,6 @@ pub mod pfn_cudevicegettexture1dlinearmaxwidth_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray_format: 4 bytes, align 4
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010)(size_t *maxWidthInElements, CUarray_format format, unsigned numChannels, CUdevice_v1 dev);`
     ///
@@ -1499,7 +1448,7 @@ pub mod pfn_cudevicegettexture1dlinearmaxwidth_v11010 {
         format: CUarray_format,
         num_channels: c_uint,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetuuid_v9020 {
@@ -1509,14 +1458,16 @@ pub mod pfn_cudevicegetuuid_v9020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUuuid: 16 bytes, align 1
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetUuid_v9020)(CUuuid *uuid, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 9020)]
-    pub unsafe extern "C" fn device_get_uuid(uuid: *mut CUuuid, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_get_uuid(
+        uuid: *mut CUuuid,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegetuuid_v11040 {
@@ -1526,14 +1477,16 @@ pub mod pfn_cudevicegetuuid_v11040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUuuid: 16 bytes, align 1
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGetUuid_v11040)(CUuuid *uuid, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 11040)]
-    pub unsafe extern "C" fn device_get_uuid(uuid: *mut CUuuid, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_get_uuid(
+        uuid: *mut CUuuid,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicegraphmemtrim_v11040 {
@@ -1543,13 +1496,12 @@ pub mod pfn_cudevicegraphmemtrim_v11040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceGraphMemTrim_v11040)(CUdevice device);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGraphMemTrim", version = 11040)]
-    pub unsafe extern "C" fn device_graph_mem_trim(device: CUdevice) -> CUresult;
+    pub unsafe extern "C" fn device_graph_mem_trim(device: CUdevice) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxgetstate_v7000 {
@@ -1560,7 +1512,6 @@ pub mod pfn_cudeviceprimaryctxgetstate_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxGetState_v7000)(CUdevice_v1 dev, unsigned int *flags, int *active);`
     ///
@@ -1570,7 +1521,7 @@ pub mod pfn_cudeviceprimaryctxgetstate_v7000 {
         dev: CUdevice_v1,
         flags: *mut c_uint,
         active: *mut c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxrelease_v7000 {
@@ -1580,13 +1531,14 @@ pub mod pfn_cudeviceprimaryctxrelease_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxRelease_v7000)(CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxRelease", version = 7000)]
-    pub unsafe extern "C" fn device_primary_ctx_release(dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_release(
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxrelease_v11000 {
@@ -1596,13 +1548,14 @@ pub mod pfn_cudeviceprimaryctxrelease_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxRelease_v11000)(CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxRelease", version = 11000)]
-    pub unsafe extern "C" fn device_primary_ctx_release(dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_release(
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxreset_v7000 {
@@ -1612,13 +1565,12 @@ pub mod pfn_cudeviceprimaryctxreset_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxReset_v7000)(CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxReset", version = 7000)]
-    pub unsafe extern "C" fn device_primary_ctx_reset(dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_reset(dev: CUdevice_v1) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxreset_v11000 {
@@ -1628,13 +1580,12 @@ pub mod pfn_cudeviceprimaryctxreset_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxReset_v11000)(CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxReset", version = 11000)]
-    pub unsafe extern "C" fn device_primary_ctx_reset(dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_reset(dev: CUdevice_v1) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxretain_v7000 {
@@ -1645,7 +1596,6 @@ pub mod pfn_cudeviceprimaryctxretain_v7000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxRetain_v7000)(CUcontext *pctx, CUdevice_v1 dev);`
     ///
@@ -1654,7 +1604,7 @@ pub mod pfn_cudeviceprimaryctxretain_v7000 {
     pub unsafe extern "C" fn device_primary_ctx_retain(
         pctx: *mut CUcontext,
         dev: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxsetflags_v7000 {
@@ -1665,13 +1615,15 @@ pub mod pfn_cudeviceprimaryctxsetflags_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxSetFlags_v7000)(CUdevice_v1 dev, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxSetFlags", version = 7000)]
-    pub unsafe extern "C" fn device_primary_ctx_set_flags(dev: CUdevice_v1, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_set_flags(
+        dev: CUdevice_v1,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceprimaryctxsetflags_v11000 {
@@ -1682,13 +1634,15 @@ pub mod pfn_cudeviceprimaryctxsetflags_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDevicePrimaryCtxSetFlags_v11000)(CUdevice_v1 dev, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevicePrimaryCtxSetFlags", version = 11000)]
-    pub unsafe extern "C" fn device_primary_ctx_set_flags(dev: CUdevice_v1, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn device_primary_ctx_set_flags(
+        dev: CUdevice_v1,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceregisterasyncnotification_v12040 {
@@ -1701,7 +1655,6 @@ pub mod pfn_cudeviceregisterasyncnotification_v12040 {
     //   CUasyncCallback: a callback `void (*)(CUasyncNotificationInfo *info, void *userData, CUasyncCallbackHandle callback)`: `Option<unsafe extern "C" fn(*mut CUasyncNotificationInfo, *mut c_void, CUasyncCallbackHandle)>`
     //   CUasyncCallbackHandle: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceRegisterAsyncNotification_v12040)(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);`
     ///
@@ -1712,7 +1665,7 @@ pub mod pfn_cudeviceregisterasyncnotification_v12040 {
         callback_func: CUasyncCallback,
         user_data: *mut c_void,
         callback: *mut CUasyncCallbackHandle,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicesetgraphmemattribute_v11040 {
@@ -1724,7 +1677,6 @@ pub mod pfn_cudevicesetgraphmemattribute_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUgraphMem_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceSetGraphMemAttribute_v11040)(CUdevice device, CUgraphMem_attribute attr, void *value);`
     ///
@@ -1734,7 +1686,7 @@ pub mod pfn_cudevicesetgraphmemattribute_v11040 {
         device: CUdevice,
         attr: CUgraphMem_attribute,
         value: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicesetmempool_v11020 {
@@ -1745,13 +1697,15 @@ pub mod pfn_cudevicesetmempool_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceSetMemPool_v11020)(CUdevice_v1 dev, CUmemoryPool pool);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceSetMemPool", version = 11020)]
-    pub unsafe extern "C" fn device_set_mem_pool(dev: CUdevice_v1, pool: CUmemoryPool) -> CUresult;
+    pub unsafe extern "C" fn device_set_mem_pool(
+        dev: CUdevice_v1,
+        pool: CUmemoryPool,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicetotalmem_v2000 {
@@ -1762,13 +1716,15 @@ pub mod pfn_cudevicetotalmem_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceTotalMem_v2000)(unsigned int *bytes, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceTotalMem", version = 2000)]
-    pub unsafe extern "C" fn device_total_mem(bytes: *mut c_uint, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_total_mem(
+        bytes: *mut c_uint,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudevicetotalmem_v3020 {
@@ -1778,13 +1734,15 @@ pub mod pfn_cudevicetotalmem_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceTotalMem_v3020)(size_t *bytes, CUdevice_v1 dev);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceTotalMem", version = 3020)]
-    pub unsafe extern "C" fn device_total_mem(bytes: *mut usize, dev: CUdevice_v1) -> CUresult;
+    pub unsafe extern "C" fn device_total_mem(
+        bytes: *mut usize,
+        dev: CUdevice_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudeviceunregisterasyncnotification_v12040 {
@@ -1795,7 +1753,6 @@ pub mod pfn_cudeviceunregisterasyncnotification_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUasyncCallbackHandle: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuDeviceUnregisterAsyncNotification_v12040)(CUdevice device, CUasyncCallbackHandle callback);`
     ///
@@ -1804,7 +1761,7 @@ pub mod pfn_cudeviceunregisterasyncnotification_v12040 {
     pub unsafe extern "C" fn device_unregister_async_notification(
         device: CUdevice,
         callback: CUasyncCallbackHandle,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cudrivergetversion_v2020 {
@@ -1813,14 +1770,13 @@ pub mod pfn_cudrivergetversion_v2020 {
     use std::ffi::c_int;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuDriverGetVersion_v2020)(int *driverVersion);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDriverGetVersion", version = 2020)]
-    pub unsafe extern "C" fn driver_get_version(driver_version: *mut c_int) -> CUresult;
+    pub unsafe extern "C" fn driver_get_version(
+        driver_version: *mut c_int,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventcreate_v2000 {
@@ -1831,13 +1787,15 @@ pub mod pfn_cueventcreate_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventCreate_v2000)(CUevent *phEvent, unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventCreate", version = 2000)]
-    pub unsafe extern "C" fn event_create(ph_event: *mut CUevent, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn event_create(
+        ph_event: *mut CUevent,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventdestroy_v2000 {
@@ -1847,13 +1805,12 @@ pub mod pfn_cueventdestroy_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventDestroy_v2000)(CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventDestroy", version = 2000)]
-    pub unsafe extern "C" fn event_destroy(h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn event_destroy(h_event: CUevent) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventdestroy_v4000 {
@@ -1863,13 +1820,12 @@ pub mod pfn_cueventdestroy_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventDestroy_v4000)(CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventDestroy", version = 4000)]
-    pub unsafe extern "C" fn event_destroy(h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn event_destroy(h_event: CUevent) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventelapsedtime_v2000 {
@@ -1880,7 +1836,6 @@ pub mod pfn_cueventelapsedtime_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventElapsedTime_v2000)(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
     ///
@@ -1890,7 +1845,7 @@ pub mod pfn_cueventelapsedtime_v2000 {
         p_milliseconds: *mut c_float,
         h_start: CUevent,
         h_end: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventelapsedtime_v12080 {
@@ -1901,7 +1856,6 @@ pub mod pfn_cueventelapsedtime_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventElapsedTime_v12080)(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
     ///
@@ -1911,7 +1865,7 @@ pub mod pfn_cueventelapsedtime_v12080 {
         p_milliseconds: *mut c_float,
         h_start: CUevent,
         h_end: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventquery_v2000 {
@@ -1921,13 +1875,12 @@ pub mod pfn_cueventquery_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventQuery_v2000)(CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventQuery", version = 2000)]
-    pub unsafe extern "C" fn event_query(h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn event_query(h_event: CUevent) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventrecord_v2000 {
@@ -1937,14 +1890,16 @@ pub mod pfn_cueventrecord_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventRecord_v2000)(CUevent hEvent, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventRecord", version = 2000)]
-    pub unsafe extern "C" fn event_record(h_event: CUevent, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn event_record(
+        h_event: CUevent,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventrecord_v7000_ptsz {
@@ -1954,14 +1909,16 @@ pub mod pfn_cueventrecord_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventRecord_v7000_ptsz)(CUevent hEvent, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventRecord", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn event_record(h_event: CUevent, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn event_record(
+        h_event: CUevent,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventrecordwithflags_v11010 {
@@ -1972,7 +1929,6 @@ pub mod pfn_cueventrecordwithflags_v11010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventRecordWithFlags_v11010)(CUevent hEvent, CUstream hStream, unsigned int flags);`
@@ -1983,7 +1939,7 @@ pub mod pfn_cueventrecordwithflags_v11010 {
         h_event: CUevent,
         h_stream: CUstream,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventrecordwithflags_v11010_ptsz {
@@ -1994,7 +1950,6 @@ pub mod pfn_cueventrecordwithflags_v11010_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventRecordWithFlags_v11010_ptsz)(CUevent hEvent, CUstream hStream, unsigned int flags);`
@@ -2005,7 +1960,7 @@ pub mod pfn_cueventrecordwithflags_v11010_ptsz {
         h_event: CUevent,
         h_stream: CUstream,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cueventsynchronize_v2000 {
@@ -2015,13 +1970,12 @@ pub mod pfn_cueventsynchronize_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuEventSynchronize_v2000)(CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuEventSynchronize", version = 2000)]
-    pub unsafe extern "C" fn event_synchronize(h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn event_synchronize(h_event: CUevent) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuexternalmemorygetmappedbuffer_v10000 {
@@ -2033,7 +1987,6 @@ pub mod pfn_cuexternalmemorygetmappedbuffer_v10000 {
     //   CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1: 88 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUexternalMemory: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuExternalMemoryGetMappedBuffer_v10000)(CUdeviceptr_v2 *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 *bufferDesc);`
     ///
@@ -2043,7 +1996,7 @@ pub mod pfn_cuexternalmemorygetmappedbuffer_v10000 {
         dev_ptr: *mut CUdeviceptr_v2,
         ext_mem: CUexternalMemory,
         buffer_desc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuexternalmemorygetmappedmipmappedarray_v10000 {
@@ -2055,7 +2008,6 @@ pub mod pfn_cuexternalmemorygetmappedmipmappedarray_v10000 {
     //   CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1: 120 bytes, align 8
     //   CUexternalMemory: 8 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuExternalMemoryGetMappedMipmappedArray_v10000)(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 *mipmapDesc);`
     ///
@@ -2065,7 +2017,7 @@ pub mod pfn_cuexternalmemorygetmappedmipmappedarray_v10000 {
         mipmap: *mut CUmipmappedArray,
         ext_mem: CUexternalMemory,
         mipmap_desc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuflushgpudirectrdmawrites_v11030 {
@@ -2076,7 +2028,6 @@ pub mod pfn_cuflushgpudirectrdmawrites_v11030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUflushGPUDirectRDMAWritesScope: 4 bytes, align 4
     //   CUflushGPUDirectRDMAWritesTarget: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFlushGPUDirectRDMAWrites_v11030)(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope);`
     ///
@@ -2085,7 +2036,7 @@ pub mod pfn_cuflushgpudirectrdmawrites_v11030 {
     pub unsafe extern "C" fn flush_gpu_direct_rdma_writes(
         target: CUflushGPUDirectRDMAWritesTarget,
         scope: CUflushGPUDirectRDMAWritesScope,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncgetattribute_v2020 {
@@ -2097,7 +2048,6 @@ pub mod pfn_cufuncgetattribute_v2020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUfunction_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncGetAttribute_v2020)(int *pi, CUfunction_attribute attrib, CUfunction hfunc);`
     ///
@@ -2107,7 +2057,7 @@ pub mod pfn_cufuncgetattribute_v2020 {
         pi: *mut c_int,
         attrib: CUfunction_attribute,
         hfunc: CUfunction,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncgetmodule_v11000 {
@@ -2118,13 +2068,15 @@ pub mod pfn_cufuncgetmodule_v11000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncGetModule_v11000)(CUmodule *hmod, CUfunction hfunc);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncGetModule", version = 11000)]
-    pub unsafe extern "C" fn func_get_module(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
+    pub unsafe extern "C" fn func_get_module(
+        hmod: *mut CUmodule,
+        hfunc: CUfunction,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncgetname_v12030 {
@@ -2135,13 +2087,15 @@ pub mod pfn_cufuncgetname_v12030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncGetName_v12030)(const char **name, CUfunction hfunc);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.3 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncGetName", version = 12030)]
-    pub unsafe extern "C" fn func_get_name(name: *mut *const c_char, hfunc: CUfunction) -> CUresult;
+    pub unsafe extern "C" fn func_get_name(
+        name: *mut *const c_char,
+        hfunc: CUfunction,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncgetparaminfo_v12040 {
@@ -2151,7 +2105,6 @@ pub mod pfn_cufuncgetparaminfo_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncGetParamInfo_v12040)(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);`
     ///
@@ -2162,7 +2115,7 @@ pub mod pfn_cufuncgetparaminfo_v12040 {
         param_index: usize,
         param_offset: *mut usize,
         param_size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncisloaded_v12040 {
@@ -2173,7 +2126,6 @@ pub mod pfn_cufuncisloaded_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUfunctionLoadingState: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncIsLoaded_v12040)(CUfunctionLoadingState *state, CUfunction hfunc);`
     ///
@@ -2182,7 +2134,7 @@ pub mod pfn_cufuncisloaded_v12040 {
     pub unsafe extern "C" fn func_is_loaded(
         state: *mut CUfunctionLoadingState,
         hfunc: CUfunction,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncload_v12040 {
@@ -2192,13 +2144,12 @@ pub mod pfn_cufuncload_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncLoad_v12040)(CUfunction hfunc);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncLoad", version = 12040)]
-    pub unsafe extern "C" fn func_load(hfunc: CUfunction) -> CUresult;
+    pub unsafe extern "C" fn func_load(hfunc: CUfunction) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetattribute_v9000 {
@@ -2210,7 +2161,6 @@ pub mod pfn_cufuncsetattribute_v9000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUfunction_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetAttribute_v9000)(CUfunction hfunc, CUfunction_attribute attrib, int value);`
     ///
@@ -2220,7 +2170,7 @@ pub mod pfn_cufuncsetattribute_v9000 {
         hfunc: CUfunction,
         attrib: CUfunction_attribute,
         value: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetblockshape_v2000 {
@@ -2231,7 +2181,6 @@ pub mod pfn_cufuncsetblockshape_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetBlockShape_v2000)(CUfunction hfunc, int x, int y, int z);`
     ///
@@ -2242,7 +2191,7 @@ pub mod pfn_cufuncsetblockshape_v2000 {
         x: c_int,
         y: c_int,
         z: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetcacheconfig_v3000 {
@@ -2253,13 +2202,15 @@ pub mod pfn_cufuncsetcacheconfig_v3000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunc_cache: 4 bytes, align 4
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetCacheConfig_v3000)(CUfunction hfunc, CUfunc_cache config);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncSetCacheConfig", version = 3000)]
-    pub unsafe extern "C" fn func_set_cache_config(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
+    pub unsafe extern "C" fn func_set_cache_config(
+        hfunc: CUfunction,
+        config: CUfunc_cache,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetsharedmemconfig_v4020 {
@@ -2269,7 +2220,6 @@ pub mod pfn_cufuncsetsharedmemconfig_v4020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsharedconfig: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetSharedMemConfig_v4020)(CUfunction hfunc, CUsharedconfig config);`
@@ -2279,7 +2229,7 @@ pub mod pfn_cufuncsetsharedmemconfig_v4020 {
     pub unsafe extern "C" fn func_set_shared_mem_config(
         hfunc: CUfunction,
         config: CUsharedconfig,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cufuncsetsharedsize_v2000 {
@@ -2290,13 +2240,15 @@ pub mod pfn_cufuncsetsharedsize_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuFuncSetSharedSize_v2000)(CUfunction hfunc, unsigned int bytes);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncSetSharedSize", version = 2000)]
-    pub unsafe extern "C" fn func_set_shared_size(hfunc: CUfunction, bytes: c_uint) -> CUresult;
+    pub unsafe extern "C" fn func_set_shared_size(
+        hfunc: CUfunction,
+        bytes: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuglctxcreate_v2000 {
@@ -2308,7 +2260,6 @@ pub mod pfn_cuglctxcreate_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v2000)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);`
     ///
@@ -2318,7 +2269,7 @@ pub mod pfn_cuglctxcreate_v2000 {
         p_ctx: *mut CUcontext,
         flags: c_uint,
         device: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuglctxcreate_v3020 {
@@ -2330,7 +2281,6 @@ pub mod pfn_cuglctxcreate_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdevice_v1: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v3020)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);`
     ///
@@ -2340,7 +2290,7 @@ pub mod pfn_cuglctxcreate_v3020 {
         p_ctx: *mut CUcontext,
         flags: c_uint,
         device: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuglinit_v2000 {
@@ -2348,14 +2298,11 @@ pub mod pfn_cuglinit_v2000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuGLInit_v2000)(void);`
     ///
     /// In `cudaGLTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGLInit", version = 2000)]
-    pub unsafe extern "C" fn gl_init() -> CUresult;
+    pub unsafe extern "C" fn gl_init() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugeterrorname_v6000 {
@@ -2371,7 +2318,10 @@ pub mod pfn_cugeterrorname_v6000 {
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGetErrorName", version = 6000)]
-    pub unsafe extern "C" fn get_error_name(error: CUresult, p_str: *mut *const c_char) -> CUresult;
+    pub unsafe extern "C" fn get_error_name(
+        error: CUresult,
+        p_str: *mut *const c_char,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugeterrorstring_v6000 {
@@ -2387,7 +2337,10 @@ pub mod pfn_cugeterrorstring_v6000 {
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGetErrorString", version = 6000)]
-    pub unsafe extern "C" fn get_error_string(error: CUresult, p_str: *mut *const c_char) -> CUresult;
+    pub unsafe extern "C" fn get_error_string(
+        error: CUresult,
+        p_str: *mut *const c_char,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugetexporttable_v3000 {
@@ -2397,7 +2350,6 @@ pub mod pfn_cugetexporttable_v3000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUuuid: 16 bytes, align 1
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGetExportTable_v3000)(const void **ppExportTable, const CUuuid *pExportTableId);`
@@ -2407,7 +2359,7 @@ pub mod pfn_cugetexporttable_v3000 {
     pub unsafe extern "C" fn get_export_table(
         pp_export_table: *mut *const c_void,
         p_export_table_id: *const CUuuid,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugetprocaddress_v11030 {
@@ -2417,7 +2369,6 @@ pub mod pfn_cugetprocaddress_v11030 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGetProcAddress_v11030)(const char *symbol, void **pfn, int driverVersion, cuuint64_t flags);`
@@ -2429,7 +2380,7 @@ pub mod pfn_cugetprocaddress_v11030 {
         pfn: *mut *mut c_void,
         driver_version: c_int,
         flags: cuuint64_t,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugetprocaddress_v12000 {
@@ -2440,7 +2391,6 @@ pub mod pfn_cugetprocaddress_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdriverProcAddressQueryResult: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGetProcAddress_v12000)(const char *symbol, void **pfn, int driverVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolFound);`
@@ -2453,7 +2403,7 @@ pub mod pfn_cugetprocaddress_v12000 {
         driver_version: c_int,
         flags: cuuint64_t,
         symbol_found: *mut CUdriverProcAddressQueryResult,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddbatchmemopnode_v11070 {
@@ -2465,7 +2415,6 @@ pub mod pfn_cugraphaddbatchmemopnode_v11070 {
     //   CUDA_BATCH_MEM_OP_NODE_PARAMS: 32 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddBatchMemOpNode_v11070)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
@@ -2477,7 +2426,7 @@ pub mod pfn_cugraphaddbatchmemopnode_v11070 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddchildgraphnode_v10000 {
@@ -2488,7 +2437,6 @@ pub mod pfn_cugraphaddchildgraphnode_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddChildGraphNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph);`
     ///
@@ -2500,7 +2448,7 @@ pub mod pfn_cugraphaddchildgraphnode_v10000 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         child_graph: CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphadddependencies_v10000 {
@@ -2511,7 +2459,6 @@ pub mod pfn_cugraphadddependencies_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddDependencies_v10000)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);`
     ///
@@ -2522,7 +2469,7 @@ pub mod pfn_cugraphadddependencies_v10000 {
         from: *const CUgraphNode,
         to: *const CUgraphNode,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphadddependencies_v12030 {
@@ -2534,7 +2481,6 @@ pub mod pfn_cugraphadddependencies_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddDependencies_v12030)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
     ///
@@ -2546,7 +2492,7 @@ pub mod pfn_cugraphadddependencies_v12030 {
         to: *const CUgraphNode,
         edge_data: *const CUgraphEdgeData,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddemptynode_v10000 {
@@ -2557,7 +2503,6 @@ pub mod pfn_cugraphaddemptynode_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddEmptyNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies);`
     ///
@@ -2568,7 +2513,7 @@ pub mod pfn_cugraphaddemptynode_v10000 {
         h_graph: CUgraph,
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddeventrecordnode_v11010 {
@@ -2580,7 +2525,6 @@ pub mod pfn_cugraphaddeventrecordnode_v11010 {
     //   CUevent: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddEventRecordNode_v11010)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);`
     ///
@@ -2592,7 +2536,7 @@ pub mod pfn_cugraphaddeventrecordnode_v11010 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddeventwaitnode_v11010 {
@@ -2604,7 +2548,6 @@ pub mod pfn_cugraphaddeventwaitnode_v11010 {
     //   CUevent: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddEventWaitNode_v11010)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);`
     ///
@@ -2616,7 +2559,7 @@ pub mod pfn_cugraphaddeventwaitnode_v11010 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddexternalsemaphoressignalnode_v11020 {
@@ -2628,7 +2571,6 @@ pub mod pfn_cugraphaddexternalsemaphoressignalnode_v11020 {
     //   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddExternalSemaphoresSignalNode_v11020)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -2640,7 +2582,7 @@ pub mod pfn_cugraphaddexternalsemaphoressignalnode_v11020 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddexternalsemaphoreswaitnode_v11020 {
@@ -2652,7 +2594,6 @@ pub mod pfn_cugraphaddexternalsemaphoreswaitnode_v11020 {
     //   CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddExternalSemaphoresWaitNode_v11020)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -2664,7 +2605,7 @@ pub mod pfn_cugraphaddexternalsemaphoreswaitnode_v11020 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddhostnode_v10000 {
@@ -2676,7 +2617,6 @@ pub mod pfn_cugraphaddhostnode_v10000 {
     //   CUDA_HOST_NODE_PARAMS_v1: 16 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddHostNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -2688,7 +2628,7 @@ pub mod pfn_cugraphaddhostnode_v10000 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_HOST_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddkernelnode_v10000 {
@@ -2700,7 +2640,6 @@ pub mod pfn_cugraphaddkernelnode_v10000 {
     //   CUDA_KERNEL_NODE_PARAMS_v1: 56 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddKernelNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -2712,7 +2651,7 @@ pub mod pfn_cugraphaddkernelnode_v10000 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddkernelnode_v12000 {
@@ -2724,7 +2663,6 @@ pub mod pfn_cugraphaddkernelnode_v12000 {
     //   CUDA_KERNEL_NODE_PARAMS_v2: 72 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddKernelNode_v12000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams);`
     ///
@@ -2736,7 +2674,7 @@ pub mod pfn_cugraphaddkernelnode_v12000 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddmemallocnode_v11040 {
@@ -2748,7 +2686,6 @@ pub mod pfn_cugraphaddmemallocnode_v11040 {
     //   CUDA_MEM_ALLOC_NODE_PARAMS: 120 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddMemAllocNode_v11040)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);`
     ///
@@ -2760,7 +2697,7 @@ pub mod pfn_cugraphaddmemallocnode_v11040 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddmemfreenode_v11040 {
@@ -2772,7 +2709,6 @@ pub mod pfn_cugraphaddmemfreenode_v11040 {
     //   CUdeviceptr: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddMemFreeNode_v11040)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr);`
     ///
@@ -2784,7 +2720,7 @@ pub mod pfn_cugraphaddmemfreenode_v11040 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         dptr: CUdeviceptr,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddmemcpynode_v10000 {
@@ -2797,7 +2733,6 @@ pub mod pfn_cugraphaddmemcpynode_v10000 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddMemcpyNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D_v2 *copyParams, CUcontext ctx);`
     ///
@@ -2810,7 +2745,7 @@ pub mod pfn_cugraphaddmemcpynode_v10000 {
         num_dependencies: usize,
         copy_params: *const CUDA_MEMCPY3D_v2,
         ctx: CUcontext,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddmemsetnode_v10000 {
@@ -2823,7 +2758,6 @@ pub mod pfn_cugraphaddmemsetnode_v10000 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddMemsetNode_v10000)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS_v1 *memsetParams, CUcontext ctx);`
     ///
@@ -2836,7 +2770,7 @@ pub mod pfn_cugraphaddmemsetnode_v10000 {
         num_dependencies: usize,
         memset_params: *const CUDA_MEMSET_NODE_PARAMS_v1,
         ctx: CUcontext,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddnode_v12020 {
@@ -2848,7 +2782,6 @@ pub mod pfn_cugraphaddnode_v12020 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeParams: 256 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddNode_v12020)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams);`
     ///
@@ -2860,7 +2793,7 @@ pub mod pfn_cugraphaddnode_v12020 {
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
         node_params: *mut CUgraphNodeParams,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphaddnode_v12030 {
@@ -2873,7 +2806,6 @@ pub mod pfn_cugraphaddnode_v12030 {
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeParams: 256 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphAddNode_v12030)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);`
     ///
@@ -2886,7 +2818,7 @@ pub mod pfn_cugraphaddnode_v12030 {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         node_params: *mut CUgraphNodeParams,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphbatchmemopnodegetparams_v11070 {
@@ -2897,7 +2829,6 @@ pub mod pfn_cugraphbatchmemopnodegetparams_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_BATCH_MEM_OP_NODE_PARAMS: 32 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphBatchMemOpNodeGetParams_v11070)(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);`
     ///
@@ -2906,7 +2837,7 @@ pub mod pfn_cugraphbatchmemopnodegetparams_v11070 {
     pub unsafe extern "C" fn graph_batch_mem_op_node_get_params(
         h_node: CUgraphNode,
         node_params_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphbatchmemopnodesetparams_v11070 {
@@ -2917,7 +2848,6 @@ pub mod pfn_cugraphbatchmemopnodesetparams_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_BATCH_MEM_OP_NODE_PARAMS: 32 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphBatchMemOpNodeSetParams_v11070)(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
@@ -2926,7 +2856,7 @@ pub mod pfn_cugraphbatchmemopnodesetparams_v11070 {
     pub unsafe extern "C" fn graph_batch_mem_op_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphchildgraphnodegetgraph_v10000 {
@@ -2937,7 +2867,6 @@ pub mod pfn_cugraphchildgraphnodegetgraph_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphChildGraphNodeGetGraph_v10000)(CUgraphNode hNode, CUgraph *phGraph);`
     ///
@@ -2946,7 +2875,7 @@ pub mod pfn_cugraphchildgraphnodegetgraph_v10000 {
     pub unsafe extern "C" fn graph_child_graph_node_get_graph(
         h_node: CUgraphNode,
         ph_graph: *mut CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphclone_v10000 {
@@ -2956,7 +2885,6 @@ pub mod pfn_cugraphclone_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphClone_v10000)(CUgraph *phGraphClone, CUgraph originalGraph);`
     ///
@@ -2965,7 +2893,7 @@ pub mod pfn_cugraphclone_v10000 {
     pub unsafe extern "C" fn graph_clone(
         ph_graph_clone: *mut CUgraph,
         original_graph: CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphconditionalhandlecreate_v12030 {
@@ -2978,7 +2906,6 @@ pub mod pfn_cugraphconditionalhandlecreate_v12030 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphConditionalHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphConditionalHandleCreate_v12030)(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);`
     ///
@@ -2990,7 +2917,7 @@ pub mod pfn_cugraphconditionalhandlecreate_v12030 {
         ctx: CUcontext,
         default_launch_value: c_uint,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphcreate_v10000 {
@@ -3001,13 +2928,15 @@ pub mod pfn_cugraphcreate_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphCreate_v10000)(CUgraph *phGraph, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphCreate", version = 10000)]
-    pub unsafe extern "C" fn graph_create(ph_graph: *mut CUgraph, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn graph_create(
+        ph_graph: *mut CUgraph,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphdebugdotprint_v11030 {
@@ -3018,7 +2947,6 @@ pub mod pfn_cugraphdebugdotprint_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphDebugDotPrint_v11030)(CUgraph hGraph, const char *path, unsigned int flags);`
     ///
@@ -3028,7 +2956,7 @@ pub mod pfn_cugraphdebugdotprint_v11030 {
         h_graph: CUgraph,
         path: *const c_char,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphdestroy_v10000 {
@@ -3038,13 +2966,12 @@ pub mod pfn_cugraphdestroy_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphDestroy_v10000)(CUgraph hGraph);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphDestroy", version = 10000)]
-    pub unsafe extern "C" fn graph_destroy(h_graph: CUgraph) -> CUresult;
+    pub unsafe extern "C" fn graph_destroy(h_graph: CUgraph) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphdestroynode_v10000 {
@@ -3054,13 +2981,12 @@ pub mod pfn_cugraphdestroynode_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphDestroyNode_v10000)(CUgraphNode hNode);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphDestroyNode", version = 10000)]
-    pub unsafe extern "C" fn graph_destroy_node(h_node: CUgraphNode) -> CUresult;
+    pub unsafe extern "C" fn graph_destroy_node(h_node: CUgraphNode) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugrapheventrecordnodegetevent_v11010 {
@@ -3071,7 +2997,6 @@ pub mod pfn_cugrapheventrecordnodegetevent_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphEventRecordNodeGetEvent_v11010)(CUgraphNode hNode, CUevent *event_out);`
     ///
@@ -3080,7 +3005,7 @@ pub mod pfn_cugrapheventrecordnodegetevent_v11010 {
     pub unsafe extern "C" fn graph_event_record_node_get_event(
         h_node: CUgraphNode,
         event_out: *mut CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugrapheventrecordnodesetevent_v11010 {
@@ -3091,7 +3016,6 @@ pub mod pfn_cugrapheventrecordnodesetevent_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphEventRecordNodeSetEvent_v11010)(CUgraphNode hNode, CUevent event);`
     ///
@@ -3100,7 +3024,7 @@ pub mod pfn_cugrapheventrecordnodesetevent_v11010 {
     pub unsafe extern "C" fn graph_event_record_node_set_event(
         h_node: CUgraphNode,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugrapheventwaitnodegetevent_v11010 {
@@ -3111,7 +3035,6 @@ pub mod pfn_cugrapheventwaitnodegetevent_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphEventWaitNodeGetEvent_v11010)(CUgraphNode hNode, CUevent *event_out);`
     ///
@@ -3120,7 +3043,7 @@ pub mod pfn_cugrapheventwaitnodegetevent_v11010 {
     pub unsafe extern "C" fn graph_event_wait_node_get_event(
         h_node: CUgraphNode,
         event_out: *mut CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugrapheventwaitnodesetevent_v11010 {
@@ -3131,7 +3054,6 @@ pub mod pfn_cugrapheventwaitnodesetevent_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphEventWaitNodeSetEvent_v11010)(CUgraphNode hNode, CUevent event);`
     ///
@@ -3140,7 +3062,7 @@ pub mod pfn_cugrapheventwaitnodesetevent_v11010 {
     pub unsafe extern "C" fn graph_event_wait_node_set_event(
         h_node: CUgraphNode,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecbatchmemopnodesetparams_v11070 {
@@ -3152,7 +3074,6 @@ pub mod pfn_cugraphexecbatchmemopnodesetparams_v11070 {
     //   CUDA_BATCH_MEM_OP_NODE_PARAMS: 32 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecBatchMemOpNodeSetParams_v11070)(CUgraphExec graphExec, CUgraphNode node, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
@@ -3162,7 +3083,7 @@ pub mod pfn_cugraphexecbatchmemopnodesetparams_v11070 {
         graph_exec: CUgraphExec,
         node: CUgraphNode,
         node_params: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecchildgraphnodesetparams_v11010 {
@@ -3174,7 +3095,6 @@ pub mod pfn_cugraphexecchildgraphnodesetparams_v11010 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecChildGraphNodeSetParams_v11010)(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);`
     ///
@@ -3184,7 +3104,7 @@ pub mod pfn_cugraphexecchildgraphnodesetparams_v11010 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         child_graph: CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecdestroy_v10000 {
@@ -3194,13 +3114,14 @@ pub mod pfn_cugraphexecdestroy_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecDestroy_v10000)(CUgraphExec hGraphExec);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphExecDestroy", version = 10000)]
-    pub unsafe extern "C" fn graph_exec_destroy(h_graph_exec: CUgraphExec) -> CUresult;
+    pub unsafe extern "C" fn graph_exec_destroy(
+        h_graph_exec: CUgraphExec,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexeceventrecordnodesetevent_v11010 {
@@ -3212,7 +3133,6 @@ pub mod pfn_cugraphexeceventrecordnodesetevent_v11010 {
     //   CUevent: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecEventRecordNodeSetEvent_v11010)(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);`
     ///
@@ -3222,7 +3142,7 @@ pub mod pfn_cugraphexeceventrecordnodesetevent_v11010 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexeceventwaitnodesetevent_v11010 {
@@ -3234,7 +3154,6 @@ pub mod pfn_cugraphexeceventwaitnodesetevent_v11010 {
     //   CUevent: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecEventWaitNodeSetEvent_v11010)(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);`
     ///
@@ -3244,7 +3163,7 @@ pub mod pfn_cugraphexeceventwaitnodesetevent_v11010 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecexternalsemaphoressignalnodesetparams_v11020 {
@@ -3256,7 +3175,6 @@ pub mod pfn_cugraphexecexternalsemaphoressignalnodesetparams_v11020 {
     //   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3266,7 +3184,7 @@ pub mod pfn_cugraphexecexternalsemaphoressignalnodesetparams_v11020 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecexternalsemaphoreswaitnodesetparams_v11020 {
@@ -3278,7 +3196,6 @@ pub mod pfn_cugraphexecexternalsemaphoreswaitnodesetparams_v11020 {
     //   CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3288,7 +3205,7 @@ pub mod pfn_cugraphexecexternalsemaphoreswaitnodesetparams_v11020 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecgetflags_v12000 {
@@ -3298,7 +3215,6 @@ pub mod pfn_cugraphexecgetflags_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecGetFlags_v12000)(CUgraphExec hGraphExec, cuuint64_t *flags);`
@@ -3308,7 +3224,7 @@ pub mod pfn_cugraphexecgetflags_v12000 {
     pub unsafe extern "C" fn graph_exec_get_flags(
         h_graph_exec: CUgraphExec,
         flags: *mut cuuint64_t,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexechostnodesetparams_v10020 {
@@ -3320,7 +3236,6 @@ pub mod pfn_cugraphexechostnodesetparams_v10020 {
     //   CUDA_HOST_NODE_PARAMS_v1: 16 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecHostNodeSetParams_v10020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3330,7 +3245,7 @@ pub mod pfn_cugraphexechostnodesetparams_v10020 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_HOST_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexeckernelnodesetparams_v10010 {
@@ -3342,7 +3257,6 @@ pub mod pfn_cugraphexeckernelnodesetparams_v10010 {
     //   CUDA_KERNEL_NODE_PARAMS_v1: 56 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecKernelNodeSetParams_v10010)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3352,7 +3266,7 @@ pub mod pfn_cugraphexeckernelnodesetparams_v10010 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexeckernelnodesetparams_v12000 {
@@ -3364,7 +3278,6 @@ pub mod pfn_cugraphexeckernelnodesetparams_v12000 {
     //   CUDA_KERNEL_NODE_PARAMS_v2: 72 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecKernelNodeSetParams_v12000)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams);`
     ///
@@ -3374,7 +3287,7 @@ pub mod pfn_cugraphexeckernelnodesetparams_v12000 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecmemcpynodesetparams_v10020 {
@@ -3387,7 +3300,6 @@ pub mod pfn_cugraphexecmemcpynodesetparams_v10020 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecMemcpyNodeSetParams_v10020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D_v2 *copyParams, CUcontext ctx);`
     ///
@@ -3398,7 +3310,7 @@ pub mod pfn_cugraphexecmemcpynodesetparams_v10020 {
         h_node: CUgraphNode,
         copy_params: *const CUDA_MEMCPY3D_v2,
         ctx: CUcontext,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecmemsetnodesetparams_v10020 {
@@ -3411,7 +3323,6 @@ pub mod pfn_cugraphexecmemsetnodesetparams_v10020 {
     //   CUcontext: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecMemsetNodeSetParams_v10020)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS_v1 *memsetParams, CUcontext ctx);`
     ///
@@ -3422,7 +3333,7 @@ pub mod pfn_cugraphexecmemsetnodesetparams_v10020 {
         h_node: CUgraphNode,
         memset_params: *const CUDA_MEMSET_NODE_PARAMS_v1,
         ctx: CUcontext,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecnodesetparams_v12020 {
@@ -3434,7 +3345,6 @@ pub mod pfn_cugraphexecnodesetparams_v12020 {
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeParams: 256 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecNodeSetParams_v12020)(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
     ///
@@ -3444,7 +3354,7 @@ pub mod pfn_cugraphexecnodesetparams_v12020 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         node_params: *mut CUgraphNodeParams,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecupdate_v10020 {
@@ -3457,7 +3367,6 @@ pub mod pfn_cugraphexecupdate_v10020 {
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphExecUpdateResult: 4 bytes, align 4
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecUpdate_v10020)(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out);`
     ///
@@ -3468,7 +3377,7 @@ pub mod pfn_cugraphexecupdate_v10020 {
         h_graph: CUgraph,
         h_error_node_out: *mut CUgraphNode,
         update_result_out: *mut CUgraphExecUpdateResult,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexecupdate_v12000 {
@@ -3480,7 +3389,6 @@ pub mod pfn_cugraphexecupdate_v12000 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphExecUpdateResultInfo: 24 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExecUpdate_v12000)(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);`
     ///
@@ -3490,7 +3398,7 @@ pub mod pfn_cugraphexecupdate_v12000 {
         h_graph_exec: CUgraphExec,
         h_graph: CUgraph,
         result_info: *mut CUgraphExecUpdateResultInfo,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexternalsemaphoressignalnodegetparams_v11020 {
@@ -3501,7 +3409,6 @@ pub mod pfn_cugraphexternalsemaphoressignalnodegetparams_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020)(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *params_out);`
     ///
@@ -3510,7 +3417,7 @@ pub mod pfn_cugraphexternalsemaphoressignalnodegetparams_v11020 {
     pub unsafe extern "C" fn graph_external_semaphores_signal_node_get_params(
         h_node: CUgraphNode,
         params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexternalsemaphoressignalnodesetparams_v11020 {
@@ -3521,7 +3428,6 @@ pub mod pfn_cugraphexternalsemaphoressignalnodesetparams_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020)(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3530,7 +3436,7 @@ pub mod pfn_cugraphexternalsemaphoressignalnodesetparams_v11020 {
     pub unsafe extern "C" fn graph_external_semaphores_signal_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexternalsemaphoreswaitnodegetparams_v11020 {
@@ -3541,7 +3447,6 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodegetparams_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020)(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *params_out);`
     ///
@@ -3550,7 +3455,7 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodegetparams_v11020 {
     pub unsafe extern "C" fn graph_external_semaphores_wait_node_get_params(
         h_node: CUgraphNode,
         params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphexternalsemaphoreswaitnodesetparams_v11020 {
@@ -3561,7 +3466,6 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodesetparams_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1: 24 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020)(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3570,7 +3474,7 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodesetparams_v11020 {
     pub unsafe extern "C" fn graph_external_semaphores_wait_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphgetedges_v10000 {
@@ -3581,7 +3485,6 @@ pub mod pfn_cugraphgetedges_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphGetEdges_v10000)(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);`
     ///
@@ -3592,7 +3495,7 @@ pub mod pfn_cugraphgetedges_v10000 {
         from: *mut CUgraphNode,
         to: *mut CUgraphNode,
         num_edges: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphgetedges_v12030 {
@@ -3604,7 +3507,6 @@ pub mod pfn_cugraphgetedges_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphGetEdges_v12030)(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);`
     ///
@@ -3616,7 +3518,7 @@ pub mod pfn_cugraphgetedges_v12030 {
         to: *mut CUgraphNode,
         edge_data: *mut CUgraphEdgeData,
         num_edges: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphgetnodes_v10000 {
@@ -3627,7 +3529,6 @@ pub mod pfn_cugraphgetnodes_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphGetNodes_v10000)(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);`
     ///
@@ -3637,7 +3538,7 @@ pub mod pfn_cugraphgetnodes_v10000 {
         h_graph: CUgraph,
         nodes: *mut CUgraphNode,
         num_nodes: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphgetrootnodes_v10000 {
@@ -3648,7 +3549,6 @@ pub mod pfn_cugraphgetrootnodes_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphGetRootNodes_v10000)(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);`
     ///
@@ -3658,7 +3558,7 @@ pub mod pfn_cugraphgetrootnodes_v10000 {
         h_graph: CUgraph,
         root_nodes: *mut CUgraphNode,
         num_root_nodes: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphhostnodegetparams_v10000 {
@@ -3669,7 +3569,6 @@ pub mod pfn_cugraphhostnodegetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_HOST_NODE_PARAMS_v1: 16 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphHostNodeGetParams_v10000)(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3678,7 +3577,7 @@ pub mod pfn_cugraphhostnodegetparams_v10000 {
     pub unsafe extern "C" fn graph_host_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_HOST_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphhostnodesetparams_v10000 {
@@ -3689,7 +3588,6 @@ pub mod pfn_cugraphhostnodesetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_HOST_NODE_PARAMS_v1: 16 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphHostNodeSetParams_v10000)(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3698,7 +3596,7 @@ pub mod pfn_cugraphhostnodesetparams_v10000 {
     pub unsafe extern "C" fn graph_host_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_HOST_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiate_v10000 {
@@ -3711,7 +3609,6 @@ pub mod pfn_cugraphinstantiate_v10000 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiate_v10000)(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);`
     ///
@@ -3723,7 +3620,7 @@ pub mod pfn_cugraphinstantiate_v10000 {
         ph_error_node: *mut CUgraphNode,
         log_buffer: *mut c_char,
         buffer_size: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiate_v11000 {
@@ -3736,7 +3633,6 @@ pub mod pfn_cugraphinstantiate_v11000 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiate_v11000)(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);`
     ///
@@ -3748,7 +3644,7 @@ pub mod pfn_cugraphinstantiate_v11000 {
         ph_error_node: *mut CUgraphNode,
         log_buffer: *mut c_char,
         buffer_size: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiatewithflags_v11040 {
@@ -3760,7 +3656,6 @@ pub mod pfn_cugraphinstantiatewithflags_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiateWithFlags_v11040)(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);`
     ///
@@ -3770,7 +3665,7 @@ pub mod pfn_cugraphinstantiatewithflags_v11040 {
         ph_graph_exec: *mut CUgraphExec,
         h_graph: CUgraph,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiatewithparams_v12000 {
@@ -3782,7 +3677,6 @@ pub mod pfn_cugraphinstantiatewithparams_v12000 {
     //   CUDA_GRAPH_INSTANTIATE_PARAMS: 32 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiateWithParams_v12000)(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);`
     ///
@@ -3792,7 +3686,7 @@ pub mod pfn_cugraphinstantiatewithparams_v12000 {
         ph_graph_exec: *mut CUgraphExec,
         h_graph: CUgraph,
         instantiate_params: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphinstantiatewithparams_v12000_ptsz {
@@ -3804,7 +3698,6 @@ pub mod pfn_cugraphinstantiatewithparams_v12000_ptsz {
     //   CUDA_GRAPH_INSTANTIATE_PARAMS: 32 bytes, align 8
     //   CUgraph: 8 bytes, align 8
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphInstantiateWithParams_v12000_ptsz)(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);`
     ///
@@ -3814,7 +3707,7 @@ pub mod pfn_cugraphinstantiatewithparams_v12000_ptsz {
         ph_graph_exec: *mut CUgraphExec,
         h_graph: CUgraph,
         instantiate_params: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodecopyattributes_v11000 {
@@ -3824,7 +3717,6 @@ pub mod pfn_cugraphkernelnodecopyattributes_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeCopyAttributes_v11000)(CUgraphNode dst, CUgraphNode src);`
     ///
@@ -3833,7 +3725,7 @@ pub mod pfn_cugraphkernelnodecopyattributes_v11000 {
     pub unsafe extern "C" fn graph_kernel_node_copy_attributes(
         dst: CUgraphNode,
         src: CUgraphNode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodegetattribute_v11000 {
@@ -3845,7 +3737,6 @@ pub mod pfn_cugraphkernelnodegetattribute_v11000 {
     //   CUgraphNode: 8 bytes, align 8
     //   CUkernelNodeAttrID: 4 bytes, align 4
     //   CUkernelNodeAttrValue_v1: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeGetAttribute_v11000)(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue_v1 *value_out);`
     ///
@@ -3855,7 +3746,7 @@ pub mod pfn_cugraphkernelnodegetattribute_v11000 {
         h_node: CUgraphNode,
         attr: CUkernelNodeAttrID,
         value_out: *mut CUkernelNodeAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodegetparams_v10000 {
@@ -3866,7 +3757,6 @@ pub mod pfn_cugraphkernelnodegetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_KERNEL_NODE_PARAMS_v1: 56 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeGetParams_v10000)(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3875,7 +3765,7 @@ pub mod pfn_cugraphkernelnodegetparams_v10000 {
     pub unsafe extern "C" fn graph_kernel_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_KERNEL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodegetparams_v12000 {
@@ -3886,7 +3776,6 @@ pub mod pfn_cugraphkernelnodegetparams_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_KERNEL_NODE_PARAMS_v2: 72 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeGetParams_v12000)(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams);`
     ///
@@ -3895,7 +3784,7 @@ pub mod pfn_cugraphkernelnodegetparams_v12000 {
     pub unsafe extern "C" fn graph_kernel_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_KERNEL_NODE_PARAMS_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodesetattribute_v11000 {
@@ -3907,7 +3796,6 @@ pub mod pfn_cugraphkernelnodesetattribute_v11000 {
     //   CUgraphNode: 8 bytes, align 8
     //   CUkernelNodeAttrID: 4 bytes, align 4
     //   CUkernelNodeAttrValue_v1: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeSetAttribute_v11000)(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue_v1 *value);`
     ///
@@ -3917,7 +3805,7 @@ pub mod pfn_cugraphkernelnodesetattribute_v11000 {
         h_node: CUgraphNode,
         attr: CUkernelNodeAttrID,
         value: *const CUkernelNodeAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodesetparams_v10000 {
@@ -3928,7 +3816,6 @@ pub mod pfn_cugraphkernelnodesetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_KERNEL_NODE_PARAMS_v1: 56 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeSetParams_v10000)(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -3937,7 +3824,7 @@ pub mod pfn_cugraphkernelnodesetparams_v10000 {
     pub unsafe extern "C" fn graph_kernel_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphkernelnodesetparams_v12000 {
@@ -3948,7 +3835,6 @@ pub mod pfn_cugraphkernelnodesetparams_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_KERNEL_NODE_PARAMS_v2: 72 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphKernelNodeSetParams_v12000)(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v2 *nodeParams);`
     ///
@@ -3957,7 +3843,7 @@ pub mod pfn_cugraphkernelnodesetparams_v12000 {
     pub unsafe extern "C" fn graph_kernel_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_KERNEL_NODE_PARAMS_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphlaunch_v10000 {
@@ -3967,14 +3853,16 @@ pub mod pfn_cugraphlaunch_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphLaunch_v10000)(CUgraphExec hGraph, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphLaunch", version = 10000)]
-    pub unsafe extern "C" fn graph_launch(h_graph: CUgraphExec, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn graph_launch(
+        h_graph: CUgraphExec,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphlaunch_v10000_ptsz {
@@ -3984,14 +3872,16 @@ pub mod pfn_cugraphlaunch_v10000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphLaunch_v10000_ptsz)(CUgraphExec hGraphExec, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphLaunch", version = 10000, stream = "per_thread")]
-    pub unsafe extern "C" fn graph_launch(h_graph_exec: CUgraphExec, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn graph_launch(
+        h_graph_exec: CUgraphExec,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemallocnodegetparams_v11040 {
@@ -4002,7 +3892,6 @@ pub mod pfn_cugraphmemallocnodegetparams_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEM_ALLOC_NODE_PARAMS: 120 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemAllocNodeGetParams_v11040)(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);`
     ///
@@ -4011,7 +3900,7 @@ pub mod pfn_cugraphmemallocnodegetparams_v11040 {
     pub unsafe extern "C" fn graph_mem_alloc_node_get_params(
         h_node: CUgraphNode,
         params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemfreenodegetparams_v11040 {
@@ -4022,7 +3911,6 @@ pub mod pfn_cugraphmemfreenodegetparams_v11040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemFreeNodeGetParams_v11040)(CUgraphNode hNode, CUdeviceptr *dptr_out);`
     ///
@@ -4031,7 +3919,7 @@ pub mod pfn_cugraphmemfreenodegetparams_v11040 {
     pub unsafe extern "C" fn graph_mem_free_node_get_params(
         h_node: CUgraphNode,
         dptr_out: *mut CUdeviceptr,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemcpynodegetparams_v10000 {
@@ -4042,7 +3930,6 @@ pub mod pfn_cugraphmemcpynodegetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemcpyNodeGetParams_v10000)(CUgraphNode hNode, CUDA_MEMCPY3D_v2 *nodeParams);`
     ///
@@ -4051,7 +3938,7 @@ pub mod pfn_cugraphmemcpynodegetparams_v10000 {
     pub unsafe extern "C" fn graph_memcpy_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_MEMCPY3D_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemcpynodesetparams_v10000 {
@@ -4062,7 +3949,6 @@ pub mod pfn_cugraphmemcpynodesetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemcpyNodeSetParams_v10000)(CUgraphNode hNode, const CUDA_MEMCPY3D_v2 *nodeParams);`
     ///
@@ -4071,7 +3957,7 @@ pub mod pfn_cugraphmemcpynodesetparams_v10000 {
     pub unsafe extern "C" fn graph_memcpy_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_MEMCPY3D_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemsetnodegetparams_v10000 {
@@ -4082,7 +3968,6 @@ pub mod pfn_cugraphmemsetnodegetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMSET_NODE_PARAMS_v1: 40 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemsetNodeGetParams_v10000)(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -4091,7 +3976,7 @@ pub mod pfn_cugraphmemsetnodegetparams_v10000 {
     pub unsafe extern "C" fn graph_memset_node_get_params(
         h_node: CUgraphNode,
         node_params: *mut CUDA_MEMSET_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphmemsetnodesetparams_v10000 {
@@ -4102,7 +3987,6 @@ pub mod pfn_cugraphmemsetnodesetparams_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMSET_NODE_PARAMS_v1: 40 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphMemsetNodeSetParams_v10000)(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS_v1 *nodeParams);`
     ///
@@ -4111,7 +3995,7 @@ pub mod pfn_cugraphmemsetnodesetparams_v10000 {
     pub unsafe extern "C" fn graph_memset_node_set_params(
         h_node: CUgraphNode,
         node_params: *const CUDA_MEMSET_NODE_PARAMS_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodefindinclone_v10000 {
@@ -4122,7 +4006,6 @@ pub mod pfn_cugraphnodefindinclone_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeFindInClone_v10000)(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);`
     ///
@@ -4132,7 +4015,7 @@ pub mod pfn_cugraphnodefindinclone_v10000 {
         ph_node: *mut CUgraphNode,
         h_original_node: CUgraphNode,
         h_cloned_graph: CUgraph,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetdependencies_v10000 {
@@ -4142,7 +4025,6 @@ pub mod pfn_cugraphnodegetdependencies_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetDependencies_v10000)(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies);`
     ///
@@ -4152,7 +4034,7 @@ pub mod pfn_cugraphnodegetdependencies_v10000 {
         h_node: CUgraphNode,
         dependencies: *mut CUgraphNode,
         num_dependencies: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetdependencies_v12030 {
@@ -4163,7 +4045,6 @@ pub mod pfn_cugraphnodegetdependencies_v12030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetDependencies_v12030)(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);`
     ///
@@ -4174,7 +4055,7 @@ pub mod pfn_cugraphnodegetdependencies_v12030 {
         dependencies: *mut CUgraphNode,
         edge_data: *mut CUgraphEdgeData,
         num_dependencies: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetdependentnodes_v10000 {
@@ -4184,7 +4065,6 @@ pub mod pfn_cugraphnodegetdependentnodes_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetDependentNodes_v10000)(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes);`
     ///
@@ -4194,7 +4074,7 @@ pub mod pfn_cugraphnodegetdependentnodes_v10000 {
         h_node: CUgraphNode,
         dependent_nodes: *mut CUgraphNode,
         num_dependent_nodes: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetdependentnodes_v12030 {
@@ -4205,7 +4085,6 @@ pub mod pfn_cugraphnodegetdependentnodes_v12030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetDependentNodes_v12030)(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);`
     ///
@@ -4216,7 +4095,7 @@ pub mod pfn_cugraphnodegetdependentnodes_v12030 {
         dependent_nodes: *mut CUgraphNode,
         edge_data: *mut CUgraphEdgeData,
         num_dependent_nodes: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegetenabled_v11060 {
@@ -4228,7 +4107,6 @@ pub mod pfn_cugraphnodegetenabled_v11060 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetEnabled_v11060)(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);`
     ///
@@ -4238,7 +4116,7 @@ pub mod pfn_cugraphnodegetenabled_v11060 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         is_enabled: *mut c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodegettype_v10000 {
@@ -4249,7 +4127,6 @@ pub mod pfn_cugraphnodegettype_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeGetType_v10000)(CUgraphNode hNode, CUgraphNodeType *type);`
     ///
@@ -4258,7 +4135,7 @@ pub mod pfn_cugraphnodegettype_v10000 {
     pub unsafe extern "C" fn graph_node_get_type(
         h_node: CUgraphNode,
         type_: *mut CUgraphNodeType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodesetenabled_v11060 {
@@ -4270,7 +4147,6 @@ pub mod pfn_cugraphnodesetenabled_v11060 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeSetEnabled_v11060)(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);`
     ///
@@ -4280,7 +4156,7 @@ pub mod pfn_cugraphnodesetenabled_v11060 {
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
         is_enabled: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphnodesetparams_v12020 {
@@ -4291,7 +4167,6 @@ pub mod pfn_cugraphnodesetparams_v12020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
     //   CUgraphNodeParams: 256 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphNodeSetParams_v12020)(CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
     ///
@@ -4300,7 +4175,7 @@ pub mod pfn_cugraphnodesetparams_v12020 {
     pub unsafe extern "C" fn graph_node_set_params(
         h_node: CUgraphNode,
         node_params: *mut CUgraphNodeParams,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphreleaseuserobject_v11030 {
@@ -4311,7 +4186,6 @@ pub mod pfn_cugraphreleaseuserobject_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphReleaseUserObject_v11030)(CUgraph graph, CUuserObject object, unsigned int count);`
@@ -4322,7 +4196,7 @@ pub mod pfn_cugraphreleaseuserobject_v11030 {
         graph: CUgraph,
         object: CUuserObject,
         count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphremovedependencies_v10000 {
@@ -4333,7 +4207,6 @@ pub mod pfn_cugraphremovedependencies_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphRemoveDependencies_v10000)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);`
     ///
@@ -4344,7 +4217,7 @@ pub mod pfn_cugraphremovedependencies_v10000 {
         from: *const CUgraphNode,
         to: *const CUgraphNode,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphremovedependencies_v12030 {
@@ -4356,7 +4229,6 @@ pub mod pfn_cugraphremovedependencies_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphRemoveDependencies_v12030)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
     ///
@@ -4368,7 +4240,7 @@ pub mod pfn_cugraphremovedependencies_v12030 {
         to: *const CUgraphNode,
         edge_data: *const CUgraphEdgeData,
         num_dependencies: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphretainuserobject_v11030 {
@@ -4379,7 +4251,6 @@ pub mod pfn_cugraphretainuserobject_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphRetainUserObject_v11030)(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);`
@@ -4391,7 +4262,7 @@ pub mod pfn_cugraphretainuserobject_v11030 {
         object: CUuserObject,
         count: c_uint,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphupload_v11010 {
@@ -4401,14 +4272,16 @@ pub mod pfn_cugraphupload_v11010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphUpload_v11010)(CUgraphExec hGraph, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphUpload", version = 11010)]
-    pub unsafe extern "C" fn graph_upload(h_graph: CUgraphExec, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn graph_upload(
+        h_graph: CUgraphExec,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphupload_v11010_ptsz {
@@ -4418,14 +4291,16 @@ pub mod pfn_cugraphupload_v11010_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphExec: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphUpload_v11010_ptsz)(CUgraphExec hGraphExec, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphUpload", version = 11010, stream = "per_thread")]
-    pub unsafe extern "C" fn graph_upload(h_graph_exec: CUgraphExec, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn graph_upload(
+        h_graph_exec: CUgraphExec,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsmapresources_v3000 {
@@ -4436,7 +4311,6 @@ pub mod pfn_cugraphicsmapresources_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsMapResources_v3000)(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
@@ -4447,7 +4321,7 @@ pub mod pfn_cugraphicsmapresources_v3000 {
         count: c_uint,
         resources: *mut CUgraphicsResource,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsmapresources_v7000_ptsz {
@@ -4458,7 +4332,6 @@ pub mod pfn_cugraphicsmapresources_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsMapResources_v7000_ptsz)(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
@@ -4469,7 +4342,7 @@ pub mod pfn_cugraphicsmapresources_v7000_ptsz {
         count: c_uint,
         resources: *mut CUgraphicsResource,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsresourcegetmappedmipmappedarray_v5000 {
@@ -4480,7 +4353,6 @@ pub mod pfn_cugraphicsresourcegetmappedmipmappedarray_v5000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000)(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource);`
     ///
@@ -4489,7 +4361,7 @@ pub mod pfn_cugraphicsresourcegetmappedmipmappedarray_v5000 {
     pub unsafe extern "C" fn graphics_resource_get_mapped_mipmapped_array(
         p_mipmapped_array: *mut CUmipmappedArray,
         resource: CUgraphicsResource,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsresourcegetmappedpointer_v3020 {
@@ -4500,7 +4372,6 @@ pub mod pfn_cugraphicsresourcegetmappedpointer_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceGetMappedPointer_v3020)(CUdeviceptr_v2 *pDevPtr, size_t *pSize, CUgraphicsResource resource);`
     ///
@@ -4510,7 +4381,7 @@ pub mod pfn_cugraphicsresourcegetmappedpointer_v3020 {
         p_dev_ptr: *mut CUdeviceptr_v2,
         p_size: *mut usize,
         resource: CUgraphicsResource,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsresourcesetmapflags_v3000 {
@@ -4521,7 +4392,6 @@ pub mod pfn_cugraphicsresourcesetmapflags_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceSetMapFlags_v3000)(CUgraphicsResource resource, unsigned int flags);`
     ///
@@ -4530,7 +4400,7 @@ pub mod pfn_cugraphicsresourcesetmapflags_v3000 {
     pub unsafe extern "C" fn graphics_resource_set_map_flags(
         resource: CUgraphicsResource,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsresourcesetmapflags_v6050 {
@@ -4541,7 +4411,6 @@ pub mod pfn_cugraphicsresourcesetmapflags_v6050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceSetMapFlags_v6050)(CUgraphicsResource resource, unsigned int flags);`
     ///
@@ -4550,7 +4419,7 @@ pub mod pfn_cugraphicsresourcesetmapflags_v6050 {
     pub unsafe extern "C" fn graphics_resource_set_map_flags(
         resource: CUgraphicsResource,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicssubresourcegetmappedarray_v3000 {
@@ -4562,7 +4431,6 @@ pub mod pfn_cugraphicssubresourcegetmappedarray_v3000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsSubResourceGetMappedArray_v3000)(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel);`
     ///
@@ -4573,7 +4441,7 @@ pub mod pfn_cugraphicssubresourcegetmappedarray_v3000 {
         resource: CUgraphicsResource,
         array_index: c_uint,
         mip_level: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsunmapresources_v3000 {
@@ -4584,7 +4452,6 @@ pub mod pfn_cugraphicsunmapresources_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsUnmapResources_v3000)(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
@@ -4595,7 +4462,7 @@ pub mod pfn_cugraphicsunmapresources_v3000 {
         count: c_uint,
         resources: *mut CUgraphicsResource,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsunmapresources_v7000_ptsz {
@@ -4606,7 +4473,6 @@ pub mod pfn_cugraphicsunmapresources_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsUnmapResources_v7000_ptsz)(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
@@ -4617,7 +4483,7 @@ pub mod pfn_cugraphicsunmapresources_v7000_ptsz {
         count: c_uint,
         resources: *mut CUgraphicsResource,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugraphicsunregisterresource_v3000 {
@@ -4627,13 +4493,14 @@ pub mod pfn_cugraphicsunregisterresource_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphicsResource: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsUnregisterResource_v3000)(CUgraphicsResource resource);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGraphicsUnregisterResource", version = 3000)]
-    pub unsafe extern "C" fn graphics_unregister_resource(resource: CUgraphicsResource) -> CUresult;
+    pub unsafe extern "C" fn graphics_unregister_resource(
+        resource: CUgraphicsResource,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxcreate_v12040 {
@@ -4646,7 +4513,6 @@ pub mod pfn_cugreenctxcreate_v12040 {
     //   CUdevResourceDesc: 8 bytes, align 8
     //   CUdevice: 4 bytes, align 4
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxCreate_v12040)(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);`
     ///
@@ -4657,7 +4523,7 @@ pub mod pfn_cugreenctxcreate_v12040 {
         desc: CUdevResourceDesc,
         dev: CUdevice,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxdestroy_v12040 {
@@ -4667,13 +4533,12 @@ pub mod pfn_cugreenctxdestroy_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxDestroy_v12040)(CUgreenCtx hCtx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGreenCtxDestroy", version = 12040)]
-    pub unsafe extern "C" fn green_ctx_destroy(h_ctx: CUgreenCtx) -> CUresult;
+    pub unsafe extern "C" fn green_ctx_destroy(h_ctx: CUgreenCtx) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxgetdevresource_v12040 {
@@ -4685,7 +4550,6 @@ pub mod pfn_cugreenctxgetdevresource_v12040 {
     //   CUdevResource: 144 bytes, align 8
     //   CUdevResourceType: 4 bytes, align 4
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxGetDevResource_v12040)(CUgreenCtx hCtx, CUdevResource *result, CUdevResourceType type);`
     ///
@@ -4695,7 +4559,7 @@ pub mod pfn_cugreenctxgetdevresource_v12040 {
         h_ctx: CUgreenCtx,
         result: *mut CUdevResource,
         type_: CUdevResourceType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxgetid_v12090 {
@@ -4706,7 +4570,6 @@ pub mod pfn_cugreenctxgetid_v12090 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxGetId_v12090)(CUgreenCtx greenCtx, unsigned long long *greenCtxId);`
     ///
@@ -4715,7 +4578,7 @@ pub mod pfn_cugreenctxgetid_v12090 {
     pub unsafe extern "C" fn green_ctx_get_id(
         green_ctx: CUgreenCtx,
         green_ctx_id: *mut c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxrecordevent_v12040 {
@@ -4726,13 +4589,15 @@ pub mod pfn_cugreenctxrecordevent_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxRecordEvent_v12040)(CUgreenCtx hCtx, CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGreenCtxRecordEvent", version = 12040)]
-    pub unsafe extern "C" fn green_ctx_record_event(h_ctx: CUgreenCtx, h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn green_ctx_record_event(
+        h_ctx: CUgreenCtx,
+        h_event: CUevent,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxstreamcreate_v12050 {
@@ -4743,7 +4608,6 @@ pub mod pfn_cugreenctxstreamcreate_v12050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxStreamCreate_v12050)(CUstream *phStream, CUgreenCtx greenCtx, unsigned int flags, int priority);`
@@ -4755,7 +4619,7 @@ pub mod pfn_cugreenctxstreamcreate_v12050 {
         green_ctx: CUgreenCtx,
         flags: c_uint,
         priority: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cugreenctxwaitevent_v12040 {
@@ -4766,13 +4630,15 @@ pub mod pfn_cugreenctxwaitevent_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuGreenCtxWaitEvent_v12040)(CUgreenCtx hCtx, CUevent hEvent);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuGreenCtxWaitEvent", version = 12040)]
-    pub unsafe extern "C" fn green_ctx_wait_event(h_ctx: CUgreenCtx, h_event: CUevent) -> CUresult;
+    pub unsafe extern "C" fn green_ctx_wait_event(
+        h_ctx: CUgreenCtx,
+        h_event: CUevent,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuimportexternalmemory_v10000 {
@@ -4783,7 +4649,6 @@ pub mod pfn_cuimportexternalmemory_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1: 104 bytes, align 8
     //   CUexternalMemory: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuImportExternalMemory_v10000)(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 *memHandleDesc);`
     ///
@@ -4792,7 +4657,7 @@ pub mod pfn_cuimportexternalmemory_v10000 {
     pub unsafe extern "C" fn import_external_memory(
         ext_mem_out: *mut CUexternalMemory,
         mem_handle_desc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuimportexternalsemaphore_v10000 {
@@ -4803,7 +4668,6 @@ pub mod pfn_cuimportexternalsemaphore_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1: 96 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuImportExternalSemaphore_v10000)(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 *semHandleDesc);`
     ///
@@ -4812,7 +4676,7 @@ pub mod pfn_cuimportexternalsemaphore_v10000 {
     pub unsafe extern "C" fn import_external_semaphore(
         ext_sem_out: *mut CUexternalSemaphore,
         sem_handle_desc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuinit_v2000 {
@@ -4821,14 +4685,11 @@ pub mod pfn_cuinit_v2000 {
     use std::ffi::c_uint;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuInit_v2000)(unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuInit", version = 2000)]
-    pub unsafe extern "C" fn init(flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn init(flags: c_uint) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcclosememhandle_v4010 {
@@ -4838,13 +4699,12 @@ pub mod pfn_cuipcclosememhandle_v4010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcCloseMemHandle_v4010)(CUdeviceptr_v2 dptr);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuIpcCloseMemHandle", version = 4010)]
-    pub unsafe extern "C" fn ipc_close_mem_handle(dptr: CUdeviceptr_v2) -> CUresult;
+    pub unsafe extern "C" fn ipc_close_mem_handle(dptr: CUdeviceptr_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcgeteventhandle_v4010 {
@@ -4855,7 +4715,6 @@ pub mod pfn_cuipcgeteventhandle_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUipcEventHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcGetEventHandle_v4010)(CUipcEventHandle_v1 *pHandle, CUevent event);`
     ///
@@ -4864,7 +4723,7 @@ pub mod pfn_cuipcgeteventhandle_v4010 {
     pub unsafe extern "C" fn ipc_get_event_handle(
         p_handle: *mut CUipcEventHandle_v1,
         event: CUevent,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcgetmemhandle_v4010 {
@@ -4875,7 +4734,6 @@ pub mod pfn_cuipcgetmemhandle_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUipcMemHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcGetMemHandle_v4010)(CUipcMemHandle_v1 *pHandle, CUdeviceptr_v2 dptr);`
     ///
@@ -4884,7 +4742,7 @@ pub mod pfn_cuipcgetmemhandle_v4010 {
     pub unsafe extern "C" fn ipc_get_mem_handle(
         p_handle: *mut CUipcMemHandle_v1,
         dptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcopeneventhandle_v4010 {
@@ -4895,7 +4753,6 @@ pub mod pfn_cuipcopeneventhandle_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
     //   CUipcEventHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcOpenEventHandle_v4010)(CUevent *phEvent, CUipcEventHandle_v1 handle);`
     ///
@@ -4904,7 +4761,7 @@ pub mod pfn_cuipcopeneventhandle_v4010 {
     pub unsafe extern "C" fn ipc_open_event_handle(
         ph_event: *mut CUevent,
         handle: CUipcEventHandle_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcopenmemhandle_v4010 {
@@ -4916,7 +4773,6 @@ pub mod pfn_cuipcopenmemhandle_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUipcMemHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcOpenMemHandle_v4010)(CUdeviceptr_v2 *pdptr, CUipcMemHandle_v1 handle, unsigned int Flags);`
     ///
@@ -4926,7 +4782,7 @@ pub mod pfn_cuipcopenmemhandle_v4010 {
         pdptr: *mut CUdeviceptr_v2,
         handle: CUipcMemHandle_v1,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuipcopenmemhandle_v11000 {
@@ -4938,7 +4794,6 @@ pub mod pfn_cuipcopenmemhandle_v11000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUipcMemHandle_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuIpcOpenMemHandle_v11000)(CUdeviceptr_v2 *pdptr, CUipcMemHandle_v1 handle, unsigned int Flags);`
     ///
@@ -4948,7 +4803,7 @@ pub mod pfn_cuipcopenmemhandle_v11000 {
         pdptr: *mut CUdeviceptr_v2,
         handle: CUipcMemHandle_v1,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetattribute_v12000 {
@@ -4961,7 +4816,6 @@ pub mod pfn_cukernelgetattribute_v12000 {
     //   CUdevice: 4 bytes, align 4
     //   CUfunction_attribute: 4 bytes, align 4
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetAttribute_v12000)(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);`
     ///
@@ -4972,7 +4826,7 @@ pub mod pfn_cukernelgetattribute_v12000 {
         attrib: CUfunction_attribute,
         kernel: CUkernel,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetfunction_v12000 {
@@ -4983,13 +4837,15 @@ pub mod pfn_cukernelgetfunction_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetFunction_v12000)(CUfunction *pFunc, CUkernel kernel);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuKernelGetFunction", version = 12000)]
-    pub unsafe extern "C" fn kernel_get_function(p_func: *mut CUfunction, kernel: CUkernel) -> CUresult;
+    pub unsafe extern "C" fn kernel_get_function(
+        p_func: *mut CUfunction,
+        kernel: CUkernel,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetlibrary_v12050 {
@@ -5000,13 +4856,15 @@ pub mod pfn_cukernelgetlibrary_v12050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetLibrary_v12050)(CUlibrary *pLib, CUkernel kernel);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.5 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuKernelGetLibrary", version = 12050)]
-    pub unsafe extern "C" fn kernel_get_library(p_lib: *mut CUlibrary, kernel: CUkernel) -> CUresult;
+    pub unsafe extern "C" fn kernel_get_library(
+        p_lib: *mut CUlibrary,
+        kernel: CUkernel,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetname_v12030 {
@@ -5017,13 +4875,15 @@ pub mod pfn_cukernelgetname_v12030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetName_v12030)(const char **name, CUkernel hfunc);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.3 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuKernelGetName", version = 12030)]
-    pub unsafe extern "C" fn kernel_get_name(name: *mut *const c_char, hfunc: CUkernel) -> CUresult;
+    pub unsafe extern "C" fn kernel_get_name(
+        name: *mut *const c_char,
+        hfunc: CUkernel,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelgetparaminfo_v12040 {
@@ -5033,7 +4893,6 @@ pub mod pfn_cukernelgetparaminfo_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelGetParamInfo_v12040)(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize);`
     ///
@@ -5044,7 +4903,7 @@ pub mod pfn_cukernelgetparaminfo_v12040 {
         param_index: usize,
         param_offset: *mut usize,
         param_size: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelsetattribute_v12000 {
@@ -5057,7 +4916,6 @@ pub mod pfn_cukernelsetattribute_v12000 {
     //   CUdevice: 4 bytes, align 4
     //   CUfunction_attribute: 4 bytes, align 4
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelSetAttribute_v12000)(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);`
     ///
@@ -5068,7 +4926,7 @@ pub mod pfn_cukernelsetattribute_v12000 {
         val: c_int,
         kernel: CUkernel,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cukernelsetcacheconfig_v12000 {
@@ -5080,7 +4938,6 @@ pub mod pfn_cukernelsetcacheconfig_v12000 {
     //   CUdevice: 4 bytes, align 4
     //   CUfunc_cache: 4 bytes, align 4
     //   CUkernel: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuKernelSetCacheConfig_v12000)(CUkernel kernel, CUfunc_cache config, CUdevice dev);`
     ///
@@ -5090,7 +4947,7 @@ pub mod pfn_cukernelsetcacheconfig_v12000 {
         kernel: CUkernel,
         config: CUfunc_cache,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunch_v2000 {
@@ -5100,13 +4957,12 @@ pub mod pfn_culaunch_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunch_v2000)(CUfunction f);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLaunch", version = 2000)]
-    pub unsafe extern "C" fn launch(f: CUfunction) -> CUresult;
+    pub unsafe extern "C" fn launch(f: CUfunction) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchcooperativekernel_v9000 {
@@ -5117,7 +4973,6 @@ pub mod pfn_culaunchcooperativekernel_v9000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchCooperativeKernel_v9000)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);`
@@ -5135,7 +4990,7 @@ pub mod pfn_culaunchcooperativekernel_v9000 {
         shared_mem_bytes: c_uint,
         h_stream: CUstream,
         kernel_params: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchcooperativekernel_v9000_ptsz {
@@ -5146,7 +5001,6 @@ pub mod pfn_culaunchcooperativekernel_v9000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchCooperativeKernel_v9000_ptsz)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);`
@@ -5164,7 +5018,7 @@ pub mod pfn_culaunchcooperativekernel_v9000_ptsz {
         shared_mem_bytes: c_uint,
         h_stream: CUstream,
         kernel_params: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchcooperativekernelmultidevice_v9000 {
@@ -5175,7 +5029,6 @@ pub mod pfn_culaunchcooperativekernelmultidevice_v9000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_LAUNCH_PARAMS_v1: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchCooperativeKernelMultiDevice_v9000)(CUDA_LAUNCH_PARAMS_v1 *launchParamsList, unsigned int numDevices, unsigned int flags);`
     ///
@@ -5185,7 +5038,7 @@ pub mod pfn_culaunchcooperativekernelmultidevice_v9000 {
         launch_params_list: *mut CUDA_LAUNCH_PARAMS_v1,
         num_devices: c_uint,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchgrid_v2000 {
@@ -5196,7 +5049,6 @@ pub mod pfn_culaunchgrid_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchGrid_v2000)(CUfunction f, int grid_width, int grid_height);`
     ///
@@ -5206,7 +5058,7 @@ pub mod pfn_culaunchgrid_v2000 {
         f: CUfunction,
         grid_width: c_int,
         grid_height: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchgridasync_v2000 {
@@ -5217,7 +5069,6 @@ pub mod pfn_culaunchgridasync_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchGridAsync_v2000)(CUfunction f, int grid_width, int grid_height, CUstream hStream);`
@@ -5229,7 +5080,7 @@ pub mod pfn_culaunchgridasync_v2000 {
         grid_width: c_int,
         grid_height: c_int,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchhostfunc_v10000 {
@@ -5240,7 +5091,6 @@ pub mod pfn_culaunchhostfunc_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUhostFn: a callback `void (*)(void *userData)`: `Option<unsafe extern "C" fn(*mut c_void)>`
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchHostFunc_v10000)(CUstream hStream, CUhostFn fn, void *userData);`
@@ -5251,7 +5101,7 @@ pub mod pfn_culaunchhostfunc_v10000 {
         h_stream: CUstream,
         fn_: CUhostFn,
         user_data: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchhostfunc_v10000_ptsz {
@@ -5262,7 +5112,6 @@ pub mod pfn_culaunchhostfunc_v10000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUhostFn: a callback `void (*)(void *userData)`: `Option<unsafe extern "C" fn(*mut c_void)>`
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchHostFunc_v10000_ptsz)(CUstream hStream, CUhostFn fn, void *userData);`
@@ -5273,7 +5122,7 @@ pub mod pfn_culaunchhostfunc_v10000_ptsz {
         h_stream: CUstream,
         fn_: CUhostFn,
         user_data: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchkernel_v4000 {
@@ -5284,7 +5133,6 @@ pub mod pfn_culaunchkernel_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchKernel_v4000)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);`
@@ -5303,7 +5151,7 @@ pub mod pfn_culaunchkernel_v4000 {
         h_stream: CUstream,
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchkernel_v7000_ptsz {
@@ -5314,7 +5162,6 @@ pub mod pfn_culaunchkernel_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchKernel_v7000_ptsz)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);`
@@ -5333,7 +5180,7 @@ pub mod pfn_culaunchkernel_v7000_ptsz {
         h_stream: CUstream,
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchkernelex_v11060 {
@@ -5345,7 +5192,6 @@ pub mod pfn_culaunchkernelex_v11060 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUlaunchConfig: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchKernelEx_v11060)(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);`
     ///
@@ -5356,7 +5202,7 @@ pub mod pfn_culaunchkernelex_v11060 {
         f: CUfunction,
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culaunchkernelex_v11060_ptsz {
@@ -5368,7 +5214,6 @@ pub mod pfn_culaunchkernelex_v11060_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUlaunchConfig: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLaunchKernelEx_v11060_ptsz)(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);`
     ///
@@ -5379,7 +5224,7 @@ pub mod pfn_culaunchkernelex_v11060_ptsz {
         f: CUfunction,
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibraryenumeratekernels_v12040 {
@@ -5391,7 +5236,6 @@ pub mod pfn_culibraryenumeratekernels_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryEnumerateKernels_v12040)(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);`
     ///
@@ -5401,7 +5245,7 @@ pub mod pfn_culibraryenumeratekernels_v12040 {
         kernels: *mut CUkernel,
         num_kernels: c_uint,
         lib: CUlibrary,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetglobal_v12000 {
@@ -5413,7 +5257,6 @@ pub mod pfn_culibrarygetglobal_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetGlobal_v12000)(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);`
     ///
@@ -5424,7 +5267,7 @@ pub mod pfn_culibrarygetglobal_v12000 {
         bytes: *mut usize,
         library: CUlibrary,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetkernel_v12000 {
@@ -5436,7 +5279,6 @@ pub mod pfn_culibrarygetkernel_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUkernel: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetKernel_v12000)(CUkernel *pKernel, CUlibrary library, const char *name);`
     ///
@@ -5446,7 +5288,7 @@ pub mod pfn_culibrarygetkernel_v12000 {
         p_kernel: *mut CUkernel,
         library: CUlibrary,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetkernelcount_v12040 {
@@ -5457,13 +5299,15 @@ pub mod pfn_culibrarygetkernelcount_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetKernelCount_v12040)(unsigned int *count, CUlibrary lib);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLibraryGetKernelCount", version = 12040)]
-    pub unsafe extern "C" fn library_get_kernel_count(count: *mut c_uint, lib: CUlibrary) -> CUresult;
+    pub unsafe extern "C" fn library_get_kernel_count(
+        count: *mut c_uint,
+        lib: CUlibrary,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetmanaged_v12000 {
@@ -5475,7 +5319,6 @@ pub mod pfn_culibrarygetmanaged_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetManaged_v12000)(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);`
     ///
@@ -5486,7 +5329,7 @@ pub mod pfn_culibrarygetmanaged_v12000 {
         bytes: *mut usize,
         library: CUlibrary,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetmodule_v12000 {
@@ -5497,13 +5340,15 @@ pub mod pfn_culibrarygetmodule_v12000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlibrary: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetModule_v12000)(CUmodule *pMod, CUlibrary library);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLibraryGetModule", version = 12000)]
-    pub unsafe extern "C" fn library_get_module(p_mod: *mut CUmodule, library: CUlibrary) -> CUresult;
+    pub unsafe extern "C" fn library_get_module(
+        p_mod: *mut CUmodule,
+        library: CUlibrary,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibrarygetunifiedfunction_v12000 {
@@ -5514,7 +5359,6 @@ pub mod pfn_culibrarygetunifiedfunction_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryGetUnifiedFunction_v12000)(void **fptr, CUlibrary library, const char *symbol);`
     ///
@@ -5524,7 +5368,7 @@ pub mod pfn_culibrarygetunifiedfunction_v12000 {
         fptr: *mut *mut c_void,
         library: CUlibrary,
         symbol: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibraryloaddata_v12000 {
@@ -5537,7 +5381,6 @@ pub mod pfn_culibraryloaddata_v12000 {
     //   CUjit_option: 4 bytes, align 4
     //   CUlibrary: 8 bytes, align 8
     //   CUlibraryOption: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryLoadData_v12000)(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);`
     ///
@@ -5552,7 +5395,7 @@ pub mod pfn_culibraryloaddata_v12000 {
         library_options: *mut CUlibraryOption,
         library_option_values: *mut *mut c_void,
         num_library_options: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibraryloadfromfile_v12000 {
@@ -5565,7 +5408,6 @@ pub mod pfn_culibraryloadfromfile_v12000 {
     //   CUjit_option: 4 bytes, align 4
     //   CUlibrary: 8 bytes, align 8
     //   CUlibraryOption: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryLoadFromFile_v12000)(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);`
     ///
@@ -5580,7 +5422,7 @@ pub mod pfn_culibraryloadfromfile_v12000 {
         library_options: *mut CUlibraryOption,
         library_option_values: *mut *mut c_void,
         num_library_options: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culibraryunload_v12000 {
@@ -5590,13 +5432,12 @@ pub mod pfn_culibraryunload_v12000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlibrary: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLibraryUnload_v12000)(CUlibrary library);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLibraryUnload", version = 12000)]
-    pub unsafe extern "C" fn library_unload(library: CUlibrary) -> CUresult;
+    pub unsafe extern "C" fn library_unload(library: CUlibrary) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkadddata_v5050 {
@@ -5609,7 +5450,6 @@ pub mod pfn_culinkadddata_v5050 {
     //   CUjitInputType: 4 bytes, align 4
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkAddData_v5050)(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -5624,7 +5464,7 @@ pub mod pfn_culinkadddata_v5050 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkadddata_v6050 {
@@ -5637,7 +5477,6 @@ pub mod pfn_culinkadddata_v6050 {
     //   CUjitInputType: 4 bytes, align 4
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkAddData_v6050)(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -5652,7 +5491,7 @@ pub mod pfn_culinkadddata_v6050 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkaddfile_v5050 {
@@ -5665,7 +5504,6 @@ pub mod pfn_culinkaddfile_v5050 {
     //   CUjitInputType: 4 bytes, align 4
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkAddFile_v5050)(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -5678,7 +5516,7 @@ pub mod pfn_culinkaddfile_v5050 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkaddfile_v6050 {
@@ -5691,7 +5529,6 @@ pub mod pfn_culinkaddfile_v6050 {
     //   CUjitInputType: 4 bytes, align 4
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkAddFile_v6050)(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -5704,7 +5541,7 @@ pub mod pfn_culinkaddfile_v6050 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkcomplete_v5050 {
@@ -5715,7 +5552,6 @@ pub mod pfn_culinkcomplete_v5050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkComplete_v5050)(CUlinkState state, void **cubinOut, size_t *sizeOut);`
     ///
@@ -5725,7 +5561,7 @@ pub mod pfn_culinkcomplete_v5050 {
         state: CUlinkState,
         cubin_out: *mut *mut c_void,
         size_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkcreate_v5050 {
@@ -5737,7 +5573,6 @@ pub mod pfn_culinkcreate_v5050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkCreate_v5050)(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);`
     ///
@@ -5748,7 +5583,7 @@ pub mod pfn_culinkcreate_v5050 {
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
         state_out: *mut CUlinkState,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkcreate_v6050 {
@@ -5760,7 +5595,6 @@ pub mod pfn_culinkcreate_v6050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUjit_option: 4 bytes, align 4
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkCreate_v6050)(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);`
     ///
@@ -5771,7 +5605,7 @@ pub mod pfn_culinkcreate_v6050 {
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
         state_out: *mut CUlinkState,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culinkdestroy_v5050 {
@@ -5781,13 +5615,12 @@ pub mod pfn_culinkdestroy_v5050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlinkState: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLinkDestroy_v5050)(CUlinkState state);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLinkDestroy", version = 5050)]
-    pub unsafe extern "C" fn link_destroy(state: CUlinkState) -> CUresult;
+    pub unsafe extern "C" fn link_destroy(state: CUlinkState) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culogscurrent_v12090 {
@@ -5798,13 +5631,15 @@ pub mod pfn_culogscurrent_v12090 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlogIterator: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLogsCurrent_v12090)(CUlogIterator *iterator, unsigned int flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.9 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLogsCurrent", version = 12090)]
-    pub unsafe extern "C" fn logs_current(iterator: *mut CUlogIterator, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn logs_current(
+        iterator: *mut CUlogIterator,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culogsdumptofile_v12090 {
@@ -5815,7 +5650,6 @@ pub mod pfn_culogsdumptofile_v12090 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlogIterator: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLogsDumpToFile_v12090)(CUlogIterator *iterator, const char *pathToFile, unsigned int flags);`
     ///
@@ -5825,7 +5659,7 @@ pub mod pfn_culogsdumptofile_v12090 {
         iterator: *mut CUlogIterator,
         path_to_file: *const c_char,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culogsdumptomemory_v12090 {
@@ -5836,7 +5670,6 @@ pub mod pfn_culogsdumptomemory_v12090 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlogIterator: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLogsDumpToMemory_v12090)(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);`
     ///
@@ -5847,7 +5680,7 @@ pub mod pfn_culogsdumptomemory_v12090 {
         buffer: *mut c_char,
         size: *mut usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culogsregistercallback_v12090 {
@@ -5859,7 +5692,6 @@ pub mod pfn_culogsregistercallback_v12090 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlogsCallback: a callback `void (*)(void *data, CUlogLevel logLevel, char *message, size_t length)`: `Option<unsafe extern "C" fn(*mut c_void, CUlogLevel, *mut c_char, usize)>`
     //   CUlogsCallbackHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLogsRegisterCallback_v12090)(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback);`
     ///
@@ -5869,7 +5701,7 @@ pub mod pfn_culogsregistercallback_v12090 {
         callback_func: CUlogsCallback,
         user_data: *mut c_void,
         callback: *mut CUlogsCallbackHandle,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_culogsunregistercallback_v12090 {
@@ -5879,13 +5711,14 @@ pub mod pfn_culogsunregistercallback_v12090 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUlogsCallbackHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLogsUnregisterCallback_v12090)(CUlogsCallbackHandle callback);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.9 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLogsUnregisterCallback", version = 12090)]
-    pub unsafe extern "C" fn logs_unregister_callback(callback: CUlogsCallbackHandle) -> CUresult;
+    pub unsafe extern "C" fn logs_unregister_callback(
+        callback: CUlogsCallbackHandle,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemaddressfree_v10020 {
@@ -5895,13 +5728,15 @@ pub mod pfn_cumemaddressfree_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAddressFree_v10020)(CUdeviceptr_v2 ptr, size_t size);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemAddressFree", version = 10020)]
-    pub unsafe extern "C" fn mem_address_free(ptr: CUdeviceptr_v2, size: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_address_free(
+        ptr: CUdeviceptr_v2,
+        size: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemaddressreserve_v10020 {
@@ -5912,7 +5747,6 @@ pub mod pfn_cumemaddressreserve_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAddressReserve_v10020)(CUdeviceptr_v2 *ptr, size_t size, size_t alignment, CUdeviceptr_v2 addr, unsigned long long flags);`
     ///
@@ -5924,7 +5758,7 @@ pub mod pfn_cumemaddressreserve_v10020 {
         alignment: usize,
         addr: CUdeviceptr_v2,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemadvise_v8000 {
@@ -5936,7 +5770,6 @@ pub mod pfn_cumemadvise_v8000 {
     //   CUdevice_v1: 4 bytes, align 4
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmem_advise: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAdvise_v8000)(CUdeviceptr_v2 devPtr, size_t count, CUmem_advise advice, CUdevice_v1 device);`
     ///
@@ -5947,7 +5780,7 @@ pub mod pfn_cumemadvise_v8000 {
         count: usize,
         advice: CUmem_advise,
         device: CUdevice_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemadvise_v12020 {
@@ -5959,7 +5792,6 @@ pub mod pfn_cumemadvise_v12020 {
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
     //   CUmem_advise: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAdvise_v12020)(CUdeviceptr_v2 devPtr, size_t count, CUmem_advise advice, CUmemLocation_v1 location);`
     ///
@@ -5970,7 +5802,7 @@ pub mod pfn_cumemadvise_v12020 {
         count: usize,
         advice: CUmem_advise,
         location: CUmemLocation_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemalloc_v3020 {
@@ -5980,13 +5812,15 @@ pub mod pfn_cumemalloc_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemAlloc", version = 3020)]
-    pub unsafe extern "C" fn mem_alloc(dptr: *mut CUdeviceptr_v2, bytesize: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_alloc(
+        dptr: *mut CUdeviceptr_v2,
+        bytesize: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocasync_v11020 {
@@ -5996,7 +5830,6 @@ pub mod pfn_cumemallocasync_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocAsync_v11020)(CUdeviceptr_v2 *dptr, size_t bytesize, CUstream hStream);`
@@ -6007,7 +5840,7 @@ pub mod pfn_cumemallocasync_v11020 {
         dptr: *mut CUdeviceptr_v2,
         bytesize: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocasync_v11020_ptsz {
@@ -6017,7 +5850,6 @@ pub mod pfn_cumemallocasync_v11020_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocAsync_v11020_ptsz)(CUdeviceptr_v2 *dptr, size_t bytesize, CUstream hStream);`
@@ -6028,7 +5860,7 @@ pub mod pfn_cumemallocasync_v11020_ptsz {
         dptr: *mut CUdeviceptr_v2,
         bytesize: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocfrompoolasync_v11020 {
@@ -6039,7 +5871,6 @@ pub mod pfn_cumemallocfrompoolasync_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocFromPoolAsync_v11020)(CUdeviceptr_v2 *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);`
@@ -6051,7 +5882,7 @@ pub mod pfn_cumemallocfrompoolasync_v11020 {
         bytesize: usize,
         pool: CUmemoryPool,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocfrompoolasync_v11020_ptsz {
@@ -6062,7 +5893,6 @@ pub mod pfn_cumemallocfrompoolasync_v11020_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocFromPoolAsync_v11020_ptsz)(CUdeviceptr_v2 *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);`
@@ -6074,7 +5904,7 @@ pub mod pfn_cumemallocfrompoolasync_v11020_ptsz {
         bytesize: usize,
         pool: CUmemoryPool,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallochost_v2000 {
@@ -6083,14 +5913,14 @@ pub mod pfn_cumemallochost_v2000 {
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocHost_v2000)(void **pp, unsigned int bytesize);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemAllocHost", version = 2000)]
-    pub unsafe extern "C" fn mem_alloc_host(pp: *mut *mut c_void, bytesize: c_uint) -> CUresult;
+    pub unsafe extern "C" fn mem_alloc_host(
+        pp: *mut *mut c_void,
+        bytesize: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallochost_v3020 {
@@ -6099,14 +5929,14 @@ pub mod pfn_cumemallochost_v3020 {
     use std::ffi::c_void;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocHost_v3020)(void **pp, size_t bytesize);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemAllocHost", version = 3020)]
-    pub unsafe extern "C" fn mem_alloc_host(pp: *mut *mut c_void, bytesize: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_alloc_host(
+        pp: *mut *mut c_void,
+        bytesize: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocmanaged_v6000 {
@@ -6117,7 +5947,6 @@ pub mod pfn_cumemallocmanaged_v6000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocManaged_v6000)(CUdeviceptr_v2 *dptr, size_t bytesize, unsigned int flags);`
     ///
@@ -6127,7 +5956,7 @@ pub mod pfn_cumemallocmanaged_v6000 {
         dptr: *mut CUdeviceptr_v2,
         bytesize: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemallocpitch_v3020 {
@@ -6138,7 +5967,6 @@ pub mod pfn_cumemallocpitch_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemAllocPitch_v3020)(CUdeviceptr_v2 *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);`
     ///
@@ -6150,7 +5978,7 @@ pub mod pfn_cumemallocpitch_v3020 {
         width_in_bytes: usize,
         height: usize,
         element_size_bytes: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumembatchdecompressasync_v12060 {
@@ -6161,7 +5989,6 @@ pub mod pfn_cumembatchdecompressasync_v12060 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemDecompressParams: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemBatchDecompressAsync_v12060)(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);`
@@ -6174,7 +6001,7 @@ pub mod pfn_cumembatchdecompressasync_v12060 {
         flags: c_uint,
         error_index: *mut usize,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumembatchdecompressasync_v12060_ptsz {
@@ -6185,7 +6012,6 @@ pub mod pfn_cumembatchdecompressasync_v12060_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemDecompressParams: 64 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemBatchDecompressAsync_v12060_ptsz)(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);`
@@ -6198,7 +6024,7 @@ pub mod pfn_cumembatchdecompressasync_v12060_ptsz {
         flags: c_uint,
         error_index: *mut usize,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcreate_v10020 {
@@ -6210,7 +6036,6 @@ pub mod pfn_cumemcreate_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationProp_v1: 32 bytes, align 8
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemCreate_v10020)(CUmemGenericAllocationHandle_v1 *handle, size_t size, const CUmemAllocationProp_v1 *prop, unsigned long long flags);`
     ///
@@ -6221,7 +6046,7 @@ pub mod pfn_cumemcreate_v10020 {
         size: usize,
         prop: *const CUmemAllocationProp_v1,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemdiscardandprefetchbatchasync_v13000 {
@@ -6233,7 +6058,6 @@ pub mod pfn_cumemdiscardandprefetchbatchasync_v13000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemDiscardAndPrefetchBatchAsync_v13000)(CUdeviceptr_v2 *dptrs, size_t *sizes, size_t count, CUmemLocation_v1 *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
@@ -6249,7 +6073,7 @@ pub mod pfn_cumemdiscardandprefetchbatchasync_v13000 {
         num_prefetch_locs: usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemdiscardandprefetchbatchasync_v13000_ptsz {
@@ -6261,7 +6085,6 @@ pub mod pfn_cumemdiscardandprefetchbatchasync_v13000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz)(CUdeviceptr_v2 *dptrs, size_t *sizes, size_t count, CUmemLocation_v1 *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
@@ -6277,7 +6100,7 @@ pub mod pfn_cumemdiscardandprefetchbatchasync_v13000_ptsz {
         num_prefetch_locs: usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemdiscardbatchasync_v13000 {
@@ -6288,7 +6111,6 @@ pub mod pfn_cumemdiscardbatchasync_v13000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemDiscardBatchAsync_v13000)(CUdeviceptr_v2 *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);`
@@ -6301,7 +6123,7 @@ pub mod pfn_cumemdiscardbatchasync_v13000 {
         count: usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemdiscardbatchasync_v13000_ptsz {
@@ -6312,7 +6134,6 @@ pub mod pfn_cumemdiscardbatchasync_v13000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemDiscardBatchAsync_v13000_ptsz)(CUdeviceptr_v2 *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);`
@@ -6325,7 +6146,7 @@ pub mod pfn_cumemdiscardbatchasync_v13000_ptsz {
         count: usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemexporttoshareablehandle_v10020 {
@@ -6337,7 +6158,6 @@ pub mod pfn_cumemexporttoshareablehandle_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationHandleType: 4 bytes, align 4
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemExportToShareableHandle_v10020)(void *shareableHandle, CUmemGenericAllocationHandle_v1 handle, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
@@ -6348,7 +6168,7 @@ pub mod pfn_cumemexporttoshareablehandle_v10020 {
         handle: CUmemGenericAllocationHandle_v1,
         handle_type: CUmemAllocationHandleType,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemfree_v3020 {
@@ -6358,13 +6178,12 @@ pub mod pfn_cumemfree_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemFree_v3020)(CUdeviceptr_v2 dptr);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemFree", version = 3020)]
-    pub unsafe extern "C" fn mem_free(dptr: CUdeviceptr_v2) -> CUresult;
+    pub unsafe extern "C" fn mem_free(dptr: CUdeviceptr_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemfreeasync_v11020 {
@@ -6374,14 +6193,16 @@ pub mod pfn_cumemfreeasync_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemFreeAsync_v11020)(CUdeviceptr_v2 dptr, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemFreeAsync", version = 11020)]
-    pub unsafe extern "C" fn mem_free_async(dptr: CUdeviceptr_v2, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn mem_free_async(
+        dptr: CUdeviceptr_v2,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemfreeasync_v11020_ptsz {
@@ -6391,14 +6212,16 @@ pub mod pfn_cumemfreeasync_v11020_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemFreeAsync_v11020_ptsz)(CUdeviceptr_v2 dptr, CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemFreeAsync", version = 11020, stream = "per_thread")]
-    pub unsafe extern "C" fn mem_free_async(dptr: CUdeviceptr_v2, h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn mem_free_async(
+        dptr: CUdeviceptr_v2,
+        h_stream: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemfreehost_v2000 {
@@ -6407,14 +6230,11 @@ pub mod pfn_cumemfreehost_v2000 {
     use std::ffi::c_void;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemFreeHost_v2000)(void *p);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemFreeHost", version = 2000)]
-    pub unsafe extern "C" fn mem_free_host(p: *mut c_void) -> CUresult;
+    pub unsafe extern "C" fn mem_free_host(p: *mut c_void) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetaccess_v10020 {
@@ -6426,7 +6246,6 @@ pub mod pfn_cumemgetaccess_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetAccess_v10020)(unsigned long long *flags, const CUmemLocation_v1 *location, CUdeviceptr_v2 ptr);`
     ///
@@ -6436,7 +6255,7 @@ pub mod pfn_cumemgetaccess_v10020 {
         flags: *mut c_ulonglong,
         location: *const CUmemLocation_v1,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetaddressrange_v3020 {
@@ -6446,7 +6265,6 @@ pub mod pfn_cumemgetaddressrange_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetAddressRange_v3020)(CUdeviceptr_v2 *pbase, size_t *psize, CUdeviceptr_v2 dptr);`
     ///
@@ -6456,7 +6274,7 @@ pub mod pfn_cumemgetaddressrange_v3020 {
         pbase: *mut CUdeviceptr_v2,
         psize: *mut usize,
         dptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetallocationgranularity_v10020 {
@@ -6467,7 +6285,6 @@ pub mod pfn_cumemgetallocationgranularity_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationGranularity_flags: 4 bytes, align 4
     //   CUmemAllocationProp_v1: 32 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetAllocationGranularity_v10020)(size_t *granularity, const CUmemAllocationProp_v1 *prop, CUmemAllocationGranularity_flags option);`
     ///
@@ -6477,7 +6294,7 @@ pub mod pfn_cumemgetallocationgranularity_v10020 {
         granularity: *mut usize,
         prop: *const CUmemAllocationProp_v1,
         option: CUmemAllocationGranularity_flags,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetallocationpropertiesfromhandle_v10020 {
@@ -6488,7 +6305,6 @@ pub mod pfn_cumemgetallocationpropertiesfromhandle_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationProp_v1: 32 bytes, align 8
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetAllocationPropertiesFromHandle_v10020)(CUmemAllocationProp_v1 *prop, CUmemGenericAllocationHandle_v1 handle);`
     ///
@@ -6497,7 +6313,7 @@ pub mod pfn_cumemgetallocationpropertiesfromhandle_v10020 {
     pub unsafe extern "C" fn mem_get_allocation_properties_from_handle(
         prop: *mut CUmemAllocationProp_v1,
         handle: CUmemGenericAllocationHandle_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetdefaultmempool_v13000 {
@@ -6509,7 +6325,6 @@ pub mod pfn_cumemgetdefaultmempool_v13000 {
     //   CUmemAllocationType: 4 bytes, align 4
     //   CUmemLocation: 8 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetDefaultMemPool_v13000)(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);`
     ///
@@ -6519,7 +6334,7 @@ pub mod pfn_cumemgetdefaultmempool_v13000 {
         pool_out: *mut CUmemoryPool,
         location: *mut CUmemLocation,
         type_: CUmemAllocationType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgethandleforaddressrange_v11070 {
@@ -6531,7 +6346,6 @@ pub mod pfn_cumemgethandleforaddressrange_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUmemRangeHandleType: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetHandleForAddressRange_v11070)(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);`
     ///
@@ -6543,7 +6357,7 @@ pub mod pfn_cumemgethandleforaddressrange_v11070 {
         size: usize,
         handle_type: CUmemRangeHandleType,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetinfo_v2000 {
@@ -6552,14 +6366,14 @@ pub mod pfn_cumemgetinfo_v2000 {
     use std::ffi::c_uint;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetInfo_v2000)(unsigned int *free, unsigned int *total);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemGetInfo", version = 2000)]
-    pub unsafe extern "C" fn mem_get_info(free: *mut c_uint, total: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn mem_get_info(
+        free: *mut c_uint,
+        total: *mut c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetinfo_v3020 {
@@ -6567,14 +6381,14 @@ pub mod pfn_cumemgetinfo_v3020 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetInfo_v3020)(size_t *free, size_t *total);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemGetInfo", version = 3020)]
-    pub unsafe extern "C" fn mem_get_info(free: *mut usize, total: *mut usize) -> CUresult;
+    pub unsafe extern "C" fn mem_get_info(
+        free: *mut usize,
+        total: *mut usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemgetmempool_v13000 {
@@ -6586,7 +6400,6 @@ pub mod pfn_cumemgetmempool_v13000 {
     //   CUmemAllocationType: 4 bytes, align 4
     //   CUmemLocation: 8 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemGetMemPool_v13000)(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);`
     ///
@@ -6596,7 +6409,7 @@ pub mod pfn_cumemgetmempool_v13000 {
         pool_out: *mut CUmemoryPool,
         location: *mut CUmemLocation,
         type_: CUmemAllocationType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostalloc_v2020 {
@@ -6604,9 +6417,6 @@ pub mod pfn_cumemhostalloc_v2020 {
 
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
-
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostAlloc_v2020)(void **pp, size_t bytesize, unsigned int Flags);`
     ///
@@ -6616,7 +6426,7 @@ pub mod pfn_cumemhostalloc_v2020 {
         pp: *mut *mut c_void,
         bytesize: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostgetdevicepointer_v3020 {
@@ -6627,7 +6437,6 @@ pub mod pfn_cumemhostgetdevicepointer_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostGetDevicePointer_v3020)(CUdeviceptr_v2 *pdptr, void *p, unsigned int Flags);`
     ///
@@ -6637,7 +6446,7 @@ pub mod pfn_cumemhostgetdevicepointer_v3020 {
         pdptr: *mut CUdeviceptr_v2,
         p: *mut c_void,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostgetflags_v2030 {
@@ -6646,14 +6455,14 @@ pub mod pfn_cumemhostgetflags_v2030 {
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostGetFlags_v2030)(unsigned int *pFlags, void *p);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemHostGetFlags", version = 2030)]
-    pub unsafe extern "C" fn mem_host_get_flags(p_flags: *mut c_uint, p: *mut c_void) -> CUresult;
+    pub unsafe extern "C" fn mem_host_get_flags(
+        p_flags: *mut c_uint,
+        p: *mut c_void,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostregister_v4000 {
@@ -6661,9 +6470,6 @@ pub mod pfn_cumemhostregister_v4000 {
 
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
-
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostRegister_v4000)(void *p, size_t bytesize, unsigned int Flags);`
     ///
@@ -6673,7 +6479,7 @@ pub mod pfn_cumemhostregister_v4000 {
         p: *mut c_void,
         bytesize: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostregister_v6050 {
@@ -6681,9 +6487,6 @@ pub mod pfn_cumemhostregister_v6050 {
 
     use std::ffi::{c_uint, c_void};
     use cuda_entry::cuda_entry;
-
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostRegister_v6050)(void *p, size_t bytesize, unsigned int Flags);`
     ///
@@ -6693,7 +6496,7 @@ pub mod pfn_cumemhostregister_v6050 {
         p: *mut c_void,
         bytesize: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemhostunregister_v4000 {
@@ -6702,14 +6505,11 @@ pub mod pfn_cumemhostunregister_v4000 {
     use std::ffi::c_void;
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuMemHostUnregister_v4000)(void *p);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemHostUnregister", version = 4000)]
-    pub unsafe extern "C" fn mem_host_unregister(p: *mut c_void) -> CUresult;
+    pub unsafe extern "C" fn mem_host_unregister(p: *mut c_void) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemimportfromshareablehandle_v10020 {
@@ -6721,7 +6521,6 @@ pub mod pfn_cumemimportfromshareablehandle_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationHandleType: 4 bytes, align 4
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemImportFromShareableHandle_v10020)(CUmemGenericAllocationHandle_v1 *handle, void *osHandle, CUmemAllocationHandleType shHandleType);`
     ///
@@ -6731,7 +6530,7 @@ pub mod pfn_cumemimportfromshareablehandle_v10020 {
         handle: *mut CUmemGenericAllocationHandle_v1,
         os_handle: *mut c_void,
         sh_handle_type: CUmemAllocationHandleType,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemmap_v10020 {
@@ -6743,7 +6542,6 @@ pub mod pfn_cumemmap_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemMap_v10020)(CUdeviceptr_v2 ptr, size_t size, size_t offset, CUmemGenericAllocationHandle_v1 handle, unsigned long long flags);`
     ///
@@ -6755,7 +6553,7 @@ pub mod pfn_cumemmap_v10020 {
         offset: usize,
         handle: CUmemGenericAllocationHandle_v1,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemmaparrayasync_v11010 {
@@ -6766,7 +6564,6 @@ pub mod pfn_cumemmaparrayasync_v11010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarrayMapInfo_v1: 96 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemMapArrayAsync_v11010)(CUarrayMapInfo_v1 *mapInfoList, unsigned int count, CUstream hStream);`
@@ -6777,7 +6574,7 @@ pub mod pfn_cumemmaparrayasync_v11010 {
         map_info_list: *mut CUarrayMapInfo_v1,
         count: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemmaparrayasync_v11010_ptsz {
@@ -6788,7 +6585,6 @@ pub mod pfn_cumemmaparrayasync_v11010_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarrayMapInfo_v1: 96 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemMapArrayAsync_v11010_ptsz)(CUarrayMapInfo_v1 *mapInfoList, unsigned int count, CUstream hStream);`
@@ -6799,7 +6595,7 @@ pub mod pfn_cumemmaparrayasync_v11010_ptsz {
         map_info_list: *mut CUarrayMapInfo_v1,
         count: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolcreate_v11020 {
@@ -6810,7 +6606,6 @@ pub mod pfn_cumempoolcreate_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemPoolProps_v1: 88 bytes, align 8
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolCreate_v11020)(CUmemoryPool *pool, const CUmemPoolProps_v1 *poolProps);`
     ///
@@ -6819,7 +6614,7 @@ pub mod pfn_cumempoolcreate_v11020 {
     pub unsafe extern "C" fn mem_pool_create(
         pool: *mut CUmemoryPool,
         pool_props: *const CUmemPoolProps_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempooldestroy_v11020 {
@@ -6829,13 +6624,12 @@ pub mod pfn_cumempooldestroy_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolDestroy_v11020)(CUmemoryPool pool);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemPoolDestroy", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_destroy(pool: CUmemoryPool) -> CUresult;
+    pub unsafe extern "C" fn mem_pool_destroy(pool: CUmemoryPool) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolexportpointer_v11020 {
@@ -6846,7 +6640,6 @@ pub mod pfn_cumempoolexportpointer_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemPoolPtrExportData_v1: 64 bytes, align 1
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolExportPointer_v11020)(CUmemPoolPtrExportData_v1 *shareData_out, CUdeviceptr_v2 ptr);`
     ///
@@ -6855,7 +6648,7 @@ pub mod pfn_cumempoolexportpointer_v11020 {
     pub unsafe extern "C" fn mem_pool_export_pointer(
         share_data_out: *mut CUmemPoolPtrExportData_v1,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolexporttoshareablehandle_v11020 {
@@ -6867,7 +6660,6 @@ pub mod pfn_cumempoolexporttoshareablehandle_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationHandleType: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolExportToShareableHandle_v11020)(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
@@ -6878,7 +6670,7 @@ pub mod pfn_cumempoolexporttoshareablehandle_v11020 {
         pool: CUmemoryPool,
         handle_type: CUmemAllocationHandleType,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolgetaccess_v11020 {
@@ -6890,7 +6682,6 @@ pub mod pfn_cumempoolgetaccess_v11020 {
     //   CUmemAccess_flags: 4 bytes, align 4
     //   CUmemLocation_v1: 8 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolGetAccess_v11020)(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation_v1 *location);`
     ///
@@ -6900,7 +6691,7 @@ pub mod pfn_cumempoolgetaccess_v11020 {
         flags: *mut CUmemAccess_flags,
         mem_pool: CUmemoryPool,
         location: *mut CUmemLocation_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolgetattribute_v11020 {
@@ -6912,7 +6703,6 @@ pub mod pfn_cumempoolgetattribute_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemPool_attribute: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolGetAttribute_v11020)(CUmemoryPool pool, CUmemPool_attribute attr, void *value);`
     ///
@@ -6922,7 +6712,7 @@ pub mod pfn_cumempoolgetattribute_v11020 {
         pool: CUmemoryPool,
         attr: CUmemPool_attribute,
         value: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolimportfromshareablehandle_v11020 {
@@ -6934,7 +6724,6 @@ pub mod pfn_cumempoolimportfromshareablehandle_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAllocationHandleType: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolImportFromShareableHandle_v11020)(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
@@ -6945,7 +6734,7 @@ pub mod pfn_cumempoolimportfromshareablehandle_v11020 {
         handle: *mut c_void,
         handle_type: CUmemAllocationHandleType,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolimportpointer_v11020 {
@@ -6957,7 +6746,6 @@ pub mod pfn_cumempoolimportpointer_v11020 {
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemPoolPtrExportData_v1: 64 bytes, align 1
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolImportPointer_v11020)(CUdeviceptr_v2 *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData_v1 *shareData);`
     ///
@@ -6967,7 +6755,7 @@ pub mod pfn_cumempoolimportpointer_v11020 {
         ptr_out: *mut CUdeviceptr_v2,
         pool: CUmemoryPool,
         share_data: *mut CUmemPoolPtrExportData_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolsetaccess_v11020 {
@@ -6978,7 +6766,6 @@ pub mod pfn_cumempoolsetaccess_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemAccessDesc_v1: 12 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolSetAccess_v11020)(CUmemoryPool pool, const CUmemAccessDesc_v1 *map, size_t count);`
     ///
@@ -6988,7 +6775,7 @@ pub mod pfn_cumempoolsetaccess_v11020 {
         pool: CUmemoryPool,
         map: *const CUmemAccessDesc_v1,
         count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempoolsetattribute_v11020 {
@@ -7000,7 +6787,6 @@ pub mod pfn_cumempoolsetattribute_v11020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemPool_attribute: 4 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolSetAttribute_v11020)(CUmemoryPool pool, CUmemPool_attribute attr, void *value);`
     ///
@@ -7010,7 +6796,7 @@ pub mod pfn_cumempoolsetattribute_v11020 {
         pool: CUmemoryPool,
         attr: CUmemPool_attribute,
         value: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumempooltrimto_v11020 {
@@ -7020,13 +6806,15 @@ pub mod pfn_cumempooltrimto_v11020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPoolTrimTo_v11020)(CUmemoryPool pool, size_t minBytesToKeep);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemPoolTrimTo", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_trim_to(pool: CUmemoryPool, min_bytes_to_keep: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_pool_trim_to(
+        pool: CUmemoryPool,
+        min_bytes_to_keep: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchasync_v8000 {
@@ -7037,7 +6825,6 @@ pub mod pfn_cumemprefetchasync_v8000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchAsync_v8000)(CUdeviceptr_v2 devPtr, size_t count, CUdevice_v1 dstDevice, CUstream hStream);`
@@ -7049,7 +6836,7 @@ pub mod pfn_cumemprefetchasync_v8000 {
         count: usize,
         dst_device: CUdevice_v1,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchasync_v12020 {
@@ -7061,7 +6848,6 @@ pub mod pfn_cumemprefetchasync_v12020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchAsync_v12020)(CUdeviceptr_v2 devPtr, size_t count, CUmemLocation_v1 location, unsigned int flags, CUstream hStream);`
@@ -7074,7 +6860,7 @@ pub mod pfn_cumemprefetchasync_v12020 {
         location: CUmemLocation_v1,
         flags: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchasync_v8000_ptsz {
@@ -7085,7 +6871,6 @@ pub mod pfn_cumemprefetchasync_v8000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice_v1: 4 bytes, align 4
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchAsync_v8000_ptsz)(CUdeviceptr_v2 devPtr, size_t count, CUdevice_v1 dstDevice, CUstream hStream);`
@@ -7097,7 +6882,7 @@ pub mod pfn_cumemprefetchasync_v8000_ptsz {
         count: usize,
         dst_device: CUdevice_v1,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchasync_v12020_ptsz {
@@ -7109,7 +6894,6 @@ pub mod pfn_cumemprefetchasync_v12020_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchAsync_v12020_ptsz)(CUdeviceptr_v2 devPtr, size_t count, CUmemLocation_v1 location, unsigned int flags, CUstream hStream);`
@@ -7122,7 +6906,7 @@ pub mod pfn_cumemprefetchasync_v12020_ptsz {
         location: CUmemLocation_v1,
         flags: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchbatchasync_v13000 {
@@ -7134,7 +6918,6 @@ pub mod pfn_cumemprefetchbatchasync_v13000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchBatchAsync_v13000)(CUdeviceptr_v2 *dptrs, size_t *sizes, size_t count, CUmemLocation_v1 *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
@@ -7150,7 +6933,7 @@ pub mod pfn_cumemprefetchbatchasync_v13000 {
         num_prefetch_locs: usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemprefetchbatchasync_v13000_ptsz {
@@ -7162,7 +6945,6 @@ pub mod pfn_cumemprefetchbatchasync_v13000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemLocation_v1: 8 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemPrefetchBatchAsync_v13000_ptsz)(CUdeviceptr_v2 *dptrs, size_t *sizes, size_t count, CUmemLocation_v1 *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
@@ -7178,7 +6960,7 @@ pub mod pfn_cumemprefetchbatchasync_v13000_ptsz {
         num_prefetch_locs: usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemrangegetattribute_v8000 {
@@ -7190,7 +6972,6 @@ pub mod pfn_cumemrangegetattribute_v8000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmem_range_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemRangeGetAttribute_v8000)(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr_v2 devPtr, size_t count);`
     ///
@@ -7202,7 +6983,7 @@ pub mod pfn_cumemrangegetattribute_v8000 {
         attribute: CUmem_range_attribute,
         dev_ptr: CUdeviceptr_v2,
         count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemrangegetattributes_v8000 {
@@ -7214,7 +6995,6 @@ pub mod pfn_cumemrangegetattributes_v8000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmem_range_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemRangeGetAttributes_v8000)(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr_v2 devPtr, size_t count);`
     ///
@@ -7227,7 +7007,7 @@ pub mod pfn_cumemrangegetattributes_v8000 {
         num_attributes: usize,
         dev_ptr: CUdeviceptr_v2,
         count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemrelease_v10020 {
@@ -7237,13 +7017,14 @@ pub mod pfn_cumemrelease_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemRelease_v10020)(CUmemGenericAllocationHandle_v1 handle);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemRelease", version = 10020)]
-    pub unsafe extern "C" fn mem_release(handle: CUmemGenericAllocationHandle_v1) -> CUresult;
+    pub unsafe extern "C" fn mem_release(
+        handle: CUmemGenericAllocationHandle_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemretainallocationhandle_v11000 {
@@ -7254,7 +7035,6 @@ pub mod pfn_cumemretainallocationhandle_v11000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemGenericAllocationHandle_v1: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemRetainAllocationHandle_v11000)(CUmemGenericAllocationHandle_v1 *handle, void *addr);`
     ///
@@ -7263,7 +7043,7 @@ pub mod pfn_cumemretainallocationhandle_v11000 {
     pub unsafe extern "C" fn mem_retain_allocation_handle(
         handle: *mut CUmemGenericAllocationHandle_v1,
         addr: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetaccess_v10020 {
@@ -7274,7 +7054,6 @@ pub mod pfn_cumemsetaccess_v10020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemAccessDesc_v1: 12 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemSetAccess_v10020)(CUdeviceptr_v2 ptr, size_t size, const CUmemAccessDesc_v1 *desc, size_t count);`
     ///
@@ -7285,7 +7064,7 @@ pub mod pfn_cumemsetaccess_v10020 {
         size: usize,
         desc: *const CUmemAccessDesc_v1,
         count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetmempool_v13000 {
@@ -7297,7 +7076,6 @@ pub mod pfn_cumemsetmempool_v13000 {
     //   CUmemAllocationType: 4 bytes, align 4
     //   CUmemLocation: 8 bytes, align 4
     //   CUmemoryPool: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemSetMemPool_v13000)(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);`
     ///
@@ -7307,7 +7085,7 @@ pub mod pfn_cumemsetmempool_v13000 {
         location: *mut CUmemLocation,
         type_: CUmemAllocationType,
         pool: CUmemoryPool,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemunmap_v10020 {
@@ -7317,13 +7095,12 @@ pub mod pfn_cumemunmap_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemUnmap_v10020)(CUdeviceptr_v2 ptr, size_t size);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemUnmap", version = 10020)]
-    pub unsafe extern "C" fn mem_unmap(ptr: CUdeviceptr_v2, size: usize) -> CUresult;
+    pub unsafe extern "C" fn mem_unmap(ptr: CUdeviceptr_v2, size: usize) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy_v4000 {
@@ -7333,7 +7110,6 @@ pub mod pfn_cumemcpy_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy_v4000)(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount);`
     ///
@@ -7343,7 +7119,7 @@ pub mod pfn_cumemcpy_v4000 {
         dst: CUdeviceptr_v2,
         src: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy_v7000_ptds {
@@ -7353,7 +7129,6 @@ pub mod pfn_cumemcpy_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy_v7000_ptds)(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount);`
     ///
@@ -7363,7 +7138,7 @@ pub mod pfn_cumemcpy_v7000_ptds {
         dst: CUdeviceptr_v2,
         src: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2d_v3020 {
@@ -7373,13 +7148,12 @@ pub mod pfn_cumemcpy2d_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2D_v3020)(const CUDA_MEMCPY2D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy2D", version = 3020)]
-    pub unsafe extern "C" fn memcpy2d(p_copy: *const CUDA_MEMCPY2D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy2d(p_copy: *const CUDA_MEMCPY2D_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2d_v7000_ptds {
@@ -7389,13 +7163,12 @@ pub mod pfn_cumemcpy2d_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2D_v7000_ptds)(const CUDA_MEMCPY2D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy2D", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memcpy2d(p_copy: *const CUDA_MEMCPY2D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy2d(p_copy: *const CUDA_MEMCPY2D_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2dasync_v3020 {
@@ -7405,7 +7178,6 @@ pub mod pfn_cumemcpy2dasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2DAsync_v3020)(const CUDA_MEMCPY2D_v2 *pCopy, CUstream hStream);`
@@ -7415,7 +7187,7 @@ pub mod pfn_cumemcpy2dasync_v3020 {
     pub unsafe extern "C" fn memcpy2d_async(
         p_copy: *const CUDA_MEMCPY2D_v2,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2dasync_v7000_ptsz {
@@ -7425,7 +7197,6 @@ pub mod pfn_cumemcpy2dasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2DAsync_v7000_ptsz)(const CUDA_MEMCPY2D_v2 *pCopy, CUstream hStream);`
@@ -7435,7 +7206,7 @@ pub mod pfn_cumemcpy2dasync_v7000_ptsz {
     pub unsafe extern "C" fn memcpy2d_async(
         p_copy: *const CUDA_MEMCPY2D_v2,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2dunaligned_v3020 {
@@ -7445,13 +7216,14 @@ pub mod pfn_cumemcpy2dunaligned_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2DUnaligned_v3020)(const CUDA_MEMCPY2D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy2DUnaligned", version = 3020)]
-    pub unsafe extern "C" fn memcpy2d_unaligned(p_copy: *const CUDA_MEMCPY2D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy2d_unaligned(
+        p_copy: *const CUDA_MEMCPY2D_v2,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy2dunaligned_v7000_ptds {
@@ -7461,13 +7233,14 @@ pub mod pfn_cumemcpy2dunaligned_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY2D_v2: 128 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy2DUnaligned_v7000_ptds)(const CUDA_MEMCPY2D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy2DUnaligned", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memcpy2d_unaligned(p_copy: *const CUDA_MEMCPY2D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy2d_unaligned(
+        p_copy: *const CUDA_MEMCPY2D_v2,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3d_v3020 {
@@ -7477,13 +7250,12 @@ pub mod pfn_cumemcpy3d_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3D_v3020)(const CUDA_MEMCPY3D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy3D", version = 3020)]
-    pub unsafe extern "C" fn memcpy3d(p_copy: *const CUDA_MEMCPY3D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy3d(p_copy: *const CUDA_MEMCPY3D_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3d_v7000_ptds {
@@ -7493,13 +7265,12 @@ pub mod pfn_cumemcpy3d_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3D_v7000_ptds)(const CUDA_MEMCPY3D_v2 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy3D", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memcpy3d(p_copy: *const CUDA_MEMCPY3D_v2) -> CUresult;
+    pub unsafe extern "C" fn memcpy3d(p_copy: *const CUDA_MEMCPY3D_v2) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dasync_v3020 {
@@ -7509,7 +7280,6 @@ pub mod pfn_cumemcpy3dasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DAsync_v3020)(const CUDA_MEMCPY3D_v2 *pCopy, CUstream hStream);`
@@ -7519,7 +7289,7 @@ pub mod pfn_cumemcpy3dasync_v3020 {
     pub unsafe extern "C" fn memcpy3d_async(
         p_copy: *const CUDA_MEMCPY3D_v2,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dasync_v7000_ptsz {
@@ -7529,7 +7299,6 @@ pub mod pfn_cumemcpy3dasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_v2: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DAsync_v7000_ptsz)(const CUDA_MEMCPY3D_v2 *pCopy, CUstream hStream);`
@@ -7539,7 +7308,7 @@ pub mod pfn_cumemcpy3dasync_v7000_ptsz {
     pub unsafe extern "C" fn memcpy3d_async(
         p_copy: *const CUDA_MEMCPY3D_v2,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dbatchasync_v12080 {
@@ -7550,7 +7319,6 @@ pub mod pfn_cumemcpy3dbatchasync_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_BATCH_OP_v1: 112 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DBatchAsync_v12080)(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_v1 *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);`
@@ -7563,7 +7331,7 @@ pub mod pfn_cumemcpy3dbatchasync_v12080 {
         fail_idx: *mut usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dbatchasync_v13000 {
@@ -7574,7 +7342,6 @@ pub mod pfn_cumemcpy3dbatchasync_v13000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_BATCH_OP_v1: 112 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DBatchAsync_v13000)(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_v1 *opList, unsigned long long flags, CUstream hStream);`
@@ -7586,7 +7353,7 @@ pub mod pfn_cumemcpy3dbatchasync_v13000 {
         op_list: *mut CUDA_MEMCPY3D_BATCH_OP_v1,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dbatchasync_v12080_ptsz {
@@ -7597,7 +7364,6 @@ pub mod pfn_cumemcpy3dbatchasync_v12080_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_BATCH_OP_v1: 112 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DBatchAsync_v12080_ptsz)(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_v1 *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);`
@@ -7610,7 +7376,7 @@ pub mod pfn_cumemcpy3dbatchasync_v12080_ptsz {
         fail_idx: *mut usize,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dbatchasync_v13000_ptsz {
@@ -7621,7 +7387,6 @@ pub mod pfn_cumemcpy3dbatchasync_v13000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_BATCH_OP_v1: 112 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DBatchAsync_v13000_ptsz)(size_t numParams, CUDA_MEMCPY3D_BATCH_OP_v1 *opList, unsigned long long flags, CUstream hStream);`
@@ -7633,7 +7398,7 @@ pub mod pfn_cumemcpy3dbatchasync_v13000_ptsz {
         op_list: *mut CUDA_MEMCPY3D_BATCH_OP_v1,
         flags: c_ulonglong,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dpeer_v4000 {
@@ -7643,13 +7408,14 @@ pub mod pfn_cumemcpy3dpeer_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_PEER_v1: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DPeer_v4000)(const CUDA_MEMCPY3D_PEER_v1 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy3DPeer", version = 4000)]
-    pub unsafe extern "C" fn memcpy3d_peer(p_copy: *const CUDA_MEMCPY3D_PEER_v1) -> CUresult;
+    pub unsafe extern "C" fn memcpy3d_peer(
+        p_copy: *const CUDA_MEMCPY3D_PEER_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dpeer_v7000_ptds {
@@ -7659,13 +7425,14 @@ pub mod pfn_cumemcpy3dpeer_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_PEER_v1: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DPeer_v7000_ptds)(const CUDA_MEMCPY3D_PEER_v1 *pCopy);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemcpy3DPeer", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memcpy3d_peer(p_copy: *const CUDA_MEMCPY3D_PEER_v1) -> CUresult;
+    pub unsafe extern "C" fn memcpy3d_peer(
+        p_copy: *const CUDA_MEMCPY3D_PEER_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dpeerasync_v4000 {
@@ -7675,7 +7442,6 @@ pub mod pfn_cumemcpy3dpeerasync_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_PEER_v1: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DPeerAsync_v4000)(const CUDA_MEMCPY3D_PEER_v1 *pCopy, CUstream hStream);`
@@ -7685,7 +7451,7 @@ pub mod pfn_cumemcpy3dpeerasync_v4000 {
     pub unsafe extern "C" fn memcpy3d_peer_async(
         p_copy: *const CUDA_MEMCPY3D_PEER_v1,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpy3dpeerasync_v7000_ptsz {
@@ -7695,7 +7461,6 @@ pub mod pfn_cumemcpy3dpeerasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_MEMCPY3D_PEER_v1: 200 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpy3DPeerAsync_v7000_ptsz)(const CUDA_MEMCPY3D_PEER_v1 *pCopy, CUstream hStream);`
@@ -7705,7 +7470,7 @@ pub mod pfn_cumemcpy3dpeerasync_v7000_ptsz {
     pub unsafe extern "C" fn memcpy3d_peer_async(
         p_copy: *const CUDA_MEMCPY3D_PEER_v1,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyasync_v4000 {
@@ -7715,7 +7480,6 @@ pub mod pfn_cumemcpyasync_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAsync_v4000)(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount, CUstream hStream);`
@@ -7727,7 +7491,7 @@ pub mod pfn_cumemcpyasync_v4000 {
         src: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyasync_v7000_ptsz {
@@ -7737,7 +7501,6 @@ pub mod pfn_cumemcpyasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAsync_v7000_ptsz)(CUdeviceptr_v2 dst, CUdeviceptr_v2 src, size_t ByteCount, CUstream hStream);`
@@ -7749,7 +7512,7 @@ pub mod pfn_cumemcpyasync_v7000_ptsz {
         src: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoa_v2000 {
@@ -7760,7 +7523,6 @@ pub mod pfn_cumemcpyatoa_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoA_v2000)(CUarray dstArray, unsigned int dstOffset, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount);`
     ///
@@ -7772,7 +7534,7 @@ pub mod pfn_cumemcpyatoa_v2000 {
         src_array: CUarray,
         src_offset: c_uint,
         byte_count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoa_v3020 {
@@ -7782,7 +7544,6 @@ pub mod pfn_cumemcpyatoa_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoA_v3020)(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7794,7 +7555,7 @@ pub mod pfn_cumemcpyatoa_v3020 {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoa_v7000_ptds {
@@ -7804,7 +7565,6 @@ pub mod pfn_cumemcpyatoa_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoA_v7000_ptds)(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7816,7 +7576,7 @@ pub mod pfn_cumemcpyatoa_v7000_ptds {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatod_v3020 {
@@ -7827,7 +7587,6 @@ pub mod pfn_cumemcpyatod_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoD_v3020)(CUdeviceptr_v2 dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7838,7 +7597,7 @@ pub mod pfn_cumemcpyatod_v3020 {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatod_v7000_ptds {
@@ -7849,7 +7608,6 @@ pub mod pfn_cumemcpyatod_v7000_ptds {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoD_v7000_ptds)(CUdeviceptr_v2 dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7860,7 +7618,7 @@ pub mod pfn_cumemcpyatod_v7000_ptds {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoh_v2000 {
@@ -7871,7 +7629,6 @@ pub mod pfn_cumemcpyatoh_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoH_v2000)(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount);`
     ///
@@ -7882,7 +7639,7 @@ pub mod pfn_cumemcpyatoh_v2000 {
         src_array: CUarray,
         src_offset: c_uint,
         byte_count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoh_v3020 {
@@ -7893,7 +7650,6 @@ pub mod pfn_cumemcpyatoh_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoH_v3020)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7904,7 +7660,7 @@ pub mod pfn_cumemcpyatoh_v3020 {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatoh_v7000_ptds {
@@ -7915,7 +7671,6 @@ pub mod pfn_cumemcpyatoh_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoH_v7000_ptds)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
@@ -7926,7 +7681,7 @@ pub mod pfn_cumemcpyatoh_v7000_ptds {
         src_array: CUarray,
         src_offset: usize,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatohasync_v2000 {
@@ -7937,7 +7692,6 @@ pub mod pfn_cumemcpyatohasync_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoHAsync_v2000)(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount, CUstream hStream);`
@@ -7950,7 +7704,7 @@ pub mod pfn_cumemcpyatohasync_v2000 {
         src_offset: c_uint,
         byte_count: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatohasync_v3020 {
@@ -7961,7 +7715,6 @@ pub mod pfn_cumemcpyatohasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoHAsync_v3020)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);`
@@ -7974,7 +7727,7 @@ pub mod pfn_cumemcpyatohasync_v3020 {
         src_offset: usize,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyatohasync_v7000_ptsz {
@@ -7985,7 +7738,6 @@ pub mod pfn_cumemcpyatohasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyAtoHAsync_v7000_ptsz)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);`
@@ -7998,7 +7750,7 @@ pub mod pfn_cumemcpyatohasync_v7000_ptsz {
         src_offset: usize,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpybatchasync_v12080 {
@@ -8009,7 +7761,6 @@ pub mod pfn_cumemcpybatchasync_v12080 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemcpyAttributes_v1: 24 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyBatchAsync_v12080)(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs, size_t *sizes, size_t count, CUmemcpyAttributes_v1 *attrs, size_t *attrIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);`
@@ -8026,7 +7777,7 @@ pub mod pfn_cumemcpybatchasync_v12080 {
         num_attrs: usize,
         fail_idx: *mut usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpybatchasync_v13000 {
@@ -8037,7 +7788,6 @@ pub mod pfn_cumemcpybatchasync_v13000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemcpyAttributes_v1: 24 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyBatchAsync_v13000)(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs, size_t *sizes, size_t count, CUmemcpyAttributes_v1 *attrs, size_t *attrIdxs, size_t numAttrs, CUstream hStream);`
@@ -8053,7 +7803,7 @@ pub mod pfn_cumemcpybatchasync_v13000 {
         attr_idxs: *mut usize,
         num_attrs: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpybatchasync_v12080_ptsz {
@@ -8064,7 +7814,6 @@ pub mod pfn_cumemcpybatchasync_v12080_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemcpyAttributes_v1: 24 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyBatchAsync_v12080_ptsz)(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs, size_t *sizes, size_t count, CUmemcpyAttributes_v1 *attrs, size_t *attrIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);`
@@ -8081,7 +7830,7 @@ pub mod pfn_cumemcpybatchasync_v12080_ptsz {
         num_attrs: usize,
         fail_idx: *mut usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpybatchasync_v13000_ptsz {
@@ -8092,7 +7841,6 @@ pub mod pfn_cumemcpybatchasync_v13000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmemcpyAttributes_v1: 24 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyBatchAsync_v13000_ptsz)(CUdeviceptr_v2 *dsts, CUdeviceptr_v2 *srcs, size_t *sizes, size_t count, CUmemcpyAttributes_v1 *attrs, size_t *attrIdxs, size_t numAttrs, CUstream hStream);`
@@ -8108,7 +7856,7 @@ pub mod pfn_cumemcpybatchasync_v13000_ptsz {
         attr_idxs: *mut usize,
         num_attrs: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtoa_v3020 {
@@ -8119,7 +7867,6 @@ pub mod pfn_cumemcpydtoa_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoA_v3020)(CUarray dstArray, size_t dstOffset, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -8130,7 +7877,7 @@ pub mod pfn_cumemcpydtoa_v3020 {
         dst_offset: usize,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtoa_v7000_ptds {
@@ -8141,7 +7888,6 @@ pub mod pfn_cumemcpydtoa_v7000_ptds {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoA_v7000_ptds)(CUarray dstArray, size_t dstOffset, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -8152,7 +7898,7 @@ pub mod pfn_cumemcpydtoa_v7000_ptds {
         dst_offset: usize,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtod_v3020 {
@@ -8162,7 +7908,6 @@ pub mod pfn_cumemcpydtod_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoD_v3020)(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -8172,7 +7917,7 @@ pub mod pfn_cumemcpydtod_v3020 {
         dst_device: CUdeviceptr_v2,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtod_v7000_ptds {
@@ -8182,7 +7927,6 @@ pub mod pfn_cumemcpydtod_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoD_v7000_ptds)(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -8192,7 +7936,7 @@ pub mod pfn_cumemcpydtod_v7000_ptds {
         dst_device: CUdeviceptr_v2,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtodasync_v3020 {
@@ -8202,7 +7946,6 @@ pub mod pfn_cumemcpydtodasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoDAsync_v3020)(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevice, size_t ByteCount, CUstream hStream);`
@@ -8214,7 +7957,7 @@ pub mod pfn_cumemcpydtodasync_v3020 {
         src_device: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtodasync_v7000_ptsz {
@@ -8224,7 +7967,6 @@ pub mod pfn_cumemcpydtodasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoDAsync_v7000_ptsz)(CUdeviceptr_v2 dstDevice, CUdeviceptr_v2 srcDevice, size_t ByteCount, CUstream hStream);`
@@ -8236,7 +7978,7 @@ pub mod pfn_cumemcpydtodasync_v7000_ptsz {
         src_device: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtoh_v3020 {
@@ -8247,7 +7989,6 @@ pub mod pfn_cumemcpydtoh_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoH_v3020)(void *dstHost, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -8257,7 +7998,7 @@ pub mod pfn_cumemcpydtoh_v3020 {
         dst_host: *mut c_void,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtoh_v7000_ptds {
@@ -8268,7 +8009,6 @@ pub mod pfn_cumemcpydtoh_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoH_v7000_ptds)(void *dstHost, CUdeviceptr_v2 srcDevice, size_t ByteCount);`
     ///
@@ -8278,7 +8018,7 @@ pub mod pfn_cumemcpydtoh_v7000_ptds {
         dst_host: *mut c_void,
         src_device: CUdeviceptr_v2,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtohasync_v3020 {
@@ -8289,7 +8029,6 @@ pub mod pfn_cumemcpydtohasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoHAsync_v3020)(void *dstHost, CUdeviceptr_v2 srcDevice, size_t ByteCount, CUstream hStream);`
@@ -8301,7 +8040,7 @@ pub mod pfn_cumemcpydtohasync_v3020 {
         src_device: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpydtohasync_v7000_ptsz {
@@ -8312,7 +8051,6 @@ pub mod pfn_cumemcpydtohasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyDtoHAsync_v7000_ptsz)(void *dstHost, CUdeviceptr_v2 srcDevice, size_t ByteCount, CUstream hStream);`
@@ -8324,7 +8062,7 @@ pub mod pfn_cumemcpydtohasync_v7000_ptsz {
         src_device: CUdeviceptr_v2,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoa_v2000 {
@@ -8335,7 +8073,6 @@ pub mod pfn_cumemcpyhtoa_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoA_v2000)(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount);`
     ///
@@ -8346,7 +8083,7 @@ pub mod pfn_cumemcpyhtoa_v2000 {
         dst_offset: c_uint,
         src_host: *const c_void,
         byte_count: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoa_v3020 {
@@ -8357,7 +8094,6 @@ pub mod pfn_cumemcpyhtoa_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoA_v3020)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);`
     ///
@@ -8368,7 +8104,7 @@ pub mod pfn_cumemcpyhtoa_v3020 {
         dst_offset: usize,
         src_host: *const c_void,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoa_v7000_ptds {
@@ -8379,7 +8115,6 @@ pub mod pfn_cumemcpyhtoa_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoA_v7000_ptds)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);`
     ///
@@ -8390,7 +8125,7 @@ pub mod pfn_cumemcpyhtoa_v7000_ptds {
         dst_offset: usize,
         src_host: *const c_void,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoaasync_v2000 {
@@ -8401,7 +8136,6 @@ pub mod pfn_cumemcpyhtoaasync_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoAAsync_v2000)(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount, CUstream hStream);`
@@ -8414,7 +8148,7 @@ pub mod pfn_cumemcpyhtoaasync_v2000 {
         src_host: *const c_void,
         byte_count: c_uint,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoaasync_v3020 {
@@ -8425,7 +8159,6 @@ pub mod pfn_cumemcpyhtoaasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoAAsync_v3020)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);`
@@ -8438,7 +8171,7 @@ pub mod pfn_cumemcpyhtoaasync_v3020 {
         src_host: *const c_void,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtoaasync_v7000_ptsz {
@@ -8449,7 +8182,6 @@ pub mod pfn_cumemcpyhtoaasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoAAsync_v7000_ptsz)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);`
@@ -8462,7 +8194,7 @@ pub mod pfn_cumemcpyhtoaasync_v7000_ptsz {
         src_host: *const c_void,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtod_v3020 {
@@ -8473,7 +8205,6 @@ pub mod pfn_cumemcpyhtod_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoD_v3020)(CUdeviceptr_v2 dstDevice, const void *srcHost, size_t ByteCount);`
     ///
@@ -8483,7 +8214,7 @@ pub mod pfn_cumemcpyhtod_v3020 {
         dst_device: CUdeviceptr_v2,
         src_host: *const c_void,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtod_v7000_ptds {
@@ -8494,7 +8225,6 @@ pub mod pfn_cumemcpyhtod_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoD_v7000_ptds)(CUdeviceptr_v2 dstDevice, const void *srcHost, size_t ByteCount);`
     ///
@@ -8504,7 +8234,7 @@ pub mod pfn_cumemcpyhtod_v7000_ptds {
         dst_device: CUdeviceptr_v2,
         src_host: *const c_void,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtodasync_v3020 {
@@ -8515,7 +8245,6 @@ pub mod pfn_cumemcpyhtodasync_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoDAsync_v3020)(CUdeviceptr_v2 dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);`
@@ -8527,7 +8256,7 @@ pub mod pfn_cumemcpyhtodasync_v3020 {
         src_host: *const c_void,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpyhtodasync_v7000_ptsz {
@@ -8538,7 +8267,6 @@ pub mod pfn_cumemcpyhtodasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyHtoDAsync_v7000_ptsz)(CUdeviceptr_v2 dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);`
@@ -8550,7 +8278,7 @@ pub mod pfn_cumemcpyhtodasync_v7000_ptsz {
         src_host: *const c_void,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpypeer_v4000 {
@@ -8561,7 +8289,6 @@ pub mod pfn_cumemcpypeer_v4000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyPeer_v4000)(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount);`
     ///
@@ -8573,7 +8300,7 @@ pub mod pfn_cumemcpypeer_v4000 {
         src_device: CUdeviceptr_v2,
         src_context: CUcontext,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpypeer_v7000_ptds {
@@ -8584,7 +8311,6 @@ pub mod pfn_cumemcpypeer_v7000_ptds {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyPeer_v7000_ptds)(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount);`
     ///
@@ -8596,7 +8322,7 @@ pub mod pfn_cumemcpypeer_v7000_ptds {
         src_device: CUdeviceptr_v2,
         src_context: CUcontext,
         byte_count: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpypeerasync_v4000 {
@@ -8607,7 +8333,6 @@ pub mod pfn_cumemcpypeerasync_v4000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyPeerAsync_v4000)(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);`
@@ -8621,7 +8346,7 @@ pub mod pfn_cumemcpypeerasync_v4000 {
         src_context: CUcontext,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemcpypeerasync_v7000_ptsz {
@@ -8632,7 +8357,6 @@ pub mod pfn_cumemcpypeerasync_v7000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemcpyPeerAsync_v7000_ptsz)(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);`
@@ -8646,7 +8370,7 @@ pub mod pfn_cumemcpypeerasync_v7000_ptsz {
         src_context: CUcontext,
         byte_count: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd16_v3020 {
@@ -8657,13 +8381,16 @@ pub mod pfn_cumemsetd16_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD16_v3020)(CUdeviceptr_v2 dstDevice, unsigned short us, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD16", version = 3020)]
-    pub unsafe extern "C" fn memset_d16(dst_device: CUdeviceptr_v2, us: c_ushort, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d16(
+        dst_device: CUdeviceptr_v2,
+        us: c_ushort,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd16_v7000_ptds {
@@ -8674,13 +8401,16 @@ pub mod pfn_cumemsetd16_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD16_v7000_ptds)(CUdeviceptr_v2 dstDevice, unsigned short us, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD16", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memset_d16(dst_device: CUdeviceptr_v2, us: c_ushort, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d16(
+        dst_device: CUdeviceptr_v2,
+        us: c_ushort,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd16async_v3020 {
@@ -8691,7 +8421,6 @@ pub mod pfn_cumemsetd16async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD16Async_v3020)(CUdeviceptr_v2 dstDevice, unsigned short us, size_t N, CUstream hStream);`
@@ -8703,7 +8432,7 @@ pub mod pfn_cumemsetd16async_v3020 {
         us: c_ushort,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd16async_v7000_ptsz {
@@ -8714,7 +8443,6 @@ pub mod pfn_cumemsetd16async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD16Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, unsigned short us, size_t N, CUstream hStream);`
@@ -8726,7 +8454,7 @@ pub mod pfn_cumemsetd16async_v7000_ptsz {
         us: c_ushort,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d16_v3020 {
@@ -8737,7 +8465,6 @@ pub mod pfn_cumemsetd2d16_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D16_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);`
     ///
@@ -8749,7 +8476,7 @@ pub mod pfn_cumemsetd2d16_v3020 {
         us: c_ushort,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d16_v7000_ptds {
@@ -8760,7 +8487,6 @@ pub mod pfn_cumemsetd2d16_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D16_v7000_ptds)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);`
     ///
@@ -8772,7 +8498,7 @@ pub mod pfn_cumemsetd2d16_v7000_ptds {
         us: c_ushort,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d16async_v3020 {
@@ -8783,7 +8509,6 @@ pub mod pfn_cumemsetd2d16async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D16Async_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);`
@@ -8797,7 +8522,7 @@ pub mod pfn_cumemsetd2d16async_v3020 {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d16async_v7000_ptsz {
@@ -8808,7 +8533,6 @@ pub mod pfn_cumemsetd2d16async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D16Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);`
@@ -8822,7 +8546,7 @@ pub mod pfn_cumemsetd2d16async_v7000_ptsz {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d32_v3020 {
@@ -8833,7 +8557,6 @@ pub mod pfn_cumemsetd2d32_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D32_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);`
     ///
@@ -8845,7 +8568,7 @@ pub mod pfn_cumemsetd2d32_v3020 {
         ui: c_uint,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d32_v7000_ptds {
@@ -8856,7 +8579,6 @@ pub mod pfn_cumemsetd2d32_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D32_v7000_ptds)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);`
     ///
@@ -8868,7 +8590,7 @@ pub mod pfn_cumemsetd2d32_v7000_ptds {
         ui: c_uint,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d32async_v3020 {
@@ -8879,7 +8601,6 @@ pub mod pfn_cumemsetd2d32async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D32Async_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);`
@@ -8893,7 +8614,7 @@ pub mod pfn_cumemsetd2d32async_v3020 {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d32async_v7000_ptsz {
@@ -8904,7 +8625,6 @@ pub mod pfn_cumemsetd2d32async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D32Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);`
@@ -8918,7 +8638,7 @@ pub mod pfn_cumemsetd2d32async_v7000_ptsz {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d8_v3020 {
@@ -8929,7 +8649,6 @@ pub mod pfn_cumemsetd2d8_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D8_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);`
     ///
@@ -8941,7 +8660,7 @@ pub mod pfn_cumemsetd2d8_v3020 {
         uc: c_uchar,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d8_v7000_ptds {
@@ -8952,7 +8671,6 @@ pub mod pfn_cumemsetd2d8_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D8_v7000_ptds)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);`
     ///
@@ -8964,7 +8682,7 @@ pub mod pfn_cumemsetd2d8_v7000_ptds {
         uc: c_uchar,
         width: usize,
         height: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d8async_v3020 {
@@ -8975,7 +8693,6 @@ pub mod pfn_cumemsetd2d8async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D8Async_v3020)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);`
@@ -8989,7 +8706,7 @@ pub mod pfn_cumemsetd2d8async_v3020 {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd2d8async_v7000_ptsz {
@@ -9000,7 +8717,6 @@ pub mod pfn_cumemsetd2d8async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD2D8Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);`
@@ -9014,7 +8730,7 @@ pub mod pfn_cumemsetd2d8async_v7000_ptsz {
         width: usize,
         height: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd32_v3020 {
@@ -9025,13 +8741,16 @@ pub mod pfn_cumemsetd32_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD32_v3020)(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD32", version = 3020)]
-    pub unsafe extern "C" fn memset_d32(dst_device: CUdeviceptr_v2, ui: c_uint, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d32(
+        dst_device: CUdeviceptr_v2,
+        ui: c_uint,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd32_v7000_ptds {
@@ -9042,13 +8761,16 @@ pub mod pfn_cumemsetd32_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD32_v7000_ptds)(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD32", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memset_d32(dst_device: CUdeviceptr_v2, ui: c_uint, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d32(
+        dst_device: CUdeviceptr_v2,
+        ui: c_uint,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd32async_v3020 {
@@ -9059,7 +8781,6 @@ pub mod pfn_cumemsetd32async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD32Async_v3020)(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N, CUstream hStream);`
@@ -9071,7 +8792,7 @@ pub mod pfn_cumemsetd32async_v3020 {
         ui: c_uint,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd32async_v7000_ptsz {
@@ -9082,7 +8803,6 @@ pub mod pfn_cumemsetd32async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD32Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N, CUstream hStream);`
@@ -9094,7 +8814,7 @@ pub mod pfn_cumemsetd32async_v7000_ptsz {
         ui: c_uint,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd8_v3020 {
@@ -9105,13 +8825,16 @@ pub mod pfn_cumemsetd8_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD8_v3020)(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD8", version = 3020)]
-    pub unsafe extern "C" fn memset_d8(dst_device: CUdeviceptr_v2, uc: c_uchar, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d8(
+        dst_device: CUdeviceptr_v2,
+        uc: c_uchar,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd8_v7000_ptds {
@@ -9122,13 +8845,16 @@ pub mod pfn_cumemsetd8_v7000_ptds {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD8_v7000_ptds)(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t N);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemsetD8", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn memset_d8(dst_device: CUdeviceptr_v2, uc: c_uchar, n: usize) -> CUresult;
+    pub unsafe extern "C" fn memset_d8(
+        dst_device: CUdeviceptr_v2,
+        uc: c_uchar,
+        n: usize,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd8async_v3020 {
@@ -9139,7 +8865,6 @@ pub mod pfn_cumemsetd8async_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD8Async_v3020)(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t N, CUstream hStream);`
@@ -9151,7 +8876,7 @@ pub mod pfn_cumemsetd8async_v3020 {
         uc: c_uchar,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumemsetd8async_v7000_ptsz {
@@ -9162,7 +8887,6 @@ pub mod pfn_cumemsetd8async_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMemsetD8Async_v7000_ptsz)(CUdeviceptr_v2 dstDevice, unsigned char uc, size_t N, CUstream hStream);`
@@ -9174,7 +8898,7 @@ pub mod pfn_cumemsetd8async_v7000_ptsz {
         uc: c_uchar,
         n: usize,
         h_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraycreate_v5000 {
@@ -9186,7 +8910,6 @@ pub mod pfn_cumipmappedarraycreate_v5000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY3D_DESCRIPTOR_v2: 40 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayCreate_v5000)(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR_v2 *pMipmappedArrayDesc, unsigned int numMipmapLevels);`
     ///
@@ -9196,7 +8919,7 @@ pub mod pfn_cumipmappedarraycreate_v5000 {
         p_handle: *mut CUmipmappedArray,
         p_mipmapped_array_desc: *const CUDA_ARRAY3D_DESCRIPTOR_v2,
         num_mipmap_levels: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraydestroy_v5000 {
@@ -9206,13 +8929,14 @@ pub mod pfn_cumipmappedarraydestroy_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayDestroy_v5000)(CUmipmappedArray hMipmappedArray);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMipmappedArrayDestroy", version = 5000)]
-    pub unsafe extern "C" fn mipmapped_array_destroy(h_mipmapped_array: CUmipmappedArray) -> CUresult;
+    pub unsafe extern "C" fn mipmapped_array_destroy(
+        h_mipmapped_array: CUmipmappedArray,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraygetlevel_v5000 {
@@ -9224,7 +8948,6 @@ pub mod pfn_cumipmappedarraygetlevel_v5000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayGetLevel_v5000)(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);`
     ///
@@ -9234,7 +8957,7 @@ pub mod pfn_cumipmappedarraygetlevel_v5000 {
         p_level_array: *mut CUarray,
         h_mipmapped_array: CUmipmappedArray,
         level: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraygetmemoryrequirements_v11060 {
@@ -9246,7 +8969,6 @@ pub mod pfn_cumipmappedarraygetmemoryrequirements_v11060 {
     //   CUDA_ARRAY_MEMORY_REQUIREMENTS_v1: 32 bytes, align 8
     //   CUdevice: 4 bytes, align 4
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayGetMemoryRequirements_v11060)(CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 *memoryRequirements, CUmipmappedArray mipmap, CUdevice device);`
     ///
@@ -9256,7 +8978,7 @@ pub mod pfn_cumipmappedarraygetmemoryrequirements_v11060 {
         memory_requirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS_v1,
         mipmap: CUmipmappedArray,
         device: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumipmappedarraygetsparseproperties_v11010 {
@@ -9267,7 +8989,6 @@ pub mod pfn_cumipmappedarraygetsparseproperties_v11010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_SPARSE_PROPERTIES_v1: 48 bytes, align 8
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMipmappedArrayGetSparseProperties_v11010)(CUDA_ARRAY_SPARSE_PROPERTIES_v1 *sparseProperties, CUmipmappedArray mipmap);`
     ///
@@ -9276,7 +8997,7 @@ pub mod pfn_cumipmappedarraygetsparseproperties_v11010 {
     pub unsafe extern "C" fn mipmapped_array_get_sparse_properties(
         sparse_properties: *mut CUDA_ARRAY_SPARSE_PROPERTIES_v1,
         mipmap: CUmipmappedArray,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleenumeratefunctions_v12040 {
@@ -9288,7 +9009,6 @@ pub mod pfn_cumoduleenumeratefunctions_v12040 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleEnumerateFunctions_v12040)(CUfunction *functions, unsigned int numFunctions, CUmodule mod);`
     ///
@@ -9298,7 +9018,7 @@ pub mod pfn_cumoduleenumeratefunctions_v12040 {
         functions: *mut CUfunction,
         num_functions: c_uint,
         mod_: CUmodule,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetfunction_v2000 {
@@ -9310,7 +9030,6 @@ pub mod pfn_cumodulegetfunction_v2000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetFunction_v2000)(CUfunction *hfunc, CUmodule hmod, const char *name);`
     ///
@@ -9320,7 +9039,7 @@ pub mod pfn_cumodulegetfunction_v2000 {
         hfunc: *mut CUfunction,
         hmod: CUmodule,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetfunctioncount_v12040 {
@@ -9331,13 +9050,15 @@ pub mod pfn_cumodulegetfunctioncount_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetFunctionCount_v12040)(unsigned int *count, CUmodule hmod);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleGetFunctionCount", version = 12040)]
-    pub unsafe extern "C" fn module_get_function_count(count: *mut c_uint, hmod: CUmodule) -> CUresult;
+    pub unsafe extern "C" fn module_get_function_count(
+        count: *mut c_uint,
+        hmod: CUmodule,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetglobal_v3020 {
@@ -9349,7 +9070,6 @@ pub mod pfn_cumodulegetglobal_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetGlobal_v3020)(CUdeviceptr_v2 *dptr, size_t *bytes, CUmodule hmod, const char *name);`
     ///
@@ -9360,7 +9080,7 @@ pub mod pfn_cumodulegetglobal_v3020 {
         bytes: *mut usize,
         hmod: CUmodule,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetloadingmode_v11070 {
@@ -9370,13 +9090,14 @@ pub mod pfn_cumodulegetloadingmode_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmoduleLoadingMode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetLoadingMode_v11070)(CUmoduleLoadingMode *mode);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleGetLoadingMode", version = 11070)]
-    pub unsafe extern "C" fn module_get_loading_mode(mode: *mut CUmoduleLoadingMode) -> CUresult;
+    pub unsafe extern "C" fn module_get_loading_mode(
+        mode: *mut CUmoduleLoadingMode,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegetsurfref_v3000 {
@@ -9387,7 +9108,6 @@ pub mod pfn_cumodulegetsurfref_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetSurfRef_v3000)(CUsurfref *pSurfRef, CUmodule hmod, const char *name);`
@@ -9398,7 +9118,7 @@ pub mod pfn_cumodulegetsurfref_v3000 {
         p_surf_ref: *mut CUsurfref,
         hmod: CUmodule,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumodulegettexref_v2000 {
@@ -9409,7 +9129,6 @@ pub mod pfn_cumodulegettexref_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleGetTexRef_v2000)(CUtexref *pTexRef, CUmodule hmod, const char *name);`
@@ -9420,7 +9139,7 @@ pub mod pfn_cumodulegettexref_v2000 {
         p_tex_ref: *mut CUtexref,
         hmod: CUmodule,
         name: *const c_char,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleload_v2000 {
@@ -9431,13 +9150,15 @@ pub mod pfn_cumoduleload_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleLoad_v2000)(CUmodule *module, const char *fname);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleLoad", version = 2000)]
-    pub unsafe extern "C" fn module_load(module: *mut CUmodule, fname: *const c_char) -> CUresult;
+    pub unsafe extern "C" fn module_load(
+        module: *mut CUmodule,
+        fname: *const c_char,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleloaddata_v2000 {
@@ -9448,13 +9169,15 @@ pub mod pfn_cumoduleloaddata_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleLoadData_v2000)(CUmodule *module, const void *image);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleLoadData", version = 2000)]
-    pub unsafe extern "C" fn module_load_data(module: *mut CUmodule, image: *const c_void) -> CUresult;
+    pub unsafe extern "C" fn module_load_data(
+        module: *mut CUmodule,
+        image: *const c_void,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleloaddataex_v2010 {
@@ -9466,7 +9189,6 @@ pub mod pfn_cumoduleloaddataex_v2010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUjit_option: 4 bytes, align 4
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleLoadDataEx_v2010)(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
@@ -9478,7 +9200,7 @@ pub mod pfn_cumoduleloaddataex_v2010 {
         num_options: c_uint,
         options: *mut CUjit_option,
         option_values: *mut *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleloadfatbinary_v2000 {
@@ -9489,7 +9211,6 @@ pub mod pfn_cumoduleloadfatbinary_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleLoadFatBinary_v2000)(CUmodule *module, const void *fatCubin);`
     ///
@@ -9498,7 +9219,7 @@ pub mod pfn_cumoduleloadfatbinary_v2000 {
     pub unsafe extern "C" fn module_load_fat_binary(
         module: *mut CUmodule,
         fat_cubin: *const c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumoduleunload_v2000 {
@@ -9508,13 +9229,12 @@ pub mod pfn_cumoduleunload_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmodule: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuModuleUnload_v2000)(CUmodule hmod);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleUnload", version = 2000)]
-    pub unsafe extern "C" fn module_unload(hmod: CUmodule) -> CUresult;
+    pub unsafe extern "C" fn module_unload(hmod: CUmodule) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastadddevice_v12010 {
@@ -9525,7 +9245,6 @@ pub mod pfn_cumulticastadddevice_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastAddDevice_v12010)(CUmemGenericAllocationHandle mcHandle, CUdevice dev);`
     ///
@@ -9534,7 +9253,7 @@ pub mod pfn_cumulticastadddevice_v12010 {
     pub unsafe extern "C" fn multicast_add_device(
         mc_handle: CUmemGenericAllocationHandle,
         dev: CUdevice,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastbindaddr_v12010 {
@@ -9546,7 +9265,6 @@ pub mod pfn_cumulticastbindaddr_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr: 8 bytes, align 8
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastBindAddr_v12010)(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);`
     ///
@@ -9558,7 +9276,7 @@ pub mod pfn_cumulticastbindaddr_v12010 {
         memptr: CUdeviceptr,
         size: usize,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastbindmem_v12010 {
@@ -9569,7 +9287,6 @@ pub mod pfn_cumulticastbindmem_v12010 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastBindMem_v12010)(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);`
     ///
@@ -9582,7 +9299,7 @@ pub mod pfn_cumulticastbindmem_v12010 {
         mem_offset: usize,
         size: usize,
         flags: c_ulonglong,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastcreate_v12010 {
@@ -9593,7 +9310,6 @@ pub mod pfn_cumulticastcreate_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
     //   CUmulticastObjectProp: 32 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastCreate_v12010)(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop);`
     ///
@@ -9602,7 +9318,7 @@ pub mod pfn_cumulticastcreate_v12010 {
     pub unsafe extern "C" fn multicast_create(
         mc_handle: *mut CUmemGenericAllocationHandle,
         prop: *const CUmulticastObjectProp,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastgetgranularity_v12010 {
@@ -9613,7 +9329,6 @@ pub mod pfn_cumulticastgetgranularity_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmulticastGranularity_flags: 4 bytes, align 4
     //   CUmulticastObjectProp: 32 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastGetGranularity_v12010)(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option);`
     ///
@@ -9623,7 +9338,7 @@ pub mod pfn_cumulticastgetgranularity_v12010 {
         granularity: *mut usize,
         prop: *const CUmulticastObjectProp,
         option: CUmulticastGranularity_flags,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cumulticastunbind_v12010 {
@@ -9634,7 +9349,6 @@ pub mod pfn_cumulticastunbind_v12010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
     //   CUmemGenericAllocationHandle: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuMulticastUnbind_v12010)(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size);`
     ///
@@ -9645,7 +9359,7 @@ pub mod pfn_cumulticastunbind_v12010 {
         dev: CUdevice,
         mc_offset: usize,
         size: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancyavailabledynamicsmemperblock_v10020 {
@@ -9656,7 +9370,6 @@ pub mod pfn_cuoccupancyavailabledynamicsmemperblock_v10020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020)(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);`
     ///
@@ -9667,7 +9380,7 @@ pub mod pfn_cuoccupancyavailabledynamicsmemperblock_v10020 {
         func: CUfunction,
         num_blocks: c_int,
         block_size: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxactiveblockspermultiprocessor_v6050 {
@@ -9678,7 +9391,6 @@ pub mod pfn_cuoccupancymaxactiveblockspermultiprocessor_v6050 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);`
     ///
@@ -9689,7 +9401,7 @@ pub mod pfn_cuoccupancymaxactiveblockspermultiprocessor_v6050 {
         func: CUfunction,
         block_size: c_int,
         dynamic_s_mem_size: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxactiveblockspermultiprocessorwithflags_v7000 {
@@ -9700,7 +9412,6 @@ pub mod pfn_cuoccupancymaxactiveblockspermultiprocessorwithflags_v7000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000)(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags);`
     ///
@@ -9712,7 +9423,7 @@ pub mod pfn_cuoccupancymaxactiveblockspermultiprocessorwithflags_v7000 {
         block_size: c_int,
         dynamic_s_mem_size: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxactiveclusters_v11070 {
@@ -9724,7 +9435,6 @@ pub mod pfn_cuoccupancymaxactiveclusters_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUlaunchConfig: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxActiveClusters_v11070)(int *numClusters, CUfunction func, const CUlaunchConfig *config);`
     ///
@@ -9734,7 +9444,7 @@ pub mod pfn_cuoccupancymaxactiveclusters_v11070 {
         num_clusters: *mut c_int,
         func: CUfunction,
         config: *const CUlaunchConfig,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxpotentialblocksize_v6050 {
@@ -9746,7 +9456,6 @@ pub mod pfn_cuoccupancymaxpotentialblocksize_v6050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUoccupancyB2DSize: a callback `size_t (*)(int blockSize)`: `Option<unsafe extern "C" fn(c_int) -> usize>`
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxPotentialBlockSize_v6050)(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);`
     ///
@@ -9759,7 +9468,7 @@ pub mod pfn_cuoccupancymaxpotentialblocksize_v6050 {
         block_size_to_dynamic_s_mem_size: CUoccupancyB2DSize,
         dynamic_s_mem_size: usize,
         block_size_limit: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxpotentialblocksizewithflags_v7000 {
@@ -9771,7 +9480,6 @@ pub mod pfn_cuoccupancymaxpotentialblocksizewithflags_v7000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUoccupancyB2DSize: a callback `size_t (*)(int blockSize)`: `Option<unsafe extern "C" fn(c_int) -> usize>`
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000)(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);`
     ///
@@ -9785,7 +9493,7 @@ pub mod pfn_cuoccupancymaxpotentialblocksizewithflags_v7000 {
         dynamic_s_mem_size: usize,
         block_size_limit: c_int,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuoccupancymaxpotentialclustersize_v11070 {
@@ -9797,7 +9505,6 @@ pub mod pfn_cuoccupancymaxpotentialclustersize_v11070 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
     //   CUlaunchConfig: 56 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuOccupancyMaxPotentialClusterSize_v11070)(int *clusterSize, CUfunction func, const CUlaunchConfig *config);`
     ///
@@ -9807,7 +9514,7 @@ pub mod pfn_cuoccupancymaxpotentialclustersize_v11070 {
         cluster_size: *mut c_int,
         func: CUfunction,
         config: *const CUlaunchConfig,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamsetsize_v2000 {
@@ -9818,13 +9525,15 @@ pub mod pfn_cuparamsetsize_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSetSize_v2000)(CUfunction hfunc, unsigned int numbytes);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuParamSetSize", version = 2000)]
-    pub unsafe extern "C" fn param_set_size(hfunc: CUfunction, numbytes: c_uint) -> CUresult;
+    pub unsafe extern "C" fn param_set_size(
+        hfunc: CUfunction,
+        numbytes: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamsettexref_v2000 {
@@ -9835,7 +9544,6 @@ pub mod pfn_cuparamsettexref_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSetTexRef_v2000)(CUfunction hfunc, int texunit, CUtexref hTexRef);`
@@ -9846,7 +9554,7 @@ pub mod pfn_cuparamsettexref_v2000 {
         hfunc: CUfunction,
         texunit: c_int,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamsetf_v2000 {
@@ -9857,13 +9565,16 @@ pub mod pfn_cuparamsetf_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSetf_v2000)(CUfunction hfunc, int offset, float value);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuParamSetf", version = 2000)]
-    pub unsafe extern "C" fn param_setf(hfunc: CUfunction, offset: c_int, value: c_float) -> CUresult;
+    pub unsafe extern "C" fn param_setf(
+        hfunc: CUfunction,
+        offset: c_int,
+        value: c_float,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamseti_v2000 {
@@ -9874,13 +9585,16 @@ pub mod pfn_cuparamseti_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSeti_v2000)(CUfunction hfunc, int offset, unsigned int value);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuParamSeti", version = 2000)]
-    pub unsafe extern "C" fn param_seti(hfunc: CUfunction, offset: c_int, value: c_uint) -> CUresult;
+    pub unsafe extern "C" fn param_seti(
+        hfunc: CUfunction,
+        offset: c_int,
+        value: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuparamsetv_v2000 {
@@ -9891,7 +9605,6 @@ pub mod pfn_cuparamsetv_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfunction: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuParamSetv_v2000)(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);`
     ///
@@ -9902,7 +9615,7 @@ pub mod pfn_cuparamsetv_v2000 {
         offset: c_int,
         ptr: *mut c_void,
         numbytes: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cupointergetattribute_v4000 {
@@ -9914,7 +9627,6 @@ pub mod pfn_cupointergetattribute_v4000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUpointer_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuPointerGetAttribute_v4000)(void *data, CUpointer_attribute attribute, CUdeviceptr_v2 ptr);`
     ///
@@ -9924,7 +9636,7 @@ pub mod pfn_cupointergetattribute_v4000 {
         data: *mut c_void,
         attribute: CUpointer_attribute,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cupointergetattributes_v7000 {
@@ -9936,7 +9648,6 @@ pub mod pfn_cupointergetattributes_v7000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUpointer_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuPointerGetAttributes_v7000)(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr_v2 ptr);`
     ///
@@ -9947,7 +9658,7 @@ pub mod pfn_cupointergetattributes_v7000 {
         attributes: *mut CUpointer_attribute,
         data: *mut *mut c_void,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cupointersetattribute_v6000 {
@@ -9959,7 +9670,6 @@ pub mod pfn_cupointersetattribute_v6000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
     //   CUpointer_attribute: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuPointerSetAttribute_v6000)(const void *value, CUpointer_attribute attribute, CUdeviceptr_v2 ptr);`
     ///
@@ -9969,7 +9679,7 @@ pub mod pfn_cupointersetattribute_v6000 {
         value: *const c_void,
         attribute: CUpointer_attribute,
         ptr: CUdeviceptr_v2,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuprofilerinitialize_v4000 {
@@ -9980,7 +9690,6 @@ pub mod pfn_cuprofilerinitialize_v4000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUoutput_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuProfilerInitialize_v4000)(const char *configFile, const char *outputFile, CUoutput_mode outputMode);`
     ///
@@ -9990,7 +9699,7 @@ pub mod pfn_cuprofilerinitialize_v4000 {
         config_file: *const c_char,
         output_file: *const c_char,
         output_mode: CUoutput_mode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuprofilerstart_v4000 {
@@ -9998,14 +9707,11 @@ pub mod pfn_cuprofilerstart_v4000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuProfilerStart_v4000)(void);`
     ///
     /// In `cudaProfilerTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuProfilerStart", version = 4000)]
-    pub unsafe extern "C" fn profiler_start() -> CUresult;
+    pub unsafe extern "C" fn profiler_start() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuprofilerstop_v4000 {
@@ -10013,14 +9719,11 @@ pub mod pfn_cuprofilerstop_v4000 {
 
     use cuda_entry::cuda_entry;
 
-    // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
-
     /// `typedef CUresult (CUDAAPI *PFN_cuProfilerStop_v4000)(void);`
     ///
     /// In `cudaProfilerTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuProfilerStop", version = 4000)]
-    pub unsafe extern "C" fn profiler_stop() -> CUresult;
+    pub unsafe extern "C" fn profiler_stop() -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusignalexternalsemaphoresasync_v10000 {
@@ -10032,7 +9735,6 @@ pub mod pfn_cusignalexternalsemaphoresasync_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1: 144 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSignalExternalSemaphoresAsync_v10000)(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 *paramsArray, unsigned int numExtSems, CUstream stream);`
@@ -10044,7 +9746,7 @@ pub mod pfn_cusignalexternalsemaphoresasync_v10000 {
         params_array: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1,
         num_ext_sems: c_uint,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusignalexternalsemaphoresasync_v10000_ptsz {
@@ -10056,7 +9758,6 @@ pub mod pfn_cusignalexternalsemaphoresasync_v10000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1: 144 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz)(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 *paramsArray, unsigned int numExtSems, CUstream stream);`
@@ -10068,7 +9769,7 @@ pub mod pfn_cusignalexternalsemaphoresasync_v10000_ptsz {
         params_array: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1,
         num_ext_sems: c_uint,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamaddcallback_v5000 {
@@ -10078,7 +9779,6 @@ pub mod pfn_custreamaddcallback_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCallback: a callback `void (*)(CUstream hStream, CUresult status, void *userData)`: `Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>`
 
@@ -10091,7 +9791,7 @@ pub mod pfn_custreamaddcallback_v5000 {
         callback: CUstreamCallback,
         user_data: *mut c_void,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamaddcallback_v7000_ptsz {
@@ -10101,7 +9801,6 @@ pub mod pfn_custreamaddcallback_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCallback: a callback `void (*)(CUstream hStream, CUresult status, void *userData)`: `Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>`
 
@@ -10114,7 +9813,7 @@ pub mod pfn_custreamaddcallback_v7000_ptsz {
         callback: CUstreamCallback,
         user_data: *mut c_void,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamattachmemasync_v6000 {
@@ -10125,7 +9824,6 @@ pub mod pfn_custreamattachmemasync_v6000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamAttachMemAsync_v6000)(CUstream hStream, CUdeviceptr_v2 dptr, size_t length, unsigned int flags);`
@@ -10137,7 +9835,7 @@ pub mod pfn_custreamattachmemasync_v6000 {
         dptr: CUdeviceptr_v2,
         length: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamattachmemasync_v7000_ptsz {
@@ -10148,7 +9846,6 @@ pub mod pfn_custreamattachmemasync_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamAttachMemAsync_v7000_ptsz)(CUstream hStream, CUdeviceptr_v2 dptr, size_t length, unsigned int flags);`
@@ -10160,7 +9857,7 @@ pub mod pfn_custreamattachmemasync_v7000_ptsz {
         dptr: CUdeviceptr_v2,
         length: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambatchmemop_v8000 {
@@ -10170,7 +9867,6 @@ pub mod pfn_custreambatchmemop_v8000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamBatchMemOpParams: 48 bytes, align 8
 
@@ -10183,7 +9879,7 @@ pub mod pfn_custreambatchmemop_v8000 {
         count: c_uint,
         param_array: *mut CUstreamBatchMemOpParams,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambatchmemop_v11070 {
@@ -10193,7 +9889,6 @@ pub mod pfn_custreambatchmemop_v11070 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamBatchMemOpParams: 48 bytes, align 8
 
@@ -10206,7 +9901,7 @@ pub mod pfn_custreambatchmemop_v11070 {
         count: c_uint,
         param_array: *mut CUstreamBatchMemOpParams,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambatchmemop_v8000_ptsz {
@@ -10216,7 +9911,6 @@ pub mod pfn_custreambatchmemop_v8000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamBatchMemOpParams_v1: 48 bytes, align 8
 
@@ -10229,7 +9923,7 @@ pub mod pfn_custreambatchmemop_v8000_ptsz {
         count: c_uint,
         param_array: *mut CUstreamBatchMemOpParams_v1,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambatchmemop_v11070_ptsz {
@@ -10239,7 +9933,6 @@ pub mod pfn_custreambatchmemop_v11070_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamBatchMemOpParams: 48 bytes, align 8
 
@@ -10252,7 +9945,7 @@ pub mod pfn_custreambatchmemop_v11070_ptsz {
         count: c_uint,
         param_array: *mut CUstreamBatchMemOpParams,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapture_v10000 {
@@ -10261,14 +9954,13 @@ pub mod pfn_custreambegincapture_v10000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamBeginCapture_v10000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamBeginCapture", version = 10000)]
-    pub unsafe extern "C" fn stream_begin_capture(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_begin_capture(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapture_v10010 {
@@ -10277,7 +9969,6 @@ pub mod pfn_custreambegincapture_v10010 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureMode: 4 bytes, align 4
 
@@ -10288,7 +9979,7 @@ pub mod pfn_custreambegincapture_v10010 {
     pub unsafe extern "C" fn stream_begin_capture(
         h_stream: CUstream,
         mode: CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapture_v10000_ptsz {
@@ -10297,14 +9988,13 @@ pub mod pfn_custreambegincapture_v10000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamBeginCapture_v10000_ptsz)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamBeginCapture", version = 10000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_begin_capture(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_begin_capture(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapture_v10010_ptsz {
@@ -10313,7 +10003,6 @@ pub mod pfn_custreambegincapture_v10010_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureMode: 4 bytes, align 4
 
@@ -10324,7 +10013,7 @@ pub mod pfn_custreambegincapture_v10010_ptsz {
     pub unsafe extern "C" fn stream_begin_capture(
         h_stream: CUstream,
         mode: CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapturetograph_v12030 {
@@ -10336,7 +10025,6 @@ pub mod pfn_custreambegincapturetograph_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureMode: 4 bytes, align 4
 
@@ -10351,7 +10039,7 @@ pub mod pfn_custreambegincapturetograph_v12030 {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         mode: CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreambegincapturetograph_v12030_ptsz {
@@ -10363,7 +10051,6 @@ pub mod pfn_custreambegincapturetograph_v12030_ptsz {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureMode: 4 bytes, align 4
 
@@ -10378,7 +10065,7 @@ pub mod pfn_custreambegincapturetograph_v12030_ptsz {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         mode: CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamcopyattributes_v11000 {
@@ -10387,7 +10074,6 @@ pub mod pfn_custreamcopyattributes_v11000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamCopyAttributes_v11000)(CUstream dstStream, CUstream srcStream);`
@@ -10397,7 +10083,7 @@ pub mod pfn_custreamcopyattributes_v11000 {
     pub unsafe extern "C" fn stream_copy_attributes(
         dst_stream: CUstream,
         src_stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamcopyattributes_v11000_ptsz {
@@ -10406,14 +10092,16 @@ pub mod pfn_custreamcopyattributes_v11000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamCopyAttributes_v11000_ptsz)(CUstream dst, CUstream src);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamCopyAttributes", version = 11000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_copy_attributes(dst: CUstream, src: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_copy_attributes(
+        dst: CUstream,
+        src: CUstream,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamcreate_v2000 {
@@ -10423,14 +10111,16 @@ pub mod pfn_custreamcreate_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamCreate_v2000)(CUstream *phStream, unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamCreate", version = 2000)]
-    pub unsafe extern "C" fn stream_create(ph_stream: *mut CUstream, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn stream_create(
+        ph_stream: *mut CUstream,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamcreatewithpriority_v5050 {
@@ -10440,7 +10130,6 @@ pub mod pfn_custreamcreatewithpriority_v5050 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamCreateWithPriority_v5050)(CUstream *phStream, unsigned int flags, int priority);`
@@ -10451,7 +10140,7 @@ pub mod pfn_custreamcreatewithpriority_v5050 {
         ph_stream: *mut CUstream,
         flags: c_uint,
         priority: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamdestroy_v2000 {
@@ -10460,14 +10149,13 @@ pub mod pfn_custreamdestroy_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamDestroy_v2000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamDestroy", version = 2000)]
-    pub unsafe extern "C" fn stream_destroy(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_destroy(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamdestroy_v4000 {
@@ -10476,14 +10164,13 @@ pub mod pfn_custreamdestroy_v4000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamDestroy_v4000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamDestroy", version = 4000)]
-    pub unsafe extern "C" fn stream_destroy(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_destroy(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamendcapture_v10000 {
@@ -10493,14 +10180,16 @@ pub mod pfn_custreamendcapture_v10000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamEndCapture_v10000)(CUstream hStream, CUgraph *phGraph);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamEndCapture", version = 10000)]
-    pub unsafe extern "C" fn stream_end_capture(h_stream: CUstream, ph_graph: *mut CUgraph) -> CUresult;
+    pub unsafe extern "C" fn stream_end_capture(
+        h_stream: CUstream,
+        ph_graph: *mut CUgraph,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamendcapture_v10000_ptsz {
@@ -10510,14 +10199,16 @@ pub mod pfn_custreamendcapture_v10000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamEndCapture_v10000_ptsz)(CUstream hStream, CUgraph *phGraph);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamEndCapture", version = 10000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_end_capture(h_stream: CUstream, ph_graph: *mut CUgraph) -> CUresult;
+    pub unsafe extern "C" fn stream_end_capture(
+        h_stream: CUstream,
+        ph_graph: *mut CUgraph,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetattribute_v11000 {
@@ -10526,7 +10217,6 @@ pub mod pfn_custreamgetattribute_v11000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamAttrID: 4 bytes, align 4
     //   CUstreamAttrValue_v1: 64 bytes, align 8
@@ -10539,7 +10229,7 @@ pub mod pfn_custreamgetattribute_v11000 {
         h_stream: CUstream,
         attr: CUstreamAttrID,
         value: *mut CUstreamAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetattribute_v11000_ptsz {
@@ -10548,7 +10238,6 @@ pub mod pfn_custreamgetattribute_v11000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamAttrID: 4 bytes, align 4
     //   CUstreamAttrValue_v1: 64 bytes, align 8
@@ -10561,7 +10250,7 @@ pub mod pfn_custreamgetattribute_v11000_ptsz {
         h_stream: CUstream,
         attr: CUstreamAttrID,
         value_out: *mut CUstreamAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v10010 {
@@ -10570,7 +10259,6 @@ pub mod pfn_custreamgetcaptureinfo_v10010 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10583,7 +10271,7 @@ pub mod pfn_custreamgetcaptureinfo_v10010 {
         h_stream: CUstream,
         capture_status_out: *mut CUstreamCaptureStatus,
         id_out: *mut cuuint64_t,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v11030 {
@@ -10594,7 +10282,6 @@ pub mod pfn_custreamgetcaptureinfo_v11030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10610,7 +10297,7 @@ pub mod pfn_custreamgetcaptureinfo_v11030 {
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
         num_dependencies_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v12030 {
@@ -10622,7 +10309,6 @@ pub mod pfn_custreamgetcaptureinfo_v12030 {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10639,7 +10325,7 @@ pub mod pfn_custreamgetcaptureinfo_v12030 {
         dependencies_out: *mut *const CUgraphNode,
         edge_data_out: *mut *const CUgraphEdgeData,
         num_dependencies_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v10010_ptsz {
@@ -10648,7 +10334,6 @@ pub mod pfn_custreamgetcaptureinfo_v10010_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10661,7 +10346,7 @@ pub mod pfn_custreamgetcaptureinfo_v10010_ptsz {
         h_stream: CUstream,
         capture_status_out: *mut CUstreamCaptureStatus,
         id_out: *mut cuuint64_t,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v11030_ptsz {
@@ -10672,7 +10357,6 @@ pub mod pfn_custreamgetcaptureinfo_v11030_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraph: 8 bytes, align 8
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10688,7 +10372,7 @@ pub mod pfn_custreamgetcaptureinfo_v11030_ptsz {
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
         num_dependencies_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetcaptureinfo_v12030_ptsz {
@@ -10700,7 +10384,6 @@ pub mod pfn_custreamgetcaptureinfo_v12030_ptsz {
     //   CUgraph: 8 bytes, align 8
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
     //   cuuint64_t: 8 bytes, align 8
@@ -10717,7 +10400,7 @@ pub mod pfn_custreamgetcaptureinfo_v12030_ptsz {
         dependencies_out: *mut *const CUgraphNode,
         edge_data_out: *mut *const CUgraphEdgeData,
         num_dependencies_out: *mut usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetctx_v9020 {
@@ -10727,14 +10410,16 @@ pub mod pfn_custreamgetctx_v9020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetCtx_v9020)(CUstream hStream, CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetCtx", version = 9020)]
-    pub unsafe extern "C" fn stream_get_ctx(h_stream: CUstream, pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn stream_get_ctx(
+        h_stream: CUstream,
+        pctx: *mut CUcontext,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetctx_v12050 {
@@ -10745,7 +10430,6 @@ pub mod pfn_custreamgetctx_v12050 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetCtx_v12050)(CUstream hStream, CUcontext *pctx, CUgreenCtx *pGreenCtx);`
@@ -10756,7 +10440,7 @@ pub mod pfn_custreamgetctx_v12050 {
         h_stream: CUstream,
         pctx: *mut CUcontext,
         p_green_ctx: *mut CUgreenCtx,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetctx_v9020_ptsz {
@@ -10766,14 +10450,16 @@ pub mod pfn_custreamgetctx_v9020_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetCtx_v9020_ptsz)(CUstream hStream, CUcontext *pctx);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetCtx", version = 9020, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_ctx(h_stream: CUstream, pctx: *mut CUcontext) -> CUresult;
+    pub unsafe extern "C" fn stream_get_ctx(
+        h_stream: CUstream,
+        pctx: *mut CUcontext,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetctx_v12050_ptsz {
@@ -10784,7 +10470,6 @@ pub mod pfn_custreamgetctx_v12050_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUcontext: 8 bytes, align 8
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetCtx_v12050_ptsz)(CUstream hStream, CUcontext *pctx, CUgreenCtx *pGreenCtx);`
@@ -10795,7 +10480,7 @@ pub mod pfn_custreamgetctx_v12050_ptsz {
         h_stream: CUstream,
         pctx: *mut CUcontext,
         p_green_ctx: *mut CUgreenCtx,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetdevice_v12080 {
@@ -10805,14 +10490,16 @@ pub mod pfn_custreamgetdevice_v12080 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetDevice_v12080)(CUstream hStream, CUdevice *device);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetDevice", version = 12080)]
-    pub unsafe extern "C" fn stream_get_device(h_stream: CUstream, device: *mut CUdevice) -> CUresult;
+    pub unsafe extern "C" fn stream_get_device(
+        h_stream: CUstream,
+        device: *mut CUdevice,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetdevice_v12080_ptsz {
@@ -10822,14 +10509,16 @@ pub mod pfn_custreamgetdevice_v12080_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdevice: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetDevice_v12080_ptsz)(CUstream hStream, CUdevice *device);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetDevice", version = 12080, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_device(h_stream: CUstream, device: *mut CUdevice) -> CUresult;
+    pub unsafe extern "C" fn stream_get_device(
+        h_stream: CUstream,
+        device: *mut CUdevice,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetflags_v5050 {
@@ -10839,14 +10528,16 @@ pub mod pfn_custreamgetflags_v5050 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetFlags_v5050)(CUstream hStream, unsigned int *flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetFlags", version = 5050)]
-    pub unsafe extern "C" fn stream_get_flags(h_stream: CUstream, flags: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn stream_get_flags(
+        h_stream: CUstream,
+        flags: *mut c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetflags_v7000_ptsz {
@@ -10856,14 +10547,16 @@ pub mod pfn_custreamgetflags_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetFlags_v7000_ptsz)(CUstream hStream, unsigned int *flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetFlags", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_flags(h_stream: CUstream, flags: *mut c_uint) -> CUresult;
+    pub unsafe extern "C" fn stream_get_flags(
+        h_stream: CUstream,
+        flags: *mut c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetgreenctx_v12040 {
@@ -10873,7 +10566,6 @@ pub mod pfn_custreamgetgreenctx_v12040 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgreenCtx: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetGreenCtx_v12040)(CUstream hStream, CUgreenCtx *phCtx);`
@@ -10883,7 +10575,7 @@ pub mod pfn_custreamgetgreenctx_v12040 {
     pub unsafe extern "C" fn stream_get_green_ctx(
         h_stream: CUstream,
         ph_ctx: *mut CUgreenCtx,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetid_v12000 {
@@ -10893,14 +10585,16 @@ pub mod pfn_custreamgetid_v12000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetId_v12000)(CUstream hStream, unsigned long long *streamId);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetId", version = 12000)]
-    pub unsafe extern "C" fn stream_get_id(h_stream: CUstream, stream_id: *mut c_ulonglong) -> CUresult;
+    pub unsafe extern "C" fn stream_get_id(
+        h_stream: CUstream,
+        stream_id: *mut c_ulonglong,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetid_v12000_ptsz {
@@ -10910,14 +10604,16 @@ pub mod pfn_custreamgetid_v12000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetId_v12000_ptsz)(CUstream hStream, unsigned long long *streamId);`
     ///
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetId", version = 12000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_id(h_stream: CUstream, stream_id: *mut c_ulonglong) -> CUresult;
+    pub unsafe extern "C" fn stream_get_id(
+        h_stream: CUstream,
+        stream_id: *mut c_ulonglong,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetpriority_v5050 {
@@ -10927,14 +10623,16 @@ pub mod pfn_custreamgetpriority_v5050 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetPriority_v5050)(CUstream hStream, int *priority);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetPriority", version = 5050)]
-    pub unsafe extern "C" fn stream_get_priority(h_stream: CUstream, priority: *mut c_int) -> CUresult;
+    pub unsafe extern "C" fn stream_get_priority(
+        h_stream: CUstream,
+        priority: *mut c_int,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamgetpriority_v7000_ptsz {
@@ -10944,14 +10642,16 @@ pub mod pfn_custreamgetpriority_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamGetPriority_v7000_ptsz)(CUstream hStream, int *priority);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamGetPriority", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_get_priority(h_stream: CUstream, priority: *mut c_int) -> CUresult;
+    pub unsafe extern "C" fn stream_get_priority(
+        h_stream: CUstream,
+        priority: *mut c_int,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamiscapturing_v10000 {
@@ -10960,7 +10660,6 @@ pub mod pfn_custreamiscapturing_v10000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
 
@@ -10971,7 +10670,7 @@ pub mod pfn_custreamiscapturing_v10000 {
     pub unsafe extern "C" fn stream_is_capturing(
         h_stream: CUstream,
         capture_status: *mut CUstreamCaptureStatus,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamiscapturing_v10000_ptsz {
@@ -10980,7 +10679,6 @@ pub mod pfn_custreamiscapturing_v10000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamCaptureStatus: 4 bytes, align 4
 
@@ -10991,7 +10689,7 @@ pub mod pfn_custreamiscapturing_v10000_ptsz {
     pub unsafe extern "C" fn stream_is_capturing(
         h_stream: CUstream,
         capture_status: *mut CUstreamCaptureStatus,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamquery_v2000 {
@@ -11000,14 +10698,13 @@ pub mod pfn_custreamquery_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamQuery_v2000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamQuery", version = 2000)]
-    pub unsafe extern "C" fn stream_query(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_query(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamquery_v7000_ptsz {
@@ -11016,14 +10713,13 @@ pub mod pfn_custreamquery_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamQuery_v7000_ptsz)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamQuery", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_query(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_query(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamsetattribute_v11000 {
@@ -11032,7 +10728,6 @@ pub mod pfn_custreamsetattribute_v11000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamAttrID: 4 bytes, align 4
     //   CUstreamAttrValue_v1: 64 bytes, align 8
@@ -11045,7 +10740,7 @@ pub mod pfn_custreamsetattribute_v11000 {
         h_stream: CUstream,
         attr: CUstreamAttrID,
         param: *const CUstreamAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamsetattribute_v11000_ptsz {
@@ -11054,7 +10749,6 @@ pub mod pfn_custreamsetattribute_v11000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   CUstreamAttrID: 4 bytes, align 4
     //   CUstreamAttrValue_v1: 64 bytes, align 8
@@ -11067,7 +10761,7 @@ pub mod pfn_custreamsetattribute_v11000_ptsz {
         h_stream: CUstream,
         attr: CUstreamAttrID,
         value: *const CUstreamAttrValue_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamsynchronize_v2000 {
@@ -11076,14 +10770,13 @@ pub mod pfn_custreamsynchronize_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamSynchronize_v2000)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamSynchronize", version = 2000)]
-    pub unsafe extern "C" fn stream_synchronize(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_synchronize(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamsynchronize_v7000_ptsz {
@@ -11092,14 +10785,13 @@ pub mod pfn_custreamsynchronize_v7000_ptsz {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamSynchronize_v7000_ptsz)(CUstream hStream);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuStreamSynchronize", version = 7000, stream = "per_thread")]
-    pub unsafe extern "C" fn stream_synchronize(h_stream: CUstream) -> CUresult;
+    pub unsafe extern "C" fn stream_synchronize(h_stream: CUstream) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamupdatecapturedependencies_v11030 {
@@ -11110,7 +10802,6 @@ pub mod pfn_custreamupdatecapturedependencies_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamUpdateCaptureDependencies_v11030)(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);`
@@ -11122,7 +10813,7 @@ pub mod pfn_custreamupdatecapturedependencies_v11030 {
         dependencies: *mut CUgraphNode,
         num_dependencies: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamupdatecapturedependencies_v12030 {
@@ -11134,7 +10825,6 @@ pub mod pfn_custreamupdatecapturedependencies_v12030 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamUpdateCaptureDependencies_v12030)(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
@@ -11147,7 +10837,7 @@ pub mod pfn_custreamupdatecapturedependencies_v12030 {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamupdatecapturedependencies_v11030_ptsz {
@@ -11158,7 +10848,6 @@ pub mod pfn_custreamupdatecapturedependencies_v11030_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz)(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);`
@@ -11170,7 +10859,7 @@ pub mod pfn_custreamupdatecapturedependencies_v11030_ptsz {
         dependencies: *mut CUgraphNode,
         num_dependencies: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamupdatecapturedependencies_v12030_ptsz {
@@ -11182,7 +10871,6 @@ pub mod pfn_custreamupdatecapturedependencies_v12030_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUgraphEdgeData: 8 bytes, align 1
     //   CUgraphNode: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz)(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
@@ -11195,7 +10883,7 @@ pub mod pfn_custreamupdatecapturedependencies_v12030_ptsz {
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitevent_v3020 {
@@ -11206,7 +10894,6 @@ pub mod pfn_custreamwaitevent_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamWaitEvent_v3020)(CUstream hStream, CUevent hEvent, unsigned int Flags);`
@@ -11217,7 +10904,7 @@ pub mod pfn_custreamwaitevent_v3020 {
         h_stream: CUstream,
         h_event: CUevent,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitevent_v7000_ptsz {
@@ -11228,7 +10915,6 @@ pub mod pfn_custreamwaitevent_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUevent: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamWaitEvent_v7000_ptsz)(CUstream hStream, CUevent hEvent, unsigned int Flags);`
@@ -11239,7 +10925,7 @@ pub mod pfn_custreamwaitevent_v7000_ptsz {
         h_stream: CUstream,
         h_event: CUevent,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue32_v8000 {
@@ -11250,7 +10936,6 @@ pub mod pfn_custreamwaitvalue32_v8000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11263,7 +10948,7 @@ pub mod pfn_custreamwaitvalue32_v8000 {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue32_v11070 {
@@ -11274,7 +10959,6 @@ pub mod pfn_custreamwaitvalue32_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11287,7 +10971,7 @@ pub mod pfn_custreamwaitvalue32_v11070 {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue32_v8000_ptsz {
@@ -11298,7 +10982,6 @@ pub mod pfn_custreamwaitvalue32_v8000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11311,7 +10994,7 @@ pub mod pfn_custreamwaitvalue32_v8000_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue32_v11070_ptsz {
@@ -11322,7 +11005,6 @@ pub mod pfn_custreamwaitvalue32_v11070_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11335,7 +11017,7 @@ pub mod pfn_custreamwaitvalue32_v11070_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue64_v9000 {
@@ -11346,7 +11028,6 @@ pub mod pfn_custreamwaitvalue64_v9000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11359,7 +11040,7 @@ pub mod pfn_custreamwaitvalue64_v9000 {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue64_v11070 {
@@ -11370,7 +11051,6 @@ pub mod pfn_custreamwaitvalue64_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11383,7 +11063,7 @@ pub mod pfn_custreamwaitvalue64_v11070 {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue64_v9000_ptsz {
@@ -11394,7 +11074,6 @@ pub mod pfn_custreamwaitvalue64_v9000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11407,7 +11086,7 @@ pub mod pfn_custreamwaitvalue64_v9000_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwaitvalue64_v11070_ptsz {
@@ -11418,7 +11097,6 @@ pub mod pfn_custreamwaitvalue64_v11070_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11431,7 +11109,7 @@ pub mod pfn_custreamwaitvalue64_v11070_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue32_v8000 {
@@ -11442,7 +11120,6 @@ pub mod pfn_custreamwritevalue32_v8000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11455,7 +11132,7 @@ pub mod pfn_custreamwritevalue32_v8000 {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue32_v11070 {
@@ -11466,7 +11143,6 @@ pub mod pfn_custreamwritevalue32_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11479,7 +11155,7 @@ pub mod pfn_custreamwritevalue32_v11070 {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue32_v8000_ptsz {
@@ -11490,7 +11166,6 @@ pub mod pfn_custreamwritevalue32_v8000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11503,7 +11178,7 @@ pub mod pfn_custreamwritevalue32_v8000_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue32_v11070_ptsz {
@@ -11514,7 +11189,6 @@ pub mod pfn_custreamwritevalue32_v11070_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint32_t: 4 bytes, align 4
 
@@ -11527,7 +11201,7 @@ pub mod pfn_custreamwritevalue32_v11070_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint32_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue64_v9000 {
@@ -11538,7 +11212,6 @@ pub mod pfn_custreamwritevalue64_v9000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11551,7 +11224,7 @@ pub mod pfn_custreamwritevalue64_v9000 {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue64_v11070 {
@@ -11562,7 +11235,6 @@ pub mod pfn_custreamwritevalue64_v11070 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11575,7 +11247,7 @@ pub mod pfn_custreamwritevalue64_v11070 {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue64_v9000_ptsz {
@@ -11586,7 +11258,6 @@ pub mod pfn_custreamwritevalue64_v9000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11599,7 +11270,7 @@ pub mod pfn_custreamwritevalue64_v9000_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_custreamwritevalue64_v11070_ptsz {
@@ -11610,7 +11281,6 @@ pub mod pfn_custreamwritevalue64_v11070_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
     //   cuuint64_t: 8 bytes, align 8
 
@@ -11623,7 +11293,7 @@ pub mod pfn_custreamwritevalue64_v11070_ptsz {
         addr: CUdeviceptr_v2,
         value: cuuint64_t,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfobjectcreate_v5000 {
@@ -11633,7 +11303,6 @@ pub mod pfn_cusurfobjectcreate_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_RESOURCE_DESC_v1: 144 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfObjectCreate_v5000)(CUsurfObject_v1 *pSurfObject, const CUDA_RESOURCE_DESC_v1 *pResDesc);`
@@ -11643,7 +11312,7 @@ pub mod pfn_cusurfobjectcreate_v5000 {
     pub unsafe extern "C" fn surf_object_create(
         p_surf_object: *mut CUsurfObject_v1,
         p_res_desc: *const CUDA_RESOURCE_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfobjectdestroy_v5000 {
@@ -11652,14 +11321,15 @@ pub mod pfn_cusurfobjectdestroy_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUsurfObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfObjectDestroy_v5000)(CUsurfObject_v1 surfObject);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuSurfObjectDestroy", version = 5000)]
-    pub unsafe extern "C" fn surf_object_destroy(surf_object: CUsurfObject_v1) -> CUresult;
+    pub unsafe extern "C" fn surf_object_destroy(
+        surf_object: CUsurfObject_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfobjectgetresourcedesc_v5000 {
@@ -11669,7 +11339,6 @@ pub mod pfn_cusurfobjectgetresourcedesc_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_RESOURCE_DESC_v1: 144 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfObjectGetResourceDesc_v5000)(CUDA_RESOURCE_DESC_v1 *pResDesc, CUsurfObject_v1 surfObject);`
@@ -11679,7 +11348,7 @@ pub mod pfn_cusurfobjectgetresourcedesc_v5000 {
     pub unsafe extern "C" fn surf_object_get_resource_desc(
         p_res_desc: *mut CUDA_RESOURCE_DESC_v1,
         surf_object: CUsurfObject_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfrefgetarray_v3000 {
@@ -11689,7 +11358,6 @@ pub mod pfn_cusurfrefgetarray_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfRefGetArray_v3000)(CUarray *phArray, CUsurfref hSurfRef);`
@@ -11699,7 +11367,7 @@ pub mod pfn_cusurfrefgetarray_v3000 {
     pub unsafe extern "C" fn surf_ref_get_array(
         ph_array: *mut CUarray,
         h_surf_ref: CUsurfref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cusurfrefsetarray_v3000 {
@@ -11710,7 +11378,6 @@ pub mod pfn_cusurfrefsetarray_v3000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUsurfref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuSurfRefSetArray_v3000)(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);`
@@ -11721,7 +11388,7 @@ pub mod pfn_cusurfrefsetarray_v3000 {
         h_surf_ref: CUsurfref,
         h_array: CUarray,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutensormapencodeim2col_v12000 {
@@ -11731,7 +11398,6 @@ pub mod pfn_cutensormapencodeim2col_v12000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtensorMap: 128 bytes, align 128
     //   CUtensorMapDataType: 4 bytes, align 4
     //   CUtensorMapFloatOOBfill: 4 bytes, align 4
@@ -11761,7 +11427,7 @@ pub mod pfn_cutensormapencodeim2col_v12000 {
         swizzle: CUtensorMapSwizzle,
         l2_promotion: CUtensorMapL2promotion,
         oob_fill: CUtensorMapFloatOOBfill,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutensormapencodeim2colwide_v12080 {
@@ -11771,7 +11437,6 @@ pub mod pfn_cutensormapencodeim2colwide_v12080 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtensorMap: 128 bytes, align 128
     //   CUtensorMapDataType: 4 bytes, align 4
     //   CUtensorMapFloatOOBfill: 4 bytes, align 4
@@ -11803,7 +11468,7 @@ pub mod pfn_cutensormapencodeim2colwide_v12080 {
         swizzle: CUtensorMapSwizzle,
         l2_promotion: CUtensorMapL2promotion,
         oob_fill: CUtensorMapFloatOOBfill,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutensormapencodetiled_v12000 {
@@ -11813,7 +11478,6 @@ pub mod pfn_cutensormapencodetiled_v12000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtensorMap: 128 bytes, align 128
     //   CUtensorMapDataType: 4 bytes, align 4
     //   CUtensorMapFloatOOBfill: 4 bytes, align 4
@@ -11840,7 +11504,7 @@ pub mod pfn_cutensormapencodetiled_v12000 {
         swizzle: CUtensorMapSwizzle,
         l2_promotion: CUtensorMapL2promotion,
         oob_fill: CUtensorMapFloatOOBfill,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutensormapreplaceaddress_v12000 {
@@ -11850,7 +11514,6 @@ pub mod pfn_cutensormapreplaceaddress_v12000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtensorMap: 128 bytes, align 128
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTensorMapReplaceAddress_v12000)(CUtensorMap *tensorMap, void *globalAddress);`
@@ -11860,7 +11523,7 @@ pub mod pfn_cutensormapreplaceaddress_v12000 {
     pub unsafe extern "C" fn tensor_map_replace_address(
         tensor_map: *mut CUtensorMap,
         global_address: *mut c_void,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectcreate_v5000 {
@@ -11872,7 +11535,6 @@ pub mod pfn_cutexobjectcreate_v5000 {
     //   CUDA_RESOURCE_DESC_v1: 144 bytes, align 8
     //   CUDA_RESOURCE_VIEW_DESC_v1: 112 bytes, align 8
     //   CUDA_TEXTURE_DESC_v1: 104 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectCreate_v5000)(CUtexObject_v1 *pTexObject, const CUDA_RESOURCE_DESC_v1 *pResDesc, const CUDA_TEXTURE_DESC_v1 *pTexDesc, const CUDA_RESOURCE_VIEW_DESC_v1 *pResViewDesc);`
@@ -11884,7 +11546,7 @@ pub mod pfn_cutexobjectcreate_v5000 {
         p_res_desc: *const CUDA_RESOURCE_DESC_v1,
         p_tex_desc: *const CUDA_TEXTURE_DESC_v1,
         p_res_view_desc: *const CUDA_RESOURCE_VIEW_DESC_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectdestroy_v5000 {
@@ -11893,14 +11555,15 @@ pub mod pfn_cutexobjectdestroy_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectDestroy_v5000)(CUtexObject_v1 texObject);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexObjectDestroy", version = 5000)]
-    pub unsafe extern "C" fn tex_object_destroy(tex_object: CUtexObject_v1) -> CUresult;
+    pub unsafe extern "C" fn tex_object_destroy(
+        tex_object: CUtexObject_v1,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectgetresourcedesc_v5000 {
@@ -11910,7 +11573,6 @@ pub mod pfn_cutexobjectgetresourcedesc_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_RESOURCE_DESC_v1: 144 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectGetResourceDesc_v5000)(CUDA_RESOURCE_DESC_v1 *pResDesc, CUtexObject_v1 texObject);`
@@ -11920,7 +11582,7 @@ pub mod pfn_cutexobjectgetresourcedesc_v5000 {
     pub unsafe extern "C" fn tex_object_get_resource_desc(
         p_res_desc: *mut CUDA_RESOURCE_DESC_v1,
         tex_object: CUtexObject_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectgetresourceviewdesc_v5000 {
@@ -11930,7 +11592,6 @@ pub mod pfn_cutexobjectgetresourceviewdesc_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_RESOURCE_VIEW_DESC_v1: 112 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectGetResourceViewDesc_v5000)(CUDA_RESOURCE_VIEW_DESC_v1 *pResViewDesc, CUtexObject_v1 texObject);`
@@ -11940,7 +11601,7 @@ pub mod pfn_cutexobjectgetresourceviewdesc_v5000 {
     pub unsafe extern "C" fn tex_object_get_resource_view_desc(
         p_res_view_desc: *mut CUDA_RESOURCE_VIEW_DESC_v1,
         tex_object: CUtexObject_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexobjectgettexturedesc_v5000 {
@@ -11950,7 +11611,6 @@ pub mod pfn_cutexobjectgettexturedesc_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_TEXTURE_DESC_v1: 104 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexObject_v1: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexObjectGetTextureDesc_v5000)(CUDA_TEXTURE_DESC_v1 *pTexDesc, CUtexObject_v1 texObject);`
@@ -11960,7 +11620,7 @@ pub mod pfn_cutexobjectgettexturedesc_v5000 {
     pub unsafe extern "C" fn tex_object_get_texture_desc(
         p_tex_desc: *mut CUDA_TEXTURE_DESC_v1,
         tex_object: CUtexObject_v1,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefcreate_v2000 {
@@ -11969,14 +11629,13 @@ pub mod pfn_cutexrefcreate_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefCreate_v2000)(CUtexref *pTexRef);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefCreate", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_create(p_tex_ref: *mut CUtexref) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_create(p_tex_ref: *mut CUtexref) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefdestroy_v2000 {
@@ -11985,14 +11644,13 @@ pub mod pfn_cutexrefdestroy_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefDestroy_v2000)(CUtexref hTexRef);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefDestroy", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_destroy(h_tex_ref: CUtexref) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_destroy(h_tex_ref: CUtexref) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetaddress_v3020 {
@@ -12002,7 +11660,6 @@ pub mod pfn_cutexrefgetaddress_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetAddress_v3020)(CUdeviceptr_v2 *pdptr, CUtexref hTexRef);`
@@ -12012,7 +11669,7 @@ pub mod pfn_cutexrefgetaddress_v3020 {
     pub unsafe extern "C" fn tex_ref_get_address(
         pdptr: *mut CUdeviceptr_v2,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetaddressmode_v2000 {
@@ -12023,7 +11680,6 @@ pub mod pfn_cutexrefgetaddressmode_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUaddress_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetAddressMode_v2000)(CUaddress_mode *pam, CUtexref hTexRef, int dim);`
@@ -12034,7 +11690,7 @@ pub mod pfn_cutexrefgetaddressmode_v2000 {
         pam: *mut CUaddress_mode,
         h_tex_ref: CUtexref,
         dim: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetarray_v2000 {
@@ -12044,14 +11700,16 @@ pub mod pfn_cutexrefgetarray_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetArray_v2000)(CUarray *phArray, CUtexref hTexRef);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefGetArray", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_get_array(ph_array: *mut CUarray, h_tex_ref: CUtexref) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_get_array(
+        ph_array: *mut CUarray,
+        h_tex_ref: CUtexref,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetbordercolor_v8000 {
@@ -12061,7 +11719,6 @@ pub mod pfn_cutexrefgetbordercolor_v8000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetBorderColor_v8000)(float *pBorderColor, CUtexref hTexRef);`
@@ -12071,7 +11728,7 @@ pub mod pfn_cutexrefgetbordercolor_v8000 {
     pub unsafe extern "C" fn tex_ref_get_border_color(
         p_border_color: *mut c_float,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetfiltermode_v2000 {
@@ -12081,7 +11738,6 @@ pub mod pfn_cutexrefgetfiltermode_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfilter_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetFilterMode_v2000)(CUfilter_mode *pfm, CUtexref hTexRef);`
@@ -12091,7 +11747,7 @@ pub mod pfn_cutexrefgetfiltermode_v2000 {
     pub unsafe extern "C" fn tex_ref_get_filter_mode(
         pfm: *mut CUfilter_mode,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetflags_v2000 {
@@ -12101,14 +11757,16 @@ pub mod pfn_cutexrefgetflags_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetFlags_v2000)(unsigned int *pFlags, CUtexref hTexRef);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefGetFlags", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_get_flags(p_flags: *mut c_uint, h_tex_ref: CUtexref) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_get_flags(
+        p_flags: *mut c_uint,
+        h_tex_ref: CUtexref,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetformat_v2000 {
@@ -12119,7 +11777,6 @@ pub mod pfn_cutexrefgetformat_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray_format: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetFormat_v2000)(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);`
@@ -12130,7 +11787,7 @@ pub mod pfn_cutexrefgetformat_v2000 {
         p_format: *mut CUarray_format,
         p_num_channels: *mut c_int,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmaxanisotropy_v5000 {
@@ -12140,7 +11797,6 @@ pub mod pfn_cutexrefgetmaxanisotropy_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMaxAnisotropy_v5000)(int *pmaxAniso, CUtexref hTexRef);`
@@ -12150,7 +11806,7 @@ pub mod pfn_cutexrefgetmaxanisotropy_v5000 {
     pub unsafe extern "C" fn tex_ref_get_max_anisotropy(
         pmax_aniso: *mut c_int,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmipmapfiltermode_v5000 {
@@ -12160,7 +11816,6 @@ pub mod pfn_cutexrefgetmipmapfiltermode_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfilter_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMipmapFilterMode_v5000)(CUfilter_mode *pfm, CUtexref hTexRef);`
@@ -12170,7 +11825,7 @@ pub mod pfn_cutexrefgetmipmapfiltermode_v5000 {
     pub unsafe extern "C" fn tex_ref_get_mipmap_filter_mode(
         pfm: *mut CUfilter_mode,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmipmaplevelbias_v5000 {
@@ -12180,7 +11835,6 @@ pub mod pfn_cutexrefgetmipmaplevelbias_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMipmapLevelBias_v5000)(float *pbias, CUtexref hTexRef);`
@@ -12190,7 +11844,7 @@ pub mod pfn_cutexrefgetmipmaplevelbias_v5000 {
     pub unsafe extern "C" fn tex_ref_get_mipmap_level_bias(
         pbias: *mut c_float,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmipmaplevelclamp_v5000 {
@@ -12200,7 +11854,6 @@ pub mod pfn_cutexrefgetmipmaplevelclamp_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMipmapLevelClamp_v5000)(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef);`
@@ -12211,7 +11864,7 @@ pub mod pfn_cutexrefgetmipmaplevelclamp_v5000 {
         pmin_mipmap_level_clamp: *mut c_float,
         pmax_mipmap_level_clamp: *mut c_float,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefgetmipmappedarray_v5000 {
@@ -12221,7 +11874,6 @@ pub mod pfn_cutexrefgetmipmappedarray_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefGetMipmappedArray_v5000)(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef);`
@@ -12231,7 +11883,7 @@ pub mod pfn_cutexrefgetmipmappedarray_v5000 {
     pub unsafe extern "C" fn tex_ref_get_mipmapped_array(
         ph_mipmapped_array: *mut CUmipmappedArray,
         h_tex_ref: CUtexref,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetaddress_v3020 {
@@ -12241,7 +11893,6 @@ pub mod pfn_cutexrefsetaddress_v3020 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetAddress_v3020)(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr_v2 dptr, size_t bytes);`
@@ -12253,7 +11904,7 @@ pub mod pfn_cutexrefsetaddress_v3020 {
         h_tex_ref: CUtexref,
         dptr: CUdeviceptr_v2,
         bytes: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetaddress2d_v3020 {
@@ -12264,7 +11915,6 @@ pub mod pfn_cutexrefsetaddress2d_v3020 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_DESCRIPTOR_v2: 24 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetAddress2D_v3020)(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR_v2 *desc, CUdeviceptr_v2 dptr, size_t Pitch);`
@@ -12276,7 +11926,7 @@ pub mod pfn_cutexrefsetaddress2d_v3020 {
         desc: *const CUDA_ARRAY_DESCRIPTOR_v2,
         dptr: CUdeviceptr_v2,
         pitch: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetaddress2d_v4010 {
@@ -12287,7 +11937,6 @@ pub mod pfn_cutexrefsetaddress2d_v4010 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_ARRAY_DESCRIPTOR_v2: 24 bytes, align 8
     //   CUdeviceptr_v2: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetAddress2D_v4010)(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR_v2 *desc, CUdeviceptr_v2 dptr, size_t Pitch);`
@@ -12299,7 +11948,7 @@ pub mod pfn_cutexrefsetaddress2d_v4010 {
         desc: *const CUDA_ARRAY_DESCRIPTOR_v2,
         dptr: CUdeviceptr_v2,
         pitch: usize,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetaddressmode_v2000 {
@@ -12310,7 +11959,6 @@ pub mod pfn_cutexrefsetaddressmode_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUaddress_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetAddressMode_v2000)(CUtexref hTexRef, int dim, CUaddress_mode am);`
@@ -12321,7 +11969,7 @@ pub mod pfn_cutexrefsetaddressmode_v2000 {
         h_tex_ref: CUtexref,
         dim: c_int,
         am: CUaddress_mode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetarray_v2000 {
@@ -12332,7 +11980,6 @@ pub mod pfn_cutexrefsetarray_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetArray_v2000)(CUtexref hTexRef, CUarray hArray, unsigned int Flags);`
@@ -12343,7 +11990,7 @@ pub mod pfn_cutexrefsetarray_v2000 {
         h_tex_ref: CUtexref,
         h_array: CUarray,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetbordercolor_v8000 {
@@ -12353,7 +12000,6 @@ pub mod pfn_cutexrefsetbordercolor_v8000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetBorderColor_v8000)(CUtexref hTexRef, float *pBorderColor);`
@@ -12363,7 +12009,7 @@ pub mod pfn_cutexrefsetbordercolor_v8000 {
     pub unsafe extern "C" fn tex_ref_set_border_color(
         h_tex_ref: CUtexref,
         p_border_color: *mut c_float,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetfiltermode_v2000 {
@@ -12373,7 +12019,6 @@ pub mod pfn_cutexrefsetfiltermode_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfilter_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetFilterMode_v2000)(CUtexref hTexRef, CUfilter_mode fm);`
@@ -12383,7 +12028,7 @@ pub mod pfn_cutexrefsetfiltermode_v2000 {
     pub unsafe extern "C" fn tex_ref_set_filter_mode(
         h_tex_ref: CUtexref,
         fm: CUfilter_mode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetflags_v2000 {
@@ -12393,14 +12038,16 @@ pub mod pfn_cutexrefsetflags_v2000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetFlags_v2000)(CUtexref hTexRef, unsigned int Flags);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefSetFlags", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_set_flags(h_tex_ref: CUtexref, flags: c_uint) -> CUresult;
+    pub unsafe extern "C" fn tex_ref_set_flags(
+        h_tex_ref: CUtexref,
+        flags: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetformat_v2000 {
@@ -12411,7 +12058,6 @@ pub mod pfn_cutexrefsetformat_v2000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUarray_format: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetFormat_v2000)(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);`
@@ -12422,7 +12068,7 @@ pub mod pfn_cutexrefsetformat_v2000 {
         h_tex_ref: CUtexref,
         fmt: CUarray_format,
         num_packed_components: c_int,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmaxanisotropy_v5000 {
@@ -12432,7 +12078,6 @@ pub mod pfn_cutexrefsetmaxanisotropy_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMaxAnisotropy_v5000)(CUtexref hTexRef, unsigned int maxAniso);`
@@ -12442,7 +12087,7 @@ pub mod pfn_cutexrefsetmaxanisotropy_v5000 {
     pub unsafe extern "C" fn tex_ref_set_max_anisotropy(
         h_tex_ref: CUtexref,
         max_aniso: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmipmapfiltermode_v5000 {
@@ -12452,7 +12097,6 @@ pub mod pfn_cutexrefsetmipmapfiltermode_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUfilter_mode: 4 bytes, align 4
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMipmapFilterMode_v5000)(CUtexref hTexRef, CUfilter_mode fm);`
@@ -12462,7 +12106,7 @@ pub mod pfn_cutexrefsetmipmapfiltermode_v5000 {
     pub unsafe extern "C" fn tex_ref_set_mipmap_filter_mode(
         h_tex_ref: CUtexref,
         fm: CUfilter_mode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmipmaplevelbias_v5000 {
@@ -12472,7 +12116,6 @@ pub mod pfn_cutexrefsetmipmaplevelbias_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMipmapLevelBias_v5000)(CUtexref hTexRef, float bias);`
@@ -12482,7 +12125,7 @@ pub mod pfn_cutexrefsetmipmaplevelbias_v5000 {
     pub unsafe extern "C" fn tex_ref_set_mipmap_level_bias(
         h_tex_ref: CUtexref,
         bias: c_float,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmipmaplevelclamp_v5000 {
@@ -12492,7 +12135,6 @@ pub mod pfn_cutexrefsetmipmaplevelclamp_v5000 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMipmapLevelClamp_v5000)(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);`
@@ -12503,7 +12145,7 @@ pub mod pfn_cutexrefsetmipmaplevelclamp_v5000 {
         h_tex_ref: CUtexref,
         min_mipmap_level_clamp: c_float,
         max_mipmap_level_clamp: c_float,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cutexrefsetmipmappedarray_v5000 {
@@ -12514,7 +12156,6 @@ pub mod pfn_cutexrefsetmipmappedarray_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUmipmappedArray: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUtexref: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuTexRefSetMipmappedArray_v5000)(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);`
@@ -12525,7 +12166,7 @@ pub mod pfn_cutexrefsetmipmappedarray_v5000 {
         h_tex_ref: CUtexref,
         h_mipmapped_array: CUmipmappedArray,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuthreadexchangestreamcapturemode_v10010 {
@@ -12534,7 +12175,6 @@ pub mod pfn_cuthreadexchangestreamcapturemode_v10010 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUstreamCaptureMode: 4 bytes, align 4
 
     /// `typedef CUresult (CUDAAPI *PFN_cuThreadExchangeStreamCaptureMode_v10010)(CUstreamCaptureMode *mode);`
@@ -12543,7 +12183,7 @@ pub mod pfn_cuthreadexchangestreamcapturemode_v10010 {
     #[cuda_entry(symbol = "cuThreadExchangeStreamCaptureMode", version = 10010)]
     pub unsafe extern "C" fn thread_exchange_stream_capture_mode(
         mode: *mut CUstreamCaptureMode,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuuserobjectcreate_v11030 {
@@ -12554,7 +12194,6 @@ pub mod pfn_cuuserobjectcreate_v11030 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUhostFn: a callback `void (*)(void *userData)`: `Option<unsafe extern "C" fn(*mut c_void)>`
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuUserObjectCreate_v11030)(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags);`
@@ -12567,7 +12206,7 @@ pub mod pfn_cuuserobjectcreate_v11030 {
         destroy: CUhostFn,
         initial_refcount: c_uint,
         flags: c_uint,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuuserobjectrelease_v11030 {
@@ -12577,14 +12216,16 @@ pub mod pfn_cuuserobjectrelease_v11030 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuUserObjectRelease_v11030)(CUuserObject object, unsigned int count);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuUserObjectRelease", version = 11030)]
-    pub unsafe extern "C" fn user_object_release(object: CUuserObject, count: c_uint) -> CUresult;
+    pub unsafe extern "C" fn user_object_release(
+        object: CUuserObject,
+        count: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuuserobjectretain_v11030 {
@@ -12594,14 +12235,16 @@ pub mod pfn_cuuserobjectretain_v11030 {
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUresult: 4 bytes, align 4
     //   CUuserObject: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuUserObjectRetain_v11030)(CUuserObject object, unsigned int count);`
     ///
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuUserObjectRetain", version = 11030)]
-    pub unsafe extern "C" fn user_object_retain(object: CUuserObject, count: c_uint) -> CUresult;
+    pub unsafe extern "C" fn user_object_retain(
+        object: CUuserObject,
+        count: c_uint,
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuwaitexternalsemaphoresasync_v10000 {
@@ -12613,7 +12256,6 @@ pub mod pfn_cuwaitexternalsemaphoresasync_v10000 {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1: 144 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuWaitExternalSemaphoresAsync_v10000)(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 *paramsArray, unsigned int numExtSems, CUstream stream);`
@@ -12625,7 +12267,7 @@ pub mod pfn_cuwaitexternalsemaphoresasync_v10000 {
         params_array: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1,
         num_ext_sems: c_uint,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }
 
 pub mod pfn_cuwaitexternalsemaphoresasync_v10000_ptsz {
@@ -12637,7 +12279,6 @@ pub mod pfn_cuwaitexternalsemaphoresasync_v10000_ptsz {
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1: 144 bytes, align 8
     //   CUexternalSemaphore: 8 bytes, align 8
-    //   CUresult: 4 bytes, align 4
     //   CUstream: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz)(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 *paramsArray, unsigned int numExtSems, CUstream stream);`
@@ -12649,5 +12290,5 @@ pub mod pfn_cuwaitexternalsemaphoresasync_v10000_ptsz {
         params_array: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1,
         num_ext_sems: c_uint,
         stream: CUstream,
-    ) -> CUresult;
+    ) -> cuda_entry::types::CUresult;
 }

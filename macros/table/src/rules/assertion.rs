@@ -132,7 +132,7 @@ impl Checked<'_> {
             && let Some(left) = left(&typedef.ret, &decl.ret)
         {
             let site = Site::ret(typedef, &decl.ret);
-            let place = "the return type".to_owned();
+            let place = RETURN.to_owned();
             let elsewhere = elsewhere(typedef, decl, None);
             let c = (&typedef.ret, &elsewhere[..]);
             out.extend(assertion(&site, place, left, c, &decl.ret));
@@ -221,6 +221,9 @@ impl Checked<'_> {
     }
 }
 
+/// The place of the return type in the messages.
+const RETURN: &str = "the return type";
+
 /// The C `CUresult` every typedef returns.
 #[allow(non_upper_case_globals)]
 const CUresult: CType = CType {
@@ -242,7 +245,8 @@ fn assertion<'a>(
     ty: &'a Type,
 ) -> Option<Assertion<'a>> {
     let written = c.is_written_by_driver();
-    let status = c.spelling == "CUresult" && !c.pointer;
+    // What the driver returns; a `CUresult` parameter (`cuGetErrorName`'s) is the caller's value.
+    let status = place == RETURN && c.spelling == "CUresult";
     if left.is_empty() && !written && !status {
         return None;
     }
