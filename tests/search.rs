@@ -13,8 +13,10 @@ use std::process::{Command, ExitCode};
 use cuda_entry_support::{Driver, SCENARIO_VARIABLE, Scenario, Simulator, run_scenarios};
 
 /// The version every planted simulator reports (`CUDA_ENTRY_SIM_VERSION`,
-/// `CUDA_ENTRY_SIMRT_VERSION`): CUDA 12.345 does not exist.
-const PLANTED: u32 = 12345;
+/// `CUDA_ENTRY_SIMRT_VERSION`): CUDA 99.99, the largest `Version`, which no library reports. (It
+/// must be a version: a driver reporting anything else is refused, `DriverVersionUnavailable`,
+/// and a planted library would then answer an error as a library not loaded does.)
+const PLANTED: u32 = 99_990;
 
 /// In a copy of this test: `driver` or `runtime`, the library to load and report on.
 const CHILD: &str = "CUDA_ENTRY_TEST_SEARCH_CHILD";
