@@ -14,6 +14,14 @@ use cuda_entry::types::{CUdevice, CUdeviceptr, CUresult};
 
 type Status = u32;
 
+/// `CUmemLocation`: two integers, passed by value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Location {
+    kind: i32,
+    id: i32,
+}
+
 /// A status as the caller passes it: an enum is fine where the driver only reads the value.
 #[allow(dead_code)]
 #[derive(Clone, Copy)]
@@ -36,7 +44,7 @@ unsafe extern "C" {
     #[cuda_entry(symbol = "cuCtxGetCurrent", version = 4000)]
     fn current(pctx: *mut Option<NonNull<c_void>>) -> std::ffi::c_int;
     #[cuda_entry(symbol = "cuMemAdvise", version = 12020)]
-    fn advise(dev_ptr: CUdeviceptr, count: usize, advice: i32, location: [i32; 2]) -> CUresult;
+    fn advise(dev_ptr: CUdeviceptr, count: usize, advice: i32, location: Location) -> CUresult;
 }
 
 /// A cold path of the user's: its `#[inline(never)]` stands.
