@@ -179,7 +179,7 @@ pub(crate) fn report(run: &Run<'_>) {
             get("first-resolution", "entry"),
             get("first-resolution", "raw-getprocaddress"),
         ),
-        Goal::AtMost(1.1),
+        Goal::AtMost(1.15),
         "",
     );
     t.row(
@@ -188,7 +188,7 @@ pub(crate) fn report(run: &Run<'_>) {
             run.preload_entries
         ),
         ratio(get("preload", "entry-preload"), get("preload", "raw-loop")),
-        Goal::AtMost(1.2),
+        Goal::AtMost(1.15),
         "",
     );
     let n = run.threads;
@@ -204,7 +204,7 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{k} threads (one per core): per-thread throughput / 1 thread (entry call)"),
             scaling("entry-call", k),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
         t.row(
@@ -216,7 +216,7 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{k} threads (one per core): the same for the entry's fast path only"),
             scaling("entry-pointer", k),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
     }
@@ -229,7 +229,7 @@ pub(crate) fn report(run: &Run<'_>) {
     t.row(
         &format!("{n} threads: per-thread throughput / 1 thread (entry call)"),
         scaling("entry-call", n),
-        Goal::AtLeast(0.9),
+        Goal::None,
         &literal_note,
     );
     let normalised =
@@ -238,7 +238,7 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{n} threads: the same per core (x {n}/{})", run.cores),
             normalised(scaling("entry-call", n)),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
         t.row(
@@ -250,7 +250,7 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{n} threads: the same per core for the entry's fast path only"),
             normalised(scaling("entry-pointer", n)),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
     } else {
@@ -263,19 +263,23 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{n} threads: the same for the entry's fast path only (pointer(), no call)"),
             scaling("entry-pointer", n),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
     }
-    t.row(
-        &format!("{n} threads: entry call / raw pointer call, per call"),
-        ratio(
-            get("threads", &format!("entry-call-{n}")),
-            get("threads", &format!("raw-call-{n}")),
-        ),
-        Goal::None,
-        "",
-    );
+    // The entry against the raw pointer at the same thread count: the raw call scales no better
+    // on a shared machine, so this is what judges the entry's scaling.
+    for k in [run.per_core_threads, Some(n)].into_iter().flatten() {
+        t.row(
+            &format!("{k} threads: entry call / raw pointer call, per call"),
+            ratio(
+                get("threads", &format!("entry-call-{k}")),
+                get("threads", &format!("raw-call-{k}")),
+            ),
+            Goal::AtMost(1.03),
+            "",
+        );
+    }
     let load = |l: Load| {
         run.loads
             .iter()
