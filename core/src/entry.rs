@@ -382,26 +382,35 @@ pub(crate) enum Wake {
 }
 
 /// The driver and the runtime a resolution asks, each looked up at most once per batch (or per
-/// resolution): the first entry that needs one loads it, or reads its cached load, and the
-/// others of the batch reuse the answer.
+/// resolution) once loaded: the first entry that needs one loads it, or reads its cached load,
+/// and the others of the batch reuse the reference. A load that failed is not kept here: each
+/// entry reads the cached error again (lock-free), the error path only.
 #[derive(Default)]
 pub(crate) struct Resolvers {
-    driver: Option<Result<&'static driver::Driver, Error>>,
-    runtime: Option<Result<&'static runtime::Runtime, Error>>,
+    driver: Option<&'static driver::Driver>,
+    runtime: Option<&'static runtime::Runtime>,
 }
 
 impl Resolvers {
     /// The driver, or its loading error attributed to `request`.
     #[inline]
     fn driver(&mut self, request: Request) -> Result<&'static driver::Driver, Error> {
-        let loaded = self.driver.get_or_insert_with(driver::driver);
-        loaded.clone().map_err(|e| e.for_request(request))
+        if let Some(driver) = self.driver {
+            return Ok(driver);
+        }
+        let driver = driver::driver().map_err(|e| e.for_request(request))?;
+        self.driver = Some(driver);
+        Ok(driver)
     }
 
     /// The runtime, or its loading error attributed to `request`.
     fn runtime(&mut self, request: Request) -> Result<&'static runtime::Runtime, Error> {
-        let loaded = self.runtime.get_or_insert_with(runtime::runtime);
-        loaded.clone().map_err(|e| e.for_request(request))
+        if let Some(runtime) = self.runtime {
+            return Ok(runtime);
+        }
+        let runtime = runtime::runtime().map_err(|e| e.for_request(request))?;
+        self.runtime = Some(runtime);
+        Ok(runtime)
     }
 }
 
