@@ -65,7 +65,6 @@ pub(crate) fn loadavg() -> Option<String> {
 
 enum Goal {
     AtMost(f64),
-    AtLeast(f64),
     None,
 }
 
@@ -93,18 +92,6 @@ impl Table {
                 .to_owned(),
                 goal_text(&goal),
             ),
-            (Some((r, _, hi)), Goal::AtLeast(t)) => (
-                format!("{r:.3}"),
-                (if r >= *t {
-                    "ok"
-                } else if hi >= *t {
-                    "noise"
-                } else {
-                    "MISS"
-                })
-                .to_owned(),
-                goal_text(&goal),
-            ),
             (Some((r, _, _)), Goal::None) => (format!("{r:.3}"), String::new(), String::new()),
         };
         let verdict = if note.is_empty() {
@@ -119,7 +106,6 @@ impl Table {
 fn goal_text(goal: &Goal) -> String {
     match goal {
         Goal::AtMost(t) => format!("<= {t:.2}"),
-        Goal::AtLeast(t) => format!(">= {t:.2}"),
         Goal::None => String::new(),
     }
 }
