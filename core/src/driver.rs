@@ -74,7 +74,17 @@ loom::lazy_static! {
 }
 
 /// The process's driver, loaded on first call (the cached loading error after a failed load).
+#[inline]
 pub(crate) fn driver() -> Result<&'static Driver, Error> {
+    match DRIVER.get() {
+        Some(Ok(loaded)) => Ok(loaded),
+        _ => load_or_error(),
+    }
+}
+
+/// [`driver`] before the driver was loaded, or after it failed to load.
+#[cold]
+fn load_or_error() -> Result<&'static Driver, Error> {
     match DRIVER.get_or_init(load) {
         Ok(loaded) => loaded.as_ref().map_err(Clone::clone),
         Err(Reentered) => Err(Error::new(ErrorKind::Reentrant, None, None)),
@@ -206,6 +216,7 @@ impl Driver {
     }
 
     /// Asks the driver for `request`'s pointer: the guide's two rules, then the one query.
+    #[inline]
     pub(crate) fn resolve(
         &self,
         symbol: &CStr,
@@ -246,20 +257,24 @@ impl Driver {
                 if code == status::SUCCESS {
                     return answer(request, driver_version, FOUND, pfn);
                 }
-                if code == status::NOT_FOUND {
-                    let kind = ErrorKind::NotFoundByLegacyQuery;
-                    return Err(Error::new(kind, Some(request), Some(driver_version)));
-                }
                 code
             }
         };
-        let kind = if code == status::STUB_LIBRARY {
-            ErrorKind::StubLibrary {
+        Err(self.query_failed(request, code))
+    }
+
+    /// The error for a query that returned `code` instead of `CUDA_SUCCESS` (the error path only).
+    #[cold]
+    fn query_failed(&self, request: Request, code: c_int) -> Error {
+        let kind = match (self.query, code) {
+            // The 4-argument query has no status: an unknown symbol and a too-low version look
+            // the same.
+            (Query::V1(_), status::NOT_FOUND) => ErrorKind::NotFoundByLegacyQuery,
+            (_, status::STUB_LIBRARY) => ErrorKind::StubLibrary {
                 path: self.path.clone(),
-            }
-        } else {
-            ErrorKind::DriverError { code }
+            },
+            _ => ErrorKind::DriverError { code },
         };
-        Err(Error::new(kind, Some(request), Some(driver_version)))
+        Error::new(kind, Some(request), Some(self.version))
     }
 }

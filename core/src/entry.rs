@@ -9,7 +9,7 @@ use std::ptr::NonNull;
 use crate::error::Error;
 use crate::error::ErrorKind;
 use crate::request::{Request, Resolver, Stream};
-use crate::sync::{AtomicPtr, Attempt, Claim, Ordering, owned, wait};
+use crate::sync::{AtomicPtr, Attempt, Claim, Ordering, owned, wait, wake_waiters};
 use crate::{driver, runtime};
 
 /// `Entry::new`: `const` where the synchronisation primitives are (always, but under loom).
@@ -59,6 +59,10 @@ fn is_resolved(pfn: *mut c_void) -> bool {
 /// # Platform-specific behaviour
 /// None of its own: the driver or runtime it asks is found as [`PATH_VARIABLE`](crate::PATH_VARIABLE)
 /// and [`RUNTIME_PATH_VARIABLE`](crate::RUNTIME_PATH_VARIABLE) describe.
+// One cache line per entry, no more memory: the fields take 64 bytes already. The pointer word
+// that every call reads then never shares its line with another entry's claim, written while that
+// entry resolves, nor with a neighbouring static that something writes (false sharing).
+#[cfg_attr(not(loom), repr(align(64)))]
 pub struct Entry {
     /// The resolved pointer; before it, [`UNRESOLVED`] or [`FAILED`]. The fast path reads only
     /// this.
@@ -195,17 +199,34 @@ impl Entry {
     #[cold]
     #[inline(never)]
     fn resolve_slow(&self) -> Result<NonNull<c_void>, Error> {
-        self.resolve_with(|request| {
-            let attribute = |e: Error| e.for_request(request);
-            match self.resolver {
-                Resolver::Driver => driver::driver()
-                    .map_err(attribute)?
-                    .resolve(self.symbol, request),
-                Resolver::Runtime => runtime::runtime()
-                    .map_err(attribute)?
-                    .resolve(self.symbol, request),
-            }
-        })
+        self.resolve_from(&mut Resolvers::default(), Wake::Now)
+    }
+
+    /// Resolves the entry through `resolvers` (loaded at most once for a whole batch), waking
+    /// its waiters now or leaving that to the batch ([`Wake::Later`]).
+    #[inline]
+    pub(crate) fn resolve_from(
+        &self,
+        resolvers: &mut Resolvers,
+        wake: Wake,
+    ) -> Result<NonNull<c_void>, Error> {
+        self.resolve_once(
+            |request| match self.resolver {
+                Resolver::Driver => resolvers.driver(request)?.resolve(self.symbol, request),
+                Resolver::Runtime => resolvers.runtime(request)?.resolve(self.symbol, request),
+            },
+            wake,
+        )
+    }
+
+    /// [`resolve_once`](Entry::resolve_once) waking at once, with `resolve` in place of the
+    /// driver: the tests' way in.
+    #[cfg(test)]
+    pub(crate) fn resolve_with(
+        &self,
+        resolve: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
+    ) -> Result<NonNull<c_void>, Error> {
+        self.resolve_once(resolve, Wake::Now)
     }
 
     /// The cache itself: the outcome of `resolve` on first use, the cached one after. The first
@@ -213,42 +234,62 @@ impl Entry {
     /// published, so `resolve` runs once. A success is published with one store and never takes
     /// a lock. A resolution that asks for its own entry (from inside the driver's
     /// `cuGetProcAddress`) gets an error instead of waiting for itself.
-    pub(crate) fn resolve_with(
+    #[inline]
+    pub(crate) fn resolve_once(
         &self,
         resolve: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
+        wake: Wake,
     ) -> Result<NonNull<c_void>, Error> {
         loop {
             if let Some(outcome) = self.published() {
                 return outcome;
             }
             match self.claim.try_claim() {
-                Attempt::Mine(_guard) => {
+                Attempt::Mine(guard) => {
                     if let Some(outcome) = self.published() {
                         return outcome; // published between the look and the claim
                     }
-                    // A panic inside `resolve` drops the guard: the claim is released and the
-                    // next caller tries again instead of waiting forever.
-                    return match resolve(self.request()) {
+                    // A panic inside `resolve` drops the guard: the claim is released, waiters
+                    // are woken, and the next caller tries again instead of waiting forever.
+                    let outcome = match resolve(self.request()) {
                         Ok(pfn) => {
                             self.pfn.store(pfn.as_ptr(), Ordering::Release);
                             Ok(pfn)
                         }
-                        // Not cached: the outer resolution or load it interrupted may still
-                        // succeed, and the next call then resolves normally.
-                        Err(error) if error.kind() == &ErrorKind::Reentrant => Err(error),
-                        Err(error) => {
-                            self.publish_error(error.clone());
-                            Err(error)
-                        }
+                        Err(error) => Err(self.failed(error)),
                     };
+                    match wake {
+                        Wake::Now => drop(guard),
+                        Wake::Later => guard.release_quietly(),
+                    }
+                    return outcome;
                 }
-                Attempt::Reentered => {
-                    let kind = ErrorKind::Reentrant;
-                    return Err(Error::new(kind, Some(self.request()), None));
+                Attempt::Reentered => return Err(self.reentered()),
+                Attempt::Busy => {
+                    if let Wake::Later = wake {
+                        wake_waiters(); // the batch's own waiters, before it sleeps
+                    }
+                    wait(&|| self.pfn.load(Ordering::Acquire) != UNRESOLVED);
                 }
-                Attempt::Busy => wait(&|| self.pfn.load(Ordering::Acquire) != UNRESOLVED),
             }
         }
+    }
+
+    /// The owner's failed resolution: published, unless the entry was only asked for from
+    /// inside its own resolution or load, which may still succeed (the next call then resolves
+    /// normally).
+    #[cold]
+    fn failed(&self, error: Error) -> Error {
+        if error.kind() != &ErrorKind::Reentrant {
+            self.publish_error(error.clone());
+        }
+        error
+    }
+
+    /// The error for a caller inside this thread's own resolution of the entry.
+    #[cold]
+    fn reentered(&self) -> Error {
+        Error::new(ErrorKind::Reentrant, Some(self.request()), None)
     }
 
     /// Publishes `error` as the outcome: the error first, then [`FAILED`], each with one store.
@@ -269,17 +310,24 @@ impl Entry {
 
     /// The outcome, once published. Lock-free, and allocation-free for an error (its clone only
     /// counts references): what a forked child or a signal handler may call.
+    #[inline]
     fn published(&self) -> Option<Result<NonNull<c_void>, Error>> {
         let pfn = self.pfn.load(Ordering::Acquire);
         if pfn == FAILED {
-            let error = self.error.load(Ordering::Acquire);
-            // SAFETY: stored (from `Box::into_raw`) before FAILED was (Release), so seen here
-            // (Acquire); never changed or freed once FAILED is stored, until the entry is
-            // dropped, which no `&self` outlives. NULL never pairs with FAILED; were it to,
-            // `None` makes the caller resolve again rather than read it.
-            return unsafe { error.as_ref() }.cloned().map(Err);
+            return self.published_error().map(Err);
         }
         NonNull::new(pfn).map(Ok)
+    }
+
+    /// The published error, once `pfn` was seen [`FAILED`].
+    #[cold]
+    fn published_error(&self) -> Option<Error> {
+        let error = self.error.load(Ordering::Acquire);
+        // SAFETY: stored (from `Box::into_raw`) before FAILED was (Release), so seen here
+        // (Acquire); never changed or freed once FAILED is stored, until the entry is
+        // dropped, which no `&self` outlives. NULL never pairs with FAILED; were it to,
+        // `None` makes the caller resolve again rather than read it.
+        unsafe { error.as_ref() }.cloned()
     }
 
     /// The pointer as the function pointer type `F`.
@@ -321,6 +369,48 @@ impl Entry {
     /// Whether the driver can serve this entry. Resolves it (once) but never calls it.
     pub fn is_available(&self) -> bool {
         self.resolve().is_ok()
+    }
+}
+
+/// When a resolution wakes the threads waiting for it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Wake {
+    /// As it publishes (one resolution).
+    Now,
+    /// Once for a whole batch, by its caller ([`wake_waiters`]) after the last publication.
+    Later,
+}
+
+/// The driver and the runtime a resolution asks, each looked up at most once per batch (or per
+/// resolution) once loaded: the first entry that needs one loads it, or reads its cached load,
+/// and the others of the batch reuse the reference. A load that failed is not kept here: each
+/// entry reads the cached error again (lock-free), the error path only.
+#[derive(Default)]
+pub(crate) struct Resolvers {
+    driver: Option<&'static driver::Driver>,
+    runtime: Option<&'static runtime::Runtime>,
+}
+
+impl Resolvers {
+    /// The driver, or its loading error attributed to `request`.
+    #[inline]
+    fn driver(&mut self, request: Request) -> Result<&'static driver::Driver, Error> {
+        if let Some(driver) = self.driver {
+            return Ok(driver);
+        }
+        let driver = driver::driver().map_err(|e| e.for_request(request))?;
+        self.driver = Some(driver);
+        Ok(driver)
+    }
+
+    /// The runtime, or its loading error attributed to `request`.
+    fn runtime(&mut self, request: Request) -> Result<&'static runtime::Runtime, Error> {
+        if let Some(runtime) = self.runtime {
+            return Ok(runtime);
+        }
+        let runtime = runtime::runtime().map_err(|e| e.for_request(request))?;
+        self.runtime = Some(runtime);
+        Ok(runtime)
     }
 }
 

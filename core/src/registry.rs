@@ -8,7 +8,7 @@ use std::fmt;
 use cuda_entry_table::{Cuda, manifest};
 
 use crate::entry::Entry;
-use crate::preload::{PreloadError, preload};
+use crate::preload::{PreloadError, resolve_all};
 use crate::request::Request;
 
 /// Every entry declared with `#[cuda_entry]` in the program, filled by the linker.
@@ -30,13 +30,15 @@ pub fn entries() -> &'static [&'static Entry] {
 /// # Errors
 /// A [`PreloadError`] listing each entry that cannot be resolved and is not optional.
 pub fn preload_all() -> Result<(), PreloadError> {
-    let (optional, required): (Vec<&Entry>, Vec<&Entry>) =
-        entries().iter().copied().partition(|e| e.is_optional());
-    for entry in optional {
-        // Cached either way: the fallback's `is_available()` then answers at once.
-        let _ = entry.resolve();
-    }
-    preload(&required)
+    let mut failures = Vec::new();
+    resolve_all(entries().iter().copied(), |entry, error| {
+        // An optional entry's error is cached all the same: the fallback's `is_available()`
+        // then answers at once.
+        if !entry.is_optional() {
+            failures.push(error);
+        }
+    });
+    PreloadError::unless_empty(failures)
 }
 
 /// The driver a program needs: the minimum version of each entry and of the whole program.

@@ -235,6 +235,10 @@ fn a_fork_child_takes_over_a_resolution_its_parent_had_in_flight() {
                 .map(NonNull::addr)
         });
         claimed.wait(); // the other thread now owns the entry's claim
+        // This thread caches its owner token (with the parent's pid) before forking: the child
+        // must still not take the parent's claim for its own.
+        let warm = Entry::new(c"cuStreamDestroy", 2000, Stream::Legacy);
+        assert_eq!(warm.resolve_with(|_| Ok(fake())), Ok(fake()));
         // SAFETY: the child only resolves the entry (no lock another thread of the parent
         // may hold: the claim is atomics, the parking lot is only ever try-locked) and exits.
         let pid = unsafe { fork() };
@@ -404,4 +408,15 @@ fn wait_latency_under_racing_threads_is_printed() {
             describe(&mut once_lock, slice)
         );
     }
+}
+
+#[test]
+fn an_entry_fills_one_cache_line_of_its_own() {
+    // The pointer word every call reads shares its line with nothing another entry writes.
+    assert_eq!(std::mem::align_of::<Entry>(), 64);
+    assert_eq!(
+        std::mem::size_of::<Entry>(),
+        64,
+        "no padding beyond the fields"
+    );
 }
