@@ -312,13 +312,19 @@ pub const NO_LAYOUTS: &[(usize, usize)] = &[];
 impl Expect<'_> {
     /// Whether `found` is the C layout or one of the others accepted.
     const fn accepts(&self, found: Layout) -> bool {
-        if found.is(self.size, self.align) {
+        found.is_one_of((self.size, self.align), self.also)
+    }
+}
+
+impl Layout {
+    /// Whether it is `first` or one of `also` (the layouts other headers gave the C type).
+    pub(crate) const fn is_one_of(self, first: (usize, usize), also: &[(usize, usize)]) -> bool {
+        if self.is(first.0, first.1) {
             return true;
         }
         let mut i = 0;
-        while i < self.also.len() {
-            let (size, align) = self.also[i];
-            if found.is(size, align) {
+        while i < also.len() {
+            if self.is(also[i].0, also[i].1) {
                 return true;
             }
             i += 1;

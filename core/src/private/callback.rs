@@ -156,18 +156,7 @@ pub struct CValue<'a> {
 
 impl CValue<'_> {
     const fn accepts(&self, found: Layout) -> bool {
-        if found.is(self.size, self.align) {
-            return true;
-        }
-        let mut i = 0;
-        while i < self.also.len() {
-            let (size, align) = self.also[i];
-            if found.is(size, align) {
-                return true;
-            }
-            i += 1;
-        }
-        false
+        found.is_one_of((self.size, self.align), self.also)
     }
 
     /// What is wrong with a value of layout `found` and class `class`, if anything, in words
