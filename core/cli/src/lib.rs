@@ -321,11 +321,12 @@ struct CheckArgs {
 
 #[derive(Debug, Args)]
 struct MigrateArgs {
-    /// Rust source files, folders of .rs files, or - for standard input.
+    /// Crate folders (with a Cargo.toml), Rust source files, folders of .rs files, or - for
+    /// standard input.
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
-    /// Rewrite the files: each extern block's driver functions become #[cuda_entry] ones (the
-    /// diff is printed first).
+    /// Rewrite the files: each binding's driver functions become #[cuda_entry] ones, a crate's
+    /// manifest gets the dependency and loses its libcuda link (the diff is printed first).
     #[arg(long, conflicts_with = "dry_run")]
     write: bool,
     /// Print the diff --write would apply, and write nothing.
@@ -334,6 +335,10 @@ struct MigrateArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// The cuda-entry dependency a crate folder's Cargo.toml gets, in Cargo's words: a version
+    /// (`0.1`) or a dependency's keys (`path = "../cuda-entry/core"`, `git = "URL", rev = "..."`).
+    #[arg(long, value_name = "SPEC")]
+    dependency: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -414,6 +419,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             write: args.write,
             dry_run: args.dry_run,
             json: args.json,
+            dependency: args.dependency,
         }),
         Command::Completions(args) => {
             // Written to memory first: clap_complete panics when its writer fails.

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 use std::ops::Range;
 
-use super::find::{Block, Found, Linked};
+use super::find::{Found, Linked};
 use super::plan::{Origin, Plan, STATUS_TYPE, Status};
 use crate::decl::signature;
 
@@ -23,25 +23,55 @@ pub(crate) struct Edit {
     pub(crate) text: String,
 }
 
+/// How a group of migrated functions is written: where, and what their shims are.
+pub(crate) struct Group<'a> {
+    /// The indentation of the group's first line.
+    pub(crate) indent: &'a str,
+    /// The ABI of the entries' block: `C` or `system`.
+    pub(crate) abi: &'a str,
+    /// Attributes every entry and shim keeps (an `extern` block's `cfg` and lint levels).
+    pub(crate) kept: &'a [String],
+    /// Whether the shims are `extern` functions (an `extern` item's, a loaded field's), or Rust
+    /// functions (a wrapper's own signature).
+    pub(crate) extern_shims: bool,
+    /// What the shim's doc says the old function did: `linked` or `loaded`.
+    pub(crate) replaced: &'static str,
+}
+
+/// The ready plans of `origin`'s kind, with the function each is about.
+fn ready<'a>(
+    plans: &'a [Plan],
+    function: impl Fn(&Origin) -> Option<&'a Linked>,
+) -> Vec<(&'a Linked, &'a Plan)> {
+    plans
+        .iter()
+        .filter(|p| p.status() == Status::Ready)
+        .filter_map(|p| function(&p.origin).map(|f| (f, p)))
+        .collect()
+}
+
 /// The edits that migrate every ready function of `found`, in order, not overlapping.
 pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
     let mut taken = found.idents.clone();
     let mut edits = Vec::new();
     for (b, block) in found.blocks.iter().enumerate() {
-        let ready: Vec<(&Linked, &Plan)> = plans
-            .iter()
-            .filter(|p| p.status() == Status::Ready)
-            .filter_map(|p| match p.origin {
-                Origin::Extern { block, function } if block == b => {
-                    Some((&found.blocks[b].functions[function], p))
-                }
-                _ => None,
-            })
-            .collect();
+        let ready = ready(plans, |origin| match origin {
+            Origin::Extern { block, function } if *block == b => {
+                found.blocks[b].functions.get(*function)
+            }
+            _ => None,
+        });
         if ready.is_empty() {
             continue;
         }
-        let generated = generate(block, &ready, &mut taken);
+        let group = Group {
+            indent: &block.indent,
+            abi: &block.abi,
+            kept: &block.kept,
+            extern_shims: true,
+            replaced: "linked",
+        };
+        let generated = generate(&group, &ready, &mut taken);
         if ready.len() == block.items {
             // Nothing else is declared there: the block goes, its `#[link]` with it.
             edits.push(Edit {
@@ -61,8 +91,159 @@ pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
             });
         }
     }
+    edits.extend(unlinked(source, found, plans).0);
+    for (s, strukt) in found.loaded.structs.iter().enumerate() {
+        let ready = ready(plans, |origin| match origin {
+            Origin::Loaded { strukt, field } if *strukt == s => found.loaded.structs[s]
+                .fields
+                .get(*field)
+                .map(|f| &f.function),
+            _ => None,
+        });
+        if ready.is_empty() {
+            continue;
+        }
+        let module = super::loaded::module_name(&strukt.name, &mut taken);
+        edits.push(Edit {
+            range: strukt.start..strukt.start,
+            text: entries_module(strukt, &module, &ready, &mut taken),
+        });
+        for field in &strukt.fields {
+            if !ready.iter().any(|(f, _)| std::ptr::eq(*f, &field.function)) {
+                continue;
+            }
+            let shim = format!("{module}::{} as {}", field.function.name, field.pointer);
+            edits.push(Edit {
+                range: field.init.clone(),
+                text: if field.fallible {
+                    format!("::core::result::Result::Ok({shim})")
+                } else {
+                    shim
+                },
+            });
+        }
+    }
+    for (i, wrapper) in found.loaded.wrappers.iter().enumerate() {
+        let ready = ready(plans, |origin| match origin {
+            Origin::Wrapper { index } if *index == i => Some(wrapper),
+            _ => None,
+        });
+        if ready.is_empty() {
+            continue;
+        }
+        let indent = indent_at(source, wrapper.range.start);
+        let group = Group {
+            indent: &indent,
+            abi: "C",
+            kept: &[],
+            extern_shims: false,
+            replaced: "loaded",
+        };
+        edits.push(Edit {
+            range: wrapper.range.clone(),
+            text: generate(&group, &ready, &mut taken),
+        });
+    }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     edits
+}
+
+/// The indentation of the line `offset` is on.
+fn indent_at(source: &str, offset: usize) -> String {
+    let start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
+    source[start..offset]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect()
+}
+
+/// The edits that remove `#[link(name = "cuda")]` from the blocks that keep no function of
+/// libcuda after the migration (a block migrated whole goes with its attribute), and a line for
+/// each one kept, naming the functions that still need it.
+pub(crate) fn unlinked(source: &str, found: &Found, plans: &[Plan]) -> (Vec<Edit>, Vec<String>) {
+    let mut edits = Vec::new();
+    let mut kept = Vec::new();
+    for link in &found.links {
+        let migrated: Vec<&str> = plans
+            .iter()
+            .filter(|p| p.status() == Status::Ready)
+            .filter(
+                |p| matches!(p.origin, Origin::Extern { block, .. } if Some(block) == link.block),
+            )
+            .map(|p| p.export.as_str())
+            .collect();
+        if link
+            .block
+            .is_some_and(|b| migrated.len() == found.blocks[b].items)
+        {
+            continue;
+        }
+        // Driver functions left as they are, and libcuda's other exports (`cudbg...`).
+        let remaining: Vec<&str> = link
+            .functions
+            .iter()
+            .map(String::as_str)
+            .filter(|f| f.starts_with("cu") && !migrated.contains(f))
+            .collect();
+        if remaining.is_empty() {
+            edits.push(Edit {
+                range: whole_lines(source, &link.range),
+                text: String::new(),
+            });
+        } else {
+            kept.push(format!(
+                "line {}: `#[link(name = \"cuda\")]` is kept: the block still declares {}, \
+                 not migrated",
+                link.line,
+                remaining
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    (edits, kept)
+}
+
+/// The module of a struct's entries and the shims its fields are filled with, and the
+/// indentation the struct's first line had (it follows).
+fn entries_module(
+    strukt: &super::loaded::LoadedStruct,
+    module: &str,
+    ready: &[(&Linked, &Plan)],
+    taken: &mut HashSet<String>,
+) -> String {
+    let inner = format!("{}    ", strukt.indent);
+    let group = Group {
+        indent: &inner,
+        abi: "C",
+        kept: &[],
+        extern_shims: true,
+        replaced: "loaded",
+    };
+    // The shims are the module's, for the constructor of the struct beside it.
+    let shims: Vec<Linked> = ready
+        .iter()
+        .map(|(f, _)| Linked {
+            vis: "pub(super) ".to_owned(),
+            ..(*f).clone()
+        })
+        .collect();
+    let ready: Vec<(&Linked, &Plan)> = shims.iter().zip(ready.iter().map(|(_, p)| *p)).collect();
+    let generated = generate(&group, &ready, taken);
+    let i = &strukt.indent;
+    format!(
+        "/// The `#[cuda_entry]` declarations behind the functions of [`{name}`] (written by\n\
+         {i}/// `cuda-entry migrate`): each field of `{name}` is filled with the shim of its name.\n\
+         {i}#[allow(non_snake_case)]\n\
+         {i}mod {module} {{\n\
+         {i}    #[allow(unused_imports)]\n\
+         {i}    use super::*;\n\n\
+         {inner}{generated}\n\
+         {i}}}\n\n{i}",
+        name = strukt.name,
+    )
 }
 
 /// `source` with `edits` applied.
@@ -80,7 +261,7 @@ pub(crate) fn apply(source: &str, edits: &[Edit]) -> String {
 
 /// `range`, widened to its whole lines (their line break included) when nothing but whitespace
 /// shares them; as it is otherwise.
-fn whole_lines(source: &str, range: &Range<usize>) -> Range<usize> {
+pub(crate) fn whole_lines(source: &str, range: &Range<usize>) -> Range<usize> {
     let start = source[..range.start].rfind('\n').map_or(0, |i| i + 1);
     let end = source[range.end..]
         .find('\n')
@@ -102,7 +283,7 @@ fn free_name(base: String, taken: &mut HashSet<String>) -> String {
 
 /// The `#[cuda_entry]` block of `ready` and a shim for each, indented as `block` (the first line
 /// is not: it takes the block's place).
-fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<String>) -> String {
+fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut HashSet<String>) -> String {
     let mut out = String::new();
     out.push_str("#[::cuda_entry::cuda_entry]\n");
     let _ = writeln!(out, "unsafe extern \"{}\" {{", block.abi);
@@ -131,6 +312,10 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
         let cfgs = f.attrs.iter().filter(|a| a.starts_with("#[cfg("));
         for attr in block.kept.iter().chain(cfgs) {
             let _ = writeln!(out, "    {attr}");
+        }
+        // The entry is named after the binding: rustc's lint asks for snake case.
+        if entry.chars().any(|c| c.is_ascii_uppercase()) {
+            out.push_str("    #[allow(non_snake_case)]\n");
         }
         let _ = writeln!(out, "    {}", target.attribute);
         // A typedef returning `CUresult` gives a checked call (`Result<(), Error>`); its entry
@@ -166,11 +351,19 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
         }
         let _ = writeln!(
             shims,
-            "/// Calls `{}` at version {} through [`{entry}`];\n/// the `extern` declaration \
-             this replaces linked `{}`.",
-            target.symbol, target.version, plan.export
+            "/// Calls `{}` at version {} through [`{entry}`];\n/// the {} this replaces {} `{}`.",
+            target.symbol,
+            target.version,
+            if block.replaced == "linked" {
+                "`extern` declaration"
+            } else {
+                "function"
+            },
+            block.replaced,
+            plan.export
         );
-        if !f.safe {
+        let has_safety = docs.iter().any(|d| d.contains("# Safety"));
+        if !f.safe && !has_safety {
             let _ = writeln!(
                 shims,
                 "///\n/// # Safety\n///\n/// The contract of the driver function `{}`.",
@@ -182,10 +375,14 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
         }
         shims.push_str("#[allow(dead_code, non_snake_case, clippy::too_many_arguments)]\n");
         let head = format!(
-            "{}{}extern \"{}\" fn {}",
+            "{}{}{}fn {}",
             f.vis,
             if f.safe { "" } else { "unsafe " },
-            block.abi,
+            if block.extern_shims {
+                format!("extern \"{}\" ", block.abi)
+            } else {
+                String::new()
+            },
             f.name
         );
         shims.push_str(&signature("", &head, &params, ret, " {"));
