@@ -158,10 +158,17 @@ fn linked_plan(f: &Linked, abi: &str, origin: Origin) -> Plan {
             return plan;
         }
     };
+    // A status passed in is declared as the crate's `CUresult`, as the return is (the shim
+    // converts the binding's value).
     let params: Vec<String> = f
         .params
         .iter()
-        .map(|p| format!("{}: {}", p.name.as_deref().unwrap_or("_"), p.ty))
+        .enumerate()
+        .map(|(i, p)| {
+            let status = t.params.get(i).is_some_and(|c| c.ty.spelling == "CUresult");
+            let ty = if status { STATUS_TYPE } else { &p.ty };
+            format!("{}: {ty}", p.name.as_deref().unwrap_or("_"))
+        })
         .collect();
     let variadic = if f.variadic { ", ..." } else { "" };
     // A status is declared as the crate's `CUresult`, which holds every `int`: the binding's own
@@ -260,7 +267,12 @@ fn call_plan(call: &Call) -> Plan {
                 name.push('_');
             }
             names.push(name.clone());
-            format!("{name}: {}", qualified(p.ty.spelling, &call.module))
+            let ty = if p.ty.spelling == "CUresult" {
+                STATUS_TYPE.to_owned()
+            } else {
+                qualified(p.ty.spelling, &call.module)
+            };
+            format!("{name}: {ty}")
         })
         .collect();
     let attribute = attribute(t);

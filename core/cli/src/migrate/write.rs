@@ -303,6 +303,34 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut HashSet<S
             .map(|(name, p)| format!("{name}: {}", p.ty))
             .collect();
         let ret = f.ret.as_deref().unwrap_or("()");
+        // A status the caller passes in (`cuGetErrorString(CUresult error, ..)`) is declared as
+        // the crate's `CUresult` too; the shim reads the binding's own value into it.
+        let typedef = cuda_entry_table::find(target.symbol, target.version, target.per_thread);
+        let is_status = |i: usize| {
+            typedef
+                .and_then(|t| t.params.get(i))
+                .is_some_and(|p| p.ty.spelling == "CUresult")
+        };
+        let entry_params: Vec<String> = names
+            .iter()
+            .zip(&f.params)
+            .enumerate()
+            .map(|(i, (name, p))| {
+                format!("{name}: {}", if is_status(i) { STATUS_TYPE } else { &p.ty })
+            })
+            .collect();
+        let args: Vec<String> = names
+            .iter()
+            .zip(&f.params)
+            .enumerate()
+            .map(|(i, (name, p))| {
+                if is_status(i) {
+                    status_argument(name, &p.ty)
+                } else {
+                    name.clone()
+                }
+            })
+            .collect();
         // The entry: the kept attributes of the block and the function's `cfg`s.
         let _ = writeln!(
             out,
@@ -330,7 +358,7 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut HashSet<S
         out.push_str(&signature(
             "    ",
             &format!("{}fn {entry}", f.vis),
-            &params,
+            &entry_params,
             entry_ret,
             ";",
         ));
@@ -386,7 +414,7 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut HashSet<S
             f.name
         );
         shims.push_str(&signature("", &head, &params, ret, " {"));
-        for line in adapter(&entry, &names, ret, f.safe, checked).lines() {
+        for line in adapter(&entry, &args, ret, f.safe, checked).lines() {
             let _ = writeln!(shims, "    {line}");
         }
         shims.push_str("}\n");
@@ -406,6 +434,20 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut HashSet<S
         indented.push_str(line);
     }
     indented
+}
+
+/// The argument passing the binding's status `name` (of type `ty`, 4 bytes whatever it is: an
+/// integer, bindgen's enum) as the crate's `CUresult`: its `int`, read from its bytes. It is
+/// evaluated within the `unsafe` block of the entry's call ([`adapter`]).
+fn status_argument(name: &str, ty: &str) -> String {
+    format!(
+        "{{\n    \
+             const {{ assert!(::core::mem::size_of::<{ty}>() == 4, \"a CUresult is 4 bytes\") }};\n    \
+             // Within the call's `unsafe`: `{ty}` is 4 bytes (asserted), any of which an `i32`\n    \
+             // holds.\n    \
+             {STATUS_TYPE}(::core::ptr::from_ref(&{name}).cast::<i32>().read_unaligned())\n\
+         }}"
+    )
 }
 
 /// The body of a shim: calls `entry` with `args` and gives back what the replaced declaration
