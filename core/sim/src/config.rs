@@ -18,6 +18,10 @@ pub(crate) const MODE_VARIABLE: &str = "CUDA_ENTRY_SIM_MODE";
 pub(crate) const RUNTIME_VERSION_VARIABLE: &str = "CUDA_ENTRY_SIMRT_VERSION";
 /// The simulated runtime's variable for its fault mode.
 pub(crate) const RUNTIME_MODE_VARIABLE: &str = "CUDA_ENTRY_SIMRT_MODE";
+/// The simulator's variable for the statuses injected into named functions.
+pub(crate) const STATUS_VARIABLE: &str = "CUDA_ENTRY_SIM_STATUS";
+/// The simulator's variable for how many queries launched or recorded work stays pending.
+pub(crate) const PENDING_VARIABLE: &str = "CUDA_ENTRY_SIM_PENDING";
 
 /// Which simulated driver: each is a shared object of its own, because a missing export cannot be
 /// switched off by configuration.

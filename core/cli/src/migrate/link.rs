@@ -177,6 +177,12 @@ fn strip(item: &mut Item) -> bool {
                     k -= 1;
                 } else {
                     array.remove(i);
+                    // The element now first keeps no space after the bracket.
+                    if i == 0
+                        && let Some(first) = array.get_mut(0)
+                    {
+                        first.decor_mut().set_prefix("");
+                    }
                 }
             }
             true
@@ -313,6 +319,10 @@ mod tests {
         );
         assert_eq!(changes.len(), 3, "{changes:?}");
         assert_eq!(config("[build]\nrustflags = [\"-lm\"]\n"), Ok(None));
+        let (out, _) = config("[build]\nrustflags = [\"-lcuda\", \"-lm\"]\n")
+            .expect("valid")
+            .expect("changed");
+        assert_eq!(out, "[build]\nrustflags = [\"-lm\"]\n");
         assert!(config("[build\n").is_err());
     }
 }

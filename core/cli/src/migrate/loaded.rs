@@ -272,14 +272,11 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                 for (name, init) in lets.0 {
                     let mut literals = Literals::default();
                     literals.visit_expr(init);
-                    let export = match literals.0.as_slice() {
-                        [export] => Some(export.clone()),
-                        [] => None,
-                        _ => continue,
-                    };
-                    if export.is_some() || is_driver_name(&name) {
+                    // One export loaded by name (a field already migrated loads none).
+                    if let [export] = literals.0.as_slice() {
                         let range = self.text.range(init.span());
-                        self.inits.push((owner.clone(), name, export, range));
+                        self.inits
+                            .push((owner.clone(), name, Some(export.clone()), range));
                     }
                 }
             }

@@ -256,7 +256,7 @@ pub(crate) fn lock_advice(lock: &str) -> Result<Vec<(String, String, String)>, S
 fn inline(items: &[(&str, &str)]) -> Value {
     let mut table = toml_edit::InlineTable::new();
     for (key, value) in items {
-        table.insert(key, Value::from(*value));
+        table.insert(*key, Value::from(*value));
     }
     table.fmt();
     Value::InlineTable(table)
