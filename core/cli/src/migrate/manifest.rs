@@ -278,8 +278,8 @@ mod tests {
         );
         let path = Dependency::parse("path = \"../cuda-entry/core\"").expect("a path");
         assert_eq!(
-            path.0.to_string(),
-            inline(&[("path", "../cuda-entry/core")]).to_string()
+            path.0.to_string().trim(),
+            inline(&[("path", "../cuda-entry/core")]).to_string().trim()
         );
         assert_eq!(path.path(), Some(PathBuf::from("../cuda-entry/core")));
         let git = Dependency::parse("{ git = \"https://example.org/x\", rev = \"abc\" }");
