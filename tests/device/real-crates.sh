@@ -4,7 +4,7 @@
 # libcuda) and against the migrated one (resolving through cuda-entry); on the GPU machine both
 # run and their results are compared test by test.
 #
-#   tests/device/real-crates.sh build   here: fetch, migrate, build both variants into .device/real
+#   tests/device/real-crates.sh build   here: fetch, migrate, build both variants into .device-real
 #   tests/device/real-crates.sh run     on the GPU machine: run both, compare, exit 1 on a difference
 #
 # The crates (docs/migrating.md says what they show):
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-out=$root/.device/real
+out=$root/.device-real
 work=${REAL_CRATES_WORK:-$root/target/real-crates}
 
 build() {
@@ -142,7 +142,7 @@ run() {
     name=$(basename "$exe")
     for variant in original migrated; do
       if [ ! -x "$out/$variant/$name" ]; then
-        echo "MISSING $variant/$name (run tests/device/real-crates.sh build here, carry .device)"
+        echo "MISSING $variant/$name (run tests/device/real-crates.sh build here, carry .device-real)"
         failed=1
         continue
       fi

@@ -55,7 +55,10 @@ fn migrated_sources_compile_and_run() {
             std::fs::read_to_string(fixtures().join("migrate").join(file)).expect("read");
         let (loaded, report) = migrated(&dir, &format!("migrate/{file}"));
         assert_eq!(report["totals"]["ready"], ready, "{file}: {report}");
-        assert!(!loaded.contains("\\0\")"), "{file} still loads by name:\n{loaded}");
+        assert!(
+            !loaded.contains("\\0\")"),
+            "{file} still loads by name:\n{loaded}"
+        );
         cases.pass(write(&dir, &format!("original_{file}"), &deny(&original)));
         cases.pass(write(&dir, &format!("migrated_{file}"), &deny(&loaded)));
     }

@@ -72,8 +72,8 @@ fn a_crate_is_reported_file_by_file_then_written() {
             "removes `-l cuda` from build.rustflags",
         ),
         format!(
-            "{}: holds proc-macro2 1.0.28 (cuda-entry needs 1.0.95), quote 1.0.9 (cuda-entry \
-             needs 1.0.40): run `cargo update -p proc-macro2 -p quote` before building\n",
+            "{}: holds proc-macro2 1.0.28 (cuda-entry needs 1.0.91), quote 1.0.9 (cuda-entry \
+             needs 1.0.35): run `cargo update -p proc-macro2 -p quote` before building\n",
             dir.join("Cargo.lock").display()
         ),
     ] {

@@ -14,7 +14,9 @@ use serde_json::Value;
 fn lower_bound(req: &str) -> Option<(u64, u64, u64)> {
     let first = req.split(',').next()?.trim();
     let version = first.trim_start_matches(['^', '~', '=', '>', ' ']);
-    let mut parts = version.split(['.', '-', '+']).map(|p| p.parse::<u64>().ok());
+    let mut parts = version
+        .split(['.', '-', '+'])
+        .map(|p| p.parse::<u64>().ok());
     let major = parts.next()??;
     let minor = parts.next().flatten().unwrap_or(0);
     let patch = parts.next().flatten().unwrap_or(0);
@@ -23,12 +25,31 @@ fn lower_bound(req: &str) -> Option<(u64, u64, u64)> {
 
 /// The source text `MINIMUMS` must have.
 fn expected() -> String {
+    // The host's packages only: what the workspace's own build already fetched.
+    let rustc = Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .expect("rustc runs");
+    let host = String::from_utf8_lossy(&rustc.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .expect("rustc names its host");
     let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--filter-platform",
+            &host,
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo metadata runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let packages = doc["packages"].as_array().expect("packages");
     let by_id: BTreeMap<&str, &Value> = packages
