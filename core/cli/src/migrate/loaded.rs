@@ -21,7 +21,7 @@ use std::ops::Range;
 
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
-use syn::{Expr, Fields, GenericArgument, ImplItem, Item, Lit, Pat, PathArguments, Safety, Type};
+use syn::{Expr, Fields, GenericArgument, ImplItem, Lit, Pat, PathArguments, Safety, Type};
 
 use super::find::{Linked, Text, is_driver_name, linked_of};
 
@@ -291,10 +291,6 @@ impl<'ast> Visit<'ast> for Finder<'_> {
         } else {
             visit::visit_item_fn(self, f);
         }
-    }
-
-    fn visit_item(&mut self, item: &'ast Item) {
-        visit::visit_item(self, item);
     }
 }
 
