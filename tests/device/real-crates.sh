@@ -69,13 +69,18 @@ TOML
   done
 
   # The stub libcuda.so, for linking the original only.
+  # cuda-driver-sys's build script looks in $CUDA_LIBRARY_PATH/lib64.
   local stub=$work/stub
-  mkdir -p "$stub"
+  mkdir -p "$stub/lib64"
   sed -e '/^$/d' -e 's/.*/int &(void) { return 34; }/' tests/ground-truth/driver-13000-exports.txt >"$stub/cuda.c"
-  cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$stub/libcuda.so" "$stub/cuda.c"
+  cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$stub/lib64/libcuda.so" "$stub/cuda.c"
 
-  # RustaCUDA's suite, against each cuda-driver-sys.
+  # RustaCUDA's suite, against each cuda-driver-sys. Its Cargo.lock holds quote 1.0.9 and
+  # proc-macro2 1.0.28, older than cuda-entry's macros need (syn 3 needs 1.0.35 and 1.0.91): the
+  # update `migrate` names for such a lockfile, run once for both variants (it changes the
+  # versions of rustacuda_derive's build-time dependencies only).
   local rustacuda=$work/rustacuda-0.1.3
+  (cd "$rustacuda" && cargo update --quiet -p quote -p proc-macro2)
   for variant in original migrated; do
     local sys=$work/cuda-driver-sys-0.3.0
     [ "$variant" = migrated ] && sys=$work/cuda-driver-sys-0.3.0-migrated
