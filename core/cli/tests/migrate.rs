@@ -219,7 +219,10 @@ fn write_rewrites_the_extern_items_and_nothing_else() {
     let diff = |out: &str| {
         let start = out.find("\n--- ").expect("a diff") + 1;
         // Then what changed, file by file, and the totals.
-        let end = out.find(&format!("\n{path}: declares")).expect("the changes") + 1;
+        let end = out
+            .find(&format!("\n{path}: declares"))
+            .expect("the changes")
+            + 1;
         out[start..end].to_owned()
     };
     let shown = diff(&wrote.stdout);

@@ -296,6 +296,13 @@ mod tests {
              if true {  }\n}\n"
         );
         assert!(left.is_empty(), "{left:?}");
+        // A statement's attributes go with it.
+        let (out, left) = script(
+            "fn main() {\n    #[cfg(feature = \"driver\")]\n    \
+             println!(\"cargo:rustc-link-lib=dylib=cuda\");\n    let _ = 1;\n}\n",
+        );
+        assert_eq!(out, "fn main() {\n    let _ = 1;\n}\n");
+        assert!(left.is_empty(), "{left:?}");
         let (out, left) = script(
             "fn main() { let l = \"cargo:rustc-link-lib=cuda\"; let _ = format!(\"{}\", \
              if true { l } else { \"\" }); }\n",

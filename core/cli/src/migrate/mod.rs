@@ -311,10 +311,8 @@ fn migrate(
         }
         for edit in &removed {
             let line = source[..edit.range.start].matches('\n').count() + 1;
-            changes.push(format!(
-                "removes line {line}: `{}`",
-                source[edit.range.clone()].trim()
-            ));
+            let removed: Vec<&str> = source[edit.range.clone()].split_whitespace().collect();
+            changes.push(format!("removes line {line}: `{}`", removed.join(" ")));
         }
         (found, plans, edits, changes, left)
     })?;
