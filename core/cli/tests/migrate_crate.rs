@@ -155,9 +155,16 @@ fn what_cannot_be_removed_is_left_and_said() {
         "#[link(name = \"cuda\")]\nunsafe extern \"C\" {\n    pub fn cuFrobnicate(x: u32) -> i32;\n}\n",
     )
     .expect("write");
+    let manifest = read(&dir, "Cargo.toml").replace("edition = \"2021\"\n", "");
+    std::fs::write(dir.join("Cargo.toml"), manifest).expect("write");
     let out = run(cuda_entry(), &["migrate", dir.to_str().expect("UTF-8")]);
     assert_eq!(out.status, 3, "{out:?}");
     for line in [
+        format!(
+            "{}: left as it is: edition 2015: the declarations name `::cuda_entry`, which such \
+             a crate reaches only with `extern crate cuda_entry;` at its root: add that line\n",
+            dir.join("Cargo.toml").display()
+        ),
         format!(
             "{}: left as it is: line 2: `cargo:rustc-link-lib=cuda` is not a statement of its \
              own: remove it by hand\n",

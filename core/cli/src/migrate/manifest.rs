@@ -141,6 +141,15 @@ impl Manifest {
         }
     }
 
+    /// Whether the crate is of edition 2015 (no `edition`, nor one inherited from its
+    /// workspace), where the declarations' `::cuda_entry` paths need `extern crate cuda_entry;`.
+    pub(crate) fn edition_2015(&self) -> bool {
+        match self.doc.get("package").and_then(|p| p.get("edition")) {
+            None => true,
+            Some(edition) => edition.as_str() == Some("2015"),
+        }
+    }
+
     /// Whether the crate already depends on cuda-entry (under its name or renamed), in any
     /// dependency table.
     fn depends(&self) -> bool {
@@ -339,6 +348,15 @@ mod tests {
         );
         assert!(Manifest::read("[workspace]\n".to_owned()).is_err());
         assert!(Manifest::read("[package\n".to_owned()).is_err());
+    }
+
+    #[test]
+    fn edition_2015_is_told() {
+        let edition = |text: &str| Manifest::read(text.to_owned()).expect("ok").edition_2015();
+        assert!(edition("[package]\nname = \"x\"\n"));
+        assert!(edition("[package]\nedition = \"2015\"\n"));
+        assert!(!edition("[package]\nedition = \"2018\"\n"));
+        assert!(!edition("[package]\nedition.workspace = true\n"));
     }
 
     #[test]

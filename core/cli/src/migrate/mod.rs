@@ -251,8 +251,19 @@ fn crate_files(
     let manifest = c.dir.join("Cargo.toml");
     let old = std::fs::read_to_string(&manifest)
         .map_err(|e| format!("{}: cannot read: {e}", shown::path(&manifest)))?;
-    if let Some((new, change)) = c.manifest.with_dependency(dependency) {
-        files.push(Migrated::text(manifest, &old, &new, vec![change]));
+    let mut edited = match c.manifest.with_dependency(dependency) {
+        Some((new, change)) => Migrated::text(manifest.clone(), &old, &new, vec![change]),
+        None => Migrated::text(manifest, &old, &old, Vec::new()),
+    };
+    if c.manifest.edition_2015() {
+        edited.left.push(
+            "edition 2015: the declarations name `::cuda_entry`, which such a crate reaches only \
+             with `extern crate cuda_entry;` at its root: add that line"
+                .to_owned(),
+        );
+    }
+    if !edited.edits.is_empty() || !edited.left.is_empty() {
+        files.push(edited);
     }
     for name in ["config.toml", "config"] {
         let path = c.dir.join(".cargo").join(name);
