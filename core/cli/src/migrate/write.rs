@@ -428,7 +428,7 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut HashSet<S
         if i > 0 {
             indented.push('\n');
             if !line.is_empty() {
-                indented.push_str(&block.indent);
+                indented.push_str(block.indent);
             }
         }
         indented.push_str(line);
