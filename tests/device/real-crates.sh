@@ -14,7 +14,7 @@
 #                          variant through a `[patch]` given on cargo's command line.
 #   cudarc 0.19.10         wrappers loading each export lazily by name (`dynamic-loading`), with
 #                          an `extern` fallback under a cfg; the suite is its own driver tests
-#                          (`cuda-13000`, `driver`, `nvrtc`).
+#                          (`cuda-13010`, `driver`, `nvrtc`).
 # Linking the original needs a libcuda.so, which this machine lacks: a stub exporting every
 # function of the real driver (tests/ground-truth/driver-13000-exports.txt), built with cc and
 # used only for the link; its SONAME is libcuda.so.1, so the device loads its real driver.
@@ -88,13 +88,17 @@ TOML
       cargo test --no-run --message-format=json --manifest-path "$rustacuda/Cargo.toml" \
       --config "patch.crates-io.cuda-driver-sys.path=\"$sys\""
   done
-  # cudarc's driver tests, original and migrated.
+  # cudarc's driver tests, original and migrated. With `cuda-13010` bindings, not `cuda-13000`:
+  # cuda-entry's typedef table holds one layout per C type, the newest header's, and
+  # `CUdevResource` grew from align 4 (CUDA 12.4-13.0, cudarc's `cuda-13000`) to align 8 in 13.1,
+  # so the macro refuses the seven green-context functions of `cuda-13000` (their 12040
+  # typedefs); no test calls them, and the driver's functions the tests call are the same.
   for variant in original migrated; do
     local dir=$work/cudarc-0.19.10
     [ "$variant" = migrated ] && dir=$work/cudarc-0.19.10-migrated
     collect "cudarc" "$variant" env CARGO_TARGET_DIR="$work/target-cudarc-$variant" \
       cargo test --no-run --message-format=json --manifest-path "$dir/Cargo.toml" --lib \
-      --no-default-features --features std,driver,nvrtc,dynamic-loading,cuda-13000
+      --no-default-features --features std,driver,nvrtc,dynamic-loading,cuda-13010
   done
   # The device takes at most 64 MiB of carried files: debug info stays here.
   strip --strip-debug "$out"/original/* "$out"/migrated/*
