@@ -43,13 +43,16 @@ tail -n 4 "$work/migrate.log"
 # The crate's own build time: dependencies built first, then the crate rebuilt RUNS times.
 measure() { # variant
   local dir=$work/$1 target=$work/target-$1
-  CARGO_TARGET_DIR=$target cargo build --quiet $profile_flag --manifest-path "$dir/Cargo.toml"
+  # The crates' own warnings (the original's, under today's rustc) go to a log.
+  CARGO_TARGET_DIR=$target cargo build --quiet $profile_flag --manifest-path "$dir/Cargo.toml" \
+    2>>"$work/build-$1.log"
   local best=
   for _ in $(seq "$runs"); do
     touch "$dir/src/lib.rs"
     local start end
     start=$(date +%s.%N)
-    CARGO_TARGET_DIR=$target cargo build --quiet $profile_flag --manifest-path "$dir/Cargo.toml"
+    CARGO_TARGET_DIR=$target cargo build --quiet $profile_flag --manifest-path "$dir/Cargo.toml" \
+      2>>"$work/build-$1.log"
     end=$(date +%s.%N)
     best=$(python3 -c "t = $end - $start; b = '$best'; print(f'{min(t, float(b)) if b else t:.2f}')")
   done
