@@ -489,16 +489,19 @@ pub(crate) fn adapter(
         )
     };
     if checked {
+        // One conversion of the status, whichever way the call went: half the code per shim.
         return format!(
             "// SAFETY: {contract}.\n\
-             match unsafe {{ {call} }} {{\n    \
-                 ::core::result::Result::Ok(()) => {},\n    \
+             let status: i32 = match unsafe {{ {call} }} {{\n    \
+                 ::core::result::Result::Ok(()) => 0,\n    \
                  // The driver's status; unresolved (`{entry}::pointer()` says why):\n    \
                  // CUDA_ERROR_NOT_FOUND, as for a missing function.\n    \
-                 ::core::result::Result::Err(error) => {},\n\
-             }}\n",
-            status("0"),
-            status("error.driver_status().unwrap_or(500)")
+                 ::core::result::Result::Err(error) => error.driver_status().unwrap_or(500),\n\
+             }};\n\
+             const {{ assert!(::core::mem::size_of::<{ret}>() == 4, \"a CUresult is 4 bytes\") }};\n\
+             // SAFETY: `{ret}`, the status type of the declaration this replaces, is 4 bytes\n\
+             // (asserted); `status` is what that declaration returned for this call.\n\
+             unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read_unaligned() }}\n"
         );
     }
     format!(
