@@ -101,13 +101,16 @@ fn every_runtime_mode_the_kit_names_is_one_the_runtime_accepts() {
 #[test]
 fn an_allocation_out_of_memory_releases_the_cache_and_retries() {
     // cuMemAlloc answers CUDA_ERROR_OUT_OF_MEMORY (2) on its first call only.
-    in_child(&Config::new().inject("cuMemAlloc", 2, When::Call(1)), || {
-        let mut released = 0;
-        let dptr = kit_user::alloc_with_retry(1 << 20, || released += 1).expect("the retry");
-        assert_ne!(dptr, 0);
-        assert_eq!(released, 1);
-        assert_eq!(cuda_entry_sim::calls("cuMemAlloc_v2"), 2);
-    });
+    in_child(
+        &Config::new().inject("cuMemAlloc", 2, When::Call(1)),
+        || {
+            let mut released = 0;
+            let dptr = kit_user::alloc_with_retry(1 << 20, || released += 1).expect("the retry");
+            assert_ne!(dptr, 0);
+            assert_eq!(released, 1);
+            assert_eq!(cuda_entry_sim::calls("cuMemAlloc_v2"), 2);
+        },
+    );
     // Out of memory twice: the second is the caller's error.
     in_child(&Config::new().inject("cuMemAlloc", 2, When::Always), || {
         let error = kit_user::alloc_with_retry(1 << 20, || {}).expect_err("out of memory");
