@@ -2,7 +2,7 @@
 //!
 //! Work is pending after a kernel launch on a stream (until that stream, or the context, is
 //! synchronised) and after an event is recorded (until it is synchronised): the next
-//! [`pending_queries`](super::inject::pending_queries) queries of it answer
+//! [`pending_queries`] queries of it answer
 //! `CUDA_ERROR_NOT_READY` (600), then success, as a real stream's work finishes some time after
 //! the launch. The kernels themselves still run at once, on the host (`api::launch_kernel`).
 
