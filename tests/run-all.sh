@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every test, and the docs with warnings denied.
 #
-# Every check is required except those that need something this machine may lack: Miri, the fuzz
-# smoke run, the Windows check and the Windows run under Wine (a tool), the header completeness
+# Every check is required except those that need something this machine may lack: Miri, the
+# minimal-versions check (the nightly toolchain), the fuzz smoke run, the Windows check and the
+# Windows run under Wine (a tool), the header completeness
 # test (the downloaded headers) and the GPU suite (a GPU). Those print "SKIPPED <check>: <why>"
 # and the run goes on; the end of the run lists every SKIPPED line again. With CI set (not empty,
 # 0 or false; .ci/run exports CI=1) the tools and the headers are required: a missing tool fails
@@ -18,6 +19,7 @@ on_ci() {
   esac
 }
 have_miri() { cargo +nightly miri --version >/dev/null 2>&1; }
+have_nightly() { cargo +nightly --version >/dev/null 2>&1; }
 have_fuzz() { cargo +nightly fuzz --version >/dev/null 2>&1; }
 have_windows() { rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu; }
 have_wine() {
@@ -29,6 +31,7 @@ have_wine() {
 install() {
   case "$1" in
     Miri) echo "rustup +nightly component add miri rust-src" ;;
+    "the minimal-versions check") echo "rustup toolchain install nightly --profile minimal" ;;
     "the fuzz smoke run") echo "cargo install cargo-fuzz (needs the nightly toolchain)" ;;
     "the Windows check") echo "rustup target add x86_64-pc-windows-gnu" ;;
     "the Windows run under Wine")
@@ -38,6 +41,7 @@ install() {
 }
 missing=()
 have_miri || missing+=("Miri")
+have_nightly || missing+=("the minimal-versions check")
 have_fuzz || missing+=("the fuzz smoke run")
 have_windows || missing+=("the Windows check")
 have_wine || missing+=("the Windows run under Wine")
@@ -98,6 +102,16 @@ CARGO_TARGET_DIR=$package_dir cargo package --offline --allow-dirty -p cuda-entr
   -p cuda-entry-simruntime-old -p cuda-entry-sim
 rm -rf "$package_dir"
 # --- end of the testing kit -----------------------------------------------------------------
+# The published crates' dependency minimums are what their code needs: checked with every direct
+# dependency at its lowest allowed version (cargo -Z direct-minimal-versions, nightly; a copy of
+# the workspace, the lockfile untouched).
+{ set +x; } 2>/dev/null
+if have_nightly; then
+  (set -x; tests/minimal-versions.sh)
+else
+  skip "the minimal-versions check"
+fi
+set -x
 # The entry cache and the one-time loads, model-checked (loom explores every interleaving).
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p cuda-entry --lib --release loom
 # Miri over the FFI-free core, a libFuzzer smoke run of the macro's parser and validator (the long

@@ -218,7 +218,11 @@ fn write_rewrites_the_extern_items_and_nothing_else() {
     // The diff shown, the same for both, is what was written.
     let diff = |out: &str| {
         let start = out.find("\n--- ").expect("a diff") + 1;
-        let end = out.rfind("\n6 bindings").expect("the totals") + 1;
+        // Then what changed, file by file, and the totals.
+        let end = out
+            .find(&format!("\n{path}: declares"))
+            .expect("the changes")
+            + 1;
         out[start..end].to_owned()
     };
     let shown = diff(&wrote.stdout);
@@ -250,8 +254,8 @@ fn write_rewrites_the_extern_items_and_nothing_else() {
     assert!(!migrated.contains("    pub fn cuInit(flags: c_uint) -> CUresult;\n"));
     assert!(migrated.contains(
         "#[::cuda_entry::cuda_entry]\nunsafe extern \"C\" {\n    /// `cuInit` at version 2000 \
-         (`PFN_cuInit_v2000`), for `cuInit`.\n    #[cuda_entry(symbol = \"cuInit\", version = \
-         2000)]\n    pub fn cuInit_entry(flags: c_uint) -> ::cuda_entry::types::CUresult;\n"
+         (`PFN_cuInit_v2000`), for `cuInit`.\n    #[allow(non_snake_case)]\n    \
+         #[cuda_entry(symbol = \"cuInit\", version = 2000)]\n    pub fn cuInit_entry(flags: c_uint) -> ::cuda_entry::types::CUresult;\n"
     ));
     assert!(migrated.contains("pub unsafe extern \"C\" fn cuInit(flags: c_uint) -> CUresult {\n"));
     // The nested block had only driver functions: it is replaced, indented as it was.

@@ -709,14 +709,14 @@ pub mod cugeterrorname {
     use super::*;
 
     #[cuda_entry(symbol = "cuGetErrorName", version = 6000)]
-    pub unsafe extern "C" fn get_error_name(error: sys::CUresult, p_str: *mut *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn get_error_name(error: ::cuda_entry::types::CUresult, p_str: *mut *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugeterrorstring {
     use super::*;
 
     #[cuda_entry(symbol = "cuGetErrorString", version = 6000)]
-    pub unsafe extern "C" fn get_error_string(error: sys::CUresult, p_str: *mut *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn get_error_string(error: ::cuda_entry::types::CUresult, p_str: *mut *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugetexporttable {

@@ -146,7 +146,7 @@ fn with_context() -> SimResult<MutexGuard<'static, State>> {
 }
 
 /// As [`with_context`], when the state is not needed.
-fn current_context() -> SimResult {
+pub(crate) fn current_context() -> SimResult {
     with_context().map(drop)
 }
 
@@ -160,13 +160,7 @@ fn alive(ctx: CUcontext) -> SimResult {
 }
 
 fn valid_stream(stream: CUstream) -> SimResult {
-    // The simulator has no stream creation: only NULL, CU_STREAM_LEGACY (1) and
-    // CU_STREAM_PER_THREAD (2) exist.
-    if (stream as usize) <= 2 {
-        Ok(())
-    } else {
-        Err(SimError::InvalidHandle)
-    }
+    super::work::valid_stream(stream)
 }
 
 /// The only device is 0.
@@ -401,13 +395,15 @@ pub unsafe fn ctx_get_device_v2(device: *mut CUdevice, ctx: CUcontext) -> SimRes
     unsafe { put(device, 0) }
 }
 
-/// `cuCtxSynchronize(void)` (2.0): the current context; nothing is ever pending.
+/// `cuCtxSynchronize(void)` (2.0): the current context; its pending work is done.
 ///
 /// # Safety
 ///
 /// None.
 pub unsafe fn ctx_synchronize() -> SimResult {
-    current_context()
+    current_context()?;
+    super::work::synchronized_all();
+    Ok(())
 }
 
 /// `cuCtxSynchronize_v2(CUcontext ctx)` (13.0): NULL means the current context.
@@ -651,14 +647,17 @@ pub unsafe fn module_unload(hmod: CUmodule) -> SimResult {
     Ok(())
 }
 
-/// `cuStreamSynchronize(CUstream)` (and `_ptsz`): launches are synchronous, nothing to wait for.
+/// `cuStreamSynchronize(CUstream)` (and `_ptsz`): launches run at once; the stream's pending
+/// work is done.
 ///
 /// # Safety
 ///
 /// None beyond the C signature.
 pub unsafe fn stream_synchronize(stream: CUstream) -> SimResult {
     current_context()?;
-    valid_stream(stream)
+    valid_stream(stream)?;
+    super::work::synchronized(stream);
+    Ok(())
 }
 
 /// `cuStreamBeginCapture(CUstream)` (10.0, and `_ptsz`): the only streams are the special ones,
@@ -757,7 +756,9 @@ pub unsafe fn launch_kernel(
     valid_stream(stream)?;
     if is_vector_add {
         let threads = u64::from(grid_x) * u64::from(block_x);
-        return vector_add(&mut st, kernel_params, threads);
+        vector_add(&mut st, kernel_params, threads)?;
     }
+    drop(st);
+    super::work::launched(stream);
     Ok(())
 }

@@ -29,6 +29,8 @@ pub mod rc {
     /// `CUDA_ERROR_NOT_FOUND`: the 4-argument `cuGetProcAddress` answer for an unknown symbol or
     /// a version below the first typedef (measured, legacy TSV).
     pub const NOT_FOUND: CUresult = 500;
+    /// `CUDA_ERROR_NOT_READY`: a queried stream or event has work pending.
+    pub const NOT_READY: CUresult = 600;
     /// `CUDA_ERROR_ILLEGAL_ADDRESS`.
     pub const ILLEGAL_ADDRESS: CUresult = 700;
     /// `CUDA_ERROR_NOT_SUPPORTED`: what every export the simulator does not implement returns.
@@ -56,6 +58,8 @@ pub enum SimError {
     InvalidHandle,
     /// `CUDA_ERROR_NOT_FOUND` (500).
     NotFound,
+    /// `CUDA_ERROR_NOT_READY` (600): a queried stream or event has work pending.
+    NotReady,
     /// `CUDA_ERROR_ILLEGAL_ADDRESS` (700): a kernel touched memory outside an allocation.
     IllegalAddress,
     /// `CUDA_ERROR_NOT_SUPPORTED` (801): an export of the real driver that the simulator does not
@@ -63,7 +67,8 @@ pub enum SimError {
     NotSupported,
     /// `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED` (900).
     StreamCaptureUnsupported,
-    /// Mode `rc=<N>`: the configured code, whatever it is (0 included).
+    /// Mode `rc=<N>`, or a status injected into the function (`CUDA_ENTRY_SIM_STATUS`): the
+    /// configured code, whatever it is (0 included).
     Injected(CUresult),
 }
 
@@ -79,6 +84,7 @@ impl SimError {
             SimError::InvalidContext => rc::INVALID_CONTEXT,
             SimError::InvalidHandle => rc::INVALID_HANDLE,
             SimError::NotFound => rc::NOT_FOUND,
+            SimError::NotReady => rc::NOT_READY,
             SimError::IllegalAddress => rc::ILLEGAL_ADDRESS,
             SimError::NotSupported => rc::NOT_SUPPORTED,
             SimError::StreamCaptureUnsupported => rc::STREAM_CAPTURE_UNSUPPORTED,

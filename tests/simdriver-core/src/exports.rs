@@ -9,7 +9,7 @@ use super::{
     CUcontext, CUctxCreateParams, CUdevice, CUdeviceptr, CUdeviceptrV1, CUexecAffinityParam,
     CUfunction, CUmodule, CUstream, CUuuid,
 };
-use super::{CUresult, SimError, SimResult, api, record};
+use super::{CUevent, CUresult, SimError, SimResult, api, inject, record, work};
 
 /// Defines `extern "C"` exports that forward to their implementations through [`answer`]:
 /// `name(args) => implementation;` becomes `#[no_mangle] pub unsafe extern "C" fn name(args)`.
@@ -43,8 +43,11 @@ macro_rules! export {
 /// implementation in `stub` mode, and returns the implementation's code.
 pub fn answer(name_nul: &'static str, implementation: impl FnOnce() -> SimResult) -> CUresult {
     record::enter(name_nul);
+    let name = name_nul.strip_suffix('\0').unwrap_or(name_nul);
     let result = if config::get().mode == Mode::Stub {
         Err(SimError::StubLibrary)
+    } else if let Some(status) = inject::injected(name) {
+        Err(SimError::Injected(status))
     } else {
         implementation()
     };
@@ -123,6 +126,18 @@ define_exports! {
     cuModuleUnload(hmod: CUmodule) => api::module_unload;
     cuStreamSynchronize(stream: CUstream) => api::stream_synchronize;
     cuStreamSynchronize_ptsz(stream: CUstream) => api::stream_synchronize;
+    cuStreamCreate(stream: *mut CUstream, flags: c_uint) => work::stream_create;
+    cuStreamDestroy(stream: CUstream) => work::stream_destroy;
+    cuStreamDestroy_v2(stream: CUstream) => work::stream_destroy;
+    cuStreamQuery(stream: CUstream) => work::stream_query;
+    cuStreamQuery_ptsz(stream: CUstream) => work::stream_query;
+    cuEventCreate(event: *mut CUevent, flags: c_uint) => work::event_create;
+    cuEventDestroy(event: CUevent) => work::event_destroy;
+    cuEventDestroy_v2(event: CUevent) => work::event_destroy;
+    cuEventRecord(event: CUevent, stream: CUstream) => work::event_record;
+    cuEventRecord_ptsz(event: CUevent, stream: CUstream) => work::event_record;
+    cuEventQuery(event: CUevent) => work::event_query;
+    cuEventSynchronize(event: CUevent) => work::event_synchronize;
     cuStreamBeginCapture(stream: CUstream) => api::stream_begin_capture;
     cuStreamBeginCapture_ptsz(stream: CUstream) => api::stream_begin_capture;
     cuStreamBeginCapture_v2(stream: CUstream, mode: c_int) => api::stream_begin_capture_v2;

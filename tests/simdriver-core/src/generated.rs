@@ -485,7 +485,7 @@ pub static SYMBOLS: &[Symbol] = &[
     Symbol { name: "cuWaitExternalSemaphoresAsync", variants: &[l(10000, "cuWaitExternalSemaphoresAsync"), p(10000, "cuWaitExternalSemaphoresAsync_ptsz")] },
 ];
 
-// The real driver's exports that exports.rs does not implement (663): each records its
+// The real driver's exports that exports.rs does not implement (651): each records its
 // call and returns 801 (CUDA_ERROR_NOT_SUPPORTED).
 super::unsupported::unsupported_exports! {
     cuArray3DCreate
@@ -579,17 +579,10 @@ super::unsupported::unsupported_exports! {
     cuEGLStreamProducerDisconnect
     cuEGLStreamProducerPresentFrame
     cuEGLStreamProducerReturnFrame
-    cuEventCreate
-    cuEventDestroy
-    cuEventDestroy_v2
     cuEventElapsedTime
     cuEventElapsedTime_v2
-    cuEventQuery
-    cuEventRecord
     cuEventRecordWithFlags
     cuEventRecordWithFlags_ptsz
-    cuEventRecord_ptsz
-    cuEventSynchronize
     cuExternalMemoryGetMappedBuffer
     cuExternalMemoryGetMappedMipmappedArray
     cuFlushGPUDirectRDMAWrites
@@ -1009,10 +1002,7 @@ super::unsupported::unsupported_exports! {
     cuStreamBeginCaptureToGraph_ptsz
     cuStreamCopyAttributes
     cuStreamCopyAttributes_ptsz
-    cuStreamCreate
     cuStreamCreateWithPriority
-    cuStreamDestroy
-    cuStreamDestroy_v2
     cuStreamEndCapture
     cuStreamEndCapture_ptsz
     cuStreamGetAttribute
@@ -1038,8 +1028,6 @@ super::unsupported::unsupported_exports! {
     cuStreamGetPriority_ptsz
     cuStreamIsCapturing
     cuStreamIsCapturing_ptsz
-    cuStreamQuery
-    cuStreamQuery_ptsz
     cuStreamSetAttribute
     cuStreamSetAttribute_ptsz
     cuStreamUpdateCaptureDependencies

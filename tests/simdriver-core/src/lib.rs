@@ -21,9 +21,11 @@ pub mod exports;
 #[rustfmt::skip]
 mod generated;
 pub mod gpa;
+pub mod inject;
 pub mod record;
 pub mod table;
 pub mod unsupported;
+pub mod work;
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void};
@@ -65,6 +67,8 @@ pub type CUfunction = *mut c_void;
 /// `CUstream`: an opaque pointer (NULL, `CU_STREAM_LEGACY` = 1 and `CU_STREAM_PER_THREAD` = 2 are
 /// the special ones).
 pub type CUstream = *mut c_void;
+/// `CUevent`: an opaque pointer.
+pub type CUevent = *mut c_void;
 /// `cuuint64_t`.
 pub type Cuuint64 = u64;
 /// `CUdriverProcAddressQueryResult`: a C enum, written as `int`.

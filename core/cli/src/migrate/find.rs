@@ -29,6 +29,22 @@ pub(crate) struct Found {
     pub(crate) calls: Vec<Call>,
     /// Every identifier of the source, for choosing names that are not taken.
     pub(crate) idents: HashSet<String>,
+    /// `#[link(name = "cuda")]` attributes of `extern` blocks, in source order.
+    pub(crate) links: Vec<LinkAttr>,
+    /// Functions that load a driver export by name (see [`loaded`](super::loaded)).
+    pub(crate) loaded: super::loaded::Loaded,
+}
+
+/// A `#[link(name = "cuda", ...)]` attribute of an `extern` block.
+#[derive(Debug)]
+pub(crate) struct LinkAttr {
+    pub(crate) line: usize,
+    /// The attribute's bytes.
+    pub(crate) range: Range<usize>,
+    /// The block's index in [`Found::blocks`], when it declares driver functions.
+    pub(crate) block: Option<usize>,
+    /// The exports of the block's functions, driver functions or not.
+    pub(crate) functions: Vec<String>,
 }
 
 /// An `extern` block (without `#[cuda_entry]`) declaring driver functions.
@@ -49,7 +65,7 @@ pub(crate) struct Block {
 }
 
 /// A driver function of an `extern` block.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Linked {
     pub(crate) line: usize,
     pub(crate) column: usize,
@@ -157,6 +173,7 @@ pub(crate) fn find(source: &str, ast: &syn::File) -> Found {
         found: Found::default(),
     };
     finder.visit_file(ast);
+    finder.found.loaded = super::loaded::find(&text, ast);
     let mut idents = HashSet::new();
     if let Ok(tokens) = without_shebang(source).parse::<TokenStream>() {
         collect_idents(tokens, &mut idents);
@@ -179,7 +196,7 @@ fn collect_idents(tokens: TokenStream, idents: &mut HashSet<String>) {
 
 /// Byte offsets of positions in a source, as proc-macro2 gives them (line 1-based, column in
 /// characters) in the text the parser read (without a byte-order mark or a `#!` line).
-struct Text<'a> {
+pub(crate) struct Text<'a> {
     read: &'a str,
     /// Where the text read starts in the source.
     base: usize,
@@ -188,7 +205,7 @@ struct Text<'a> {
 }
 
 impl<'a> Text<'a> {
-    fn new(source: &'a str) -> Text<'a> {
+    pub(crate) fn new(source: &'a str) -> Text<'a> {
         let read = without_shebang(source);
         let lines = std::iter::once(0)
             .chain(read.match_indices('\n').map(|(i, _)| i + 1))
@@ -214,12 +231,12 @@ impl<'a> Text<'a> {
         self.base + start + byte
     }
 
-    fn range(&self, span: Span) -> Range<usize> {
+    pub(crate) fn range(&self, span: Span) -> Range<usize> {
         self.offset(span.start())..self.offset(span.end())
     }
 
     /// The text of `node` as written.
-    fn of(&self, node: &dyn quote::ToTokens) -> String {
+    pub(crate) fn of(&self, node: &dyn quote::ToTokens) -> String {
         let range = self.range(node.span());
         self.read
             .get(range.start - self.base..range.end - self.base)
@@ -229,7 +246,7 @@ impl<'a> Text<'a> {
 
     /// The `//` comment lines right above the line `offset` is on (not doc comments, which are
     /// attributes), and where the first starts; `offset` itself when there are none.
-    fn comments_above(&self, offset: usize) -> (usize, Vec<String>) {
+    pub(crate) fn comments_above(&self, offset: usize) -> (usize, Vec<String>) {
         let mut at = offset - self.base;
         let line_start = |end: usize| self.read[..end].rfind('\n').map_or(0, |i| i + 1);
         if !self.read[line_start(at)..at].trim().is_empty() {
@@ -254,7 +271,7 @@ impl<'a> Text<'a> {
     }
 
     /// The indentation of the line `offset` is on.
-    fn indent(&self, offset: usize) -> String {
+    pub(crate) fn indent(&self, offset: usize) -> String {
         let at = offset - self.base;
         let start = self.read[..at].rfind('\n').map_or(0, |i| i + 1);
         self.read[start..at]
@@ -365,6 +382,13 @@ impl Finder<'_> {
 }
 
 impl<'ast> Visit<'ast> for Finder<'_> {
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        // A wrapper's body is replaced whole, `extern` fallback included (`loaded`).
+        if super::loaded::wrapper_export(f).is_none() {
+            visit::visit_item_fn(self, f);
+        }
+    }
+
     fn visit_item_foreign_mod(&mut self, block: &'ast ItemForeignMod) {
         let abi = block
             .abi
@@ -372,7 +396,23 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             .as_ref()
             .map_or_else(|| "C".to_owned(), syn::LitStr::value);
         let functions = linked(block);
-        if !functions.is_empty() && (abi == "C" || abi == "system") {
+        let recorded = !functions.is_empty() && (abi == "C" || abi == "system");
+        for attr in block.attrs.iter().filter(|a| links_cuda(a)) {
+            self.found.links.push(LinkAttr {
+                line: attr.span().start().line,
+                range: self.text.range(attr.span()),
+                block: recorded.then_some(self.found.blocks.len()),
+                functions: block
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        ForeignItem::Fn(f) => Some(export_of(f)),
+                        _ => None,
+                    })
+                    .collect(),
+            });
+        }
+        if recorded {
             let range = self.text.range(block.span());
             let functions = functions
                 .into_iter()
@@ -425,52 +465,81 @@ impl<'ast> Visit<'ast> for Finder<'_> {
 
 impl Finder<'_> {
     fn linked(&self, f: &ForeignItemFn, export: String) -> Linked {
-        let at = f.sig.ident.span().start();
-        let params = f
-            .sig
-            .inputs
-            .iter()
-            .filter_map(|input| match input {
-                FnArg::Typed(pt) => Some(Param {
-                    name: match &*pt.pat {
-                        Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
-                            Some(p.ident.to_string())
-                        }
-                        _ => None,
-                    },
-                    ty: self.text.of(&pt.ty),
-                }),
-                FnArg::Receiver(_) => None,
-            })
-            .collect();
-        let range = self.text.range(f.span());
-        let (start, comments) = self.text.comments_above(range.start);
-        Linked {
-            line: at.line,
-            column: at.column + 1,
-            range: start..range.end,
-            comments,
-            name: f.sig.ident.to_string(),
-            export,
-            vis: match &f.vis {
-                syn::Visibility::Inherited => String::new(),
-                vis => format!("{} ", self.text.of(vis)),
-            },
-            attrs: f
-                .attrs
-                .iter()
-                .filter(|a| link_name(a).is_none())
-                .map(|a| self.text.of(a))
-                .collect(),
-            safe: matches!(f.sig.safety, Safety::Safe(_)),
-            params,
-            ret: match &f.sig.output {
-                ReturnType::Default => None,
-                ReturnType::Type(_, ty) => Some(self.text.of(ty)),
-            },
-            variadic: f.sig.variadic.is_some(),
-        }
+        linked_of(self.text, &f.attrs, &f.vis, &f.sig, f.span(), export)
     }
+}
+
+/// A driver function declared by `attrs`, `vis` and `sig` (an extern item's, or a function's
+/// that loads `export` by name), spanning `span`.
+pub(crate) fn linked_of(
+    text: &Text<'_>,
+    attrs: &[Attribute],
+    vis: &syn::Visibility,
+    sig: &syn::Signature,
+    span: Span,
+    export: String,
+) -> Linked {
+    let at = sig.ident.span().start();
+    let params = sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            FnArg::Typed(pt) => Some(Param {
+                name: match &*pt.pat {
+                    Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                        Some(p.ident.to_string())
+                    }
+                    _ => None,
+                },
+                ty: text.of(&pt.ty),
+            }),
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let range = text.range(span);
+    let (start, comments) = text.comments_above(range.start);
+    Linked {
+        line: at.line,
+        column: at.column + 1,
+        range: start..range.end,
+        comments,
+        name: sig.ident.to_string(),
+        export,
+        vis: match vis {
+            syn::Visibility::Inherited => String::new(),
+            vis => format!("{} ", text.of(vis)),
+        },
+        attrs: attrs
+            .iter()
+            .filter(|a| link_name(a).is_none())
+            .map(|a| text.of(a))
+            .collect(),
+        safe: matches!(sig.safety, Safety::Safe(_)),
+        params,
+        ret: match &sig.output {
+            ReturnType::Default => None,
+            ReturnType::Type(_, ty) => Some(text.of(ty)),
+        },
+        variadic: sig.variadic.is_some(),
+    }
+}
+
+/// Whether `attr` is `#[link(name = "cuda", ...)]`: the block links libcuda.
+fn links_cuda(attr: &Attribute) -> bool {
+    if !attr.path().is_ident("link") {
+        return false;
+    }
+    let mut cuda = false;
+    let _ = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("name") {
+            let name: syn::LitStr = meta.value()?.parse()?;
+            cuda |= name.value() == "cuda";
+        } else if meta.input.peek(syn::Token![=]) {
+            let _: Expr = meta.value()?.parse()?;
+        }
+        Ok(())
+    });
+    cuda
 }
 
 /// Whether a block's attribute applies to each item migrated out of it: `cfg` and lint levels

@@ -32,6 +32,10 @@ pub(crate) enum Origin {
     Extern { block: usize, function: usize },
     /// A call through cudarc's `sys`, by the path written.
     Cudarc { path: String },
+    /// The `field`th field of the `strukt`th struct of loaded functions.
+    Loaded { strukt: usize, field: usize },
+    /// The `index`th wrapper function that loads its export by name.
+    Wrapper { index: usize },
 }
 
 /// The typedef a binding's export implements, and the declaration of it to use.
@@ -81,8 +85,24 @@ pub(crate) fn plans(found: &Found) -> Vec<Plan> {
     let mut plans = Vec::new();
     for (b, block) in found.blocks.iter().enumerate() {
         for (f, linked) in block.functions.iter().enumerate() {
-            plans.push(extern_plan(linked, &block.abi, b, f));
+            let origin = Origin::Extern {
+                block: b,
+                function: f,
+            };
+            plans.push(linked_plan(linked, &block.abi, origin));
         }
+    }
+    for (s, strukt) in found.loaded.structs.iter().enumerate() {
+        for (f, field) in strukt.fields.iter().enumerate() {
+            let origin = Origin::Loaded {
+                strukt: s,
+                field: f,
+            };
+            plans.push(linked_plan(&field.function, "C", origin));
+        }
+    }
+    for (index, wrapper) in found.loaded.wrappers.iter().enumerate() {
+        plans.push(linked_plan(wrapper, "C", Origin::Wrapper { index }));
     }
     plans.extend(found.calls.iter().map(call_plan));
     plans
@@ -121,8 +141,8 @@ fn typedef_of(name: &str) -> Result<&'static Typedef, Note> {
 /// The status type of every declaration `migrate` writes: `cuda_entry::types::CUresult`.
 pub(crate) const STATUS_TYPE: &str = "::cuda_entry::types::CUresult";
 
-fn extern_plan(f: &Linked, abi: &str, block: usize, function: usize) -> Plan {
-    let origin = Origin::Extern { block, function };
+/// The plan of a function declared in Rust: an `extern` item, a loaded field, a wrapper.
+fn linked_plan(f: &Linked, abi: &str, origin: Origin) -> Plan {
     let mut plan = Plan {
         line: f.line,
         column: f.column,
@@ -138,10 +158,17 @@ fn extern_plan(f: &Linked, abi: &str, block: usize, function: usize) -> Plan {
             return plan;
         }
     };
+    // A status passed in is declared as the crate's `CUresult`, as the return is (the shim
+    // converts the binding's value).
     let params: Vec<String> = f
         .params
         .iter()
-        .map(|p| format!("{}: {}", p.name.as_deref().unwrap_or("_"), p.ty))
+        .enumerate()
+        .map(|(i, p)| {
+            let status = t.params.get(i).is_some_and(|c| c.ty.spelling == "CUresult");
+            let ty = if status { STATUS_TYPE } else { &p.ty };
+            format!("{}: {ty}", p.name.as_deref().unwrap_or("_"))
+        })
         .collect();
     let variadic = if f.variadic { ", ..." } else { "" };
     // A status is declared as the crate's `CUresult`, which holds every `int`: the binding's own
@@ -240,7 +267,12 @@ fn call_plan(call: &Call) -> Plan {
                 name.push('_');
             }
             names.push(name.clone());
-            format!("{name}: {}", qualified(p.ty.spelling, &call.module))
+            let ty = if p.ty.spelling == "CUresult" {
+                STATUS_TYPE.to_owned()
+            } else {
+                qualified(p.ty.spelling, &call.module)
+            };
+            format!("{name}: {ty}")
         })
         .collect();
     let attribute = attribute(t);

@@ -21,14 +21,22 @@ pub(super) enum Mode {
     Write,
 }
 
-/// The extern function a plan is about, if it is one.
-fn linked<'a>(m: &'a Migrated, plan: &Plan) -> Option<&'a Linked> {
+/// The function declared in Rust a plan is about, if it is one.
+pub(super) fn linked<'a>(m: &'a Migrated, plan: &Plan) -> Option<&'a Linked> {
     match plan.origin {
         Origin::Extern { block, function } => m
             .found
             .blocks
             .get(block)
             .and_then(|b| b.functions.get(function)),
+        Origin::Loaded { strukt, field } => m
+            .found
+            .loaded
+            .structs
+            .get(strukt)
+            .and_then(|s| s.fields.get(field))
+            .map(|f| &f.function),
+        Origin::Wrapper { index } => m.found.loaded.wrappers.get(index),
         Origin::Cudarc { .. } => None,
     }
 }
@@ -38,6 +46,18 @@ fn linked<'a>(m: &'a Migrated, plan: &Plan) -> Option<&'a Linked> {
 fn what(m: &Migrated, plan: &Plan) -> String {
     match (&plan.origin, linked(m, plan)) {
         (Origin::Cudarc { path }, _) => format!("the call `{path}(..)` through cudarc"),
+        (Origin::Loaded { strukt, .. }, Some(f)) => {
+            let owner = m.found.loaded.structs.get(*strukt).map(|s| s.name.as_str());
+            format!(
+                "the field `{}` of `{}` (loading `{}`)",
+                f.name,
+                owner.unwrap_or_default(),
+                f.export
+            )
+        }
+        (Origin::Wrapper { .. }, Some(f)) => {
+            format!("the function `{}` (loading `{}`)", f.name, f.export)
+        }
         (_, Some(f)) if f.name != f.export => {
             format!("`{}` (linking `{}`) in an `extern` block", f.name, f.export)
         }
@@ -46,7 +66,67 @@ fn what(m: &Migrated, plan: &Plan) -> String {
     }
 }
 
-pub(super) fn text(files: &[Migrated], mode: Mode) -> String {
+/// A package of a crate's lockfile older than cuda-entry needs.
+#[derive(Debug)]
+pub(super) struct Stale {
+    pub(super) lock: std::path::PathBuf,
+    /// How `cargo update -p` names it: `quote`, or `quote@1.0.9` among several versions.
+    pub(super) spec: String,
+    pub(super) held: String,
+    pub(super) minimum: String,
+}
+
+/// `cargo update -p A -p B` for the stale packages of one lockfile.
+fn update_command(stale: &[&Stale]) -> String {
+    let mut command = String::from("cargo update");
+    for s in stale {
+        command.push_str(" -p ");
+        command.push_str(&s.spec);
+    }
+    command
+}
+
+/// The stale packages, by lockfile.
+fn by_lock(advice: &[Stale]) -> Vec<(&std::path::Path, Vec<&Stale>)> {
+    let mut locks: Vec<(&std::path::Path, Vec<&Stale>)> = Vec::new();
+    for s in advice {
+        match locks.iter_mut().find(|(lock, _)| *lock == s.lock.as_path()) {
+            Some((_, list)) => list.push(s),
+            None => locks.push((&s.lock, vec![s])),
+        }
+    }
+    locks
+}
+
+/// What changes file by file, what is left, and the lockfile's update.
+fn changes(files: &[Migrated], advice: &[Stale]) -> String {
+    let mut out = String::new();
+    for m in files {
+        let file = shown::path(&m.file);
+        for change in &m.changes {
+            let _ = writeln!(out, "{file}: {}", shown(change));
+        }
+        for left in &m.left {
+            let _ = writeln!(out, "{file}: left as it is: {}", shown(left));
+        }
+    }
+    for (lock, stale) in by_lock(advice) {
+        let held: Vec<String> = stale
+            .iter()
+            .map(|s| format!("{} {} (cuda-entry needs {})", s.spec, s.held, s.minimum))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{}: holds {}: run `{}` before building",
+            shown::path(lock),
+            held.join(", "),
+            update_command(&stale)
+        );
+    }
+    out
+}
+
+pub(super) fn text(files: &[Migrated], advice: &[Stale], mode: Mode) -> String {
     let mut out = String::new();
     let mut counts = [0usize; 3];
     for m in files {
@@ -69,10 +149,8 @@ pub(super) fn text(files: &[Migrated], mode: Mode) -> String {
                     t.version,
                     t.typedef,
                     match plan.origin {
-                        Origin::Extern { .. } => {
-                            "its signature disagrees with that typedef (not migrated)"
-                        }
                         Origin::Cudarc { .. } => "the call disagrees with that typedef",
+                        _ => "its signature disagrees with that typedef (not migrated)",
                     }
                 ),
                 (None, _) => format!("{at}: {} is not migrated:", what(m, plan)),
@@ -93,6 +171,7 @@ pub(super) fn text(files: &[Migrated], mode: Mode) -> String {
             out.push_str(&shown::lines(&m.diff));
         }
     }
+    out.push_str(&changes(files, advice));
     let changed = files
         .iter()
         .filter(|m| !m.edits.is_empty() && !m.stdin)
@@ -133,12 +212,12 @@ pub(super) fn text(files: &[Migrated], mode: Mode) -> String {
 
 fn plan_json(m: &Migrated, plan: &Plan) -> Json {
     let t = plan.target.as_ref();
+    let name = |f: Option<&Linked>| f.map_or_else(|| plan.export.clone(), |f| f.name.clone());
     let (origin, name) = match (&plan.origin, linked(m, plan)) {
         (Origin::Cudarc { path }, _) => ("cudarc", path.clone()),
-        (_, f) => (
-            "extern",
-            f.map_or_else(|| plan.export.clone(), |f| f.name.clone()),
-        ),
+        (Origin::Loaded { .. }, f) => ("loaded_field", name(f)),
+        (Origin::Wrapper { .. }, f) => ("wrapper", name(f)),
+        (Origin::Extern { .. }, f) => ("extern", name(f)),
     };
     Json::object([
         ("file", Json::str(m.file.display().to_string())),
@@ -183,7 +262,7 @@ fn plan_json(m: &Migrated, plan: &Plan) -> Json {
     ])
 }
 
-pub(super) fn json(files: &[Migrated], mode: Mode) -> Json {
+pub(super) fn json(files: &[Migrated], advice: &[Stale], mode: Mode) -> Json {
     let count = |status: Status| {
         let n = files
             .iter()
@@ -193,6 +272,10 @@ pub(super) fn json(files: &[Migrated], mode: Mode) -> Json {
         Json::Number(n as u64)
     };
     let changed: Vec<&Migrated> = files.iter().filter(|m| !m.edits.is_empty()).collect();
+    let listed = files
+        .iter()
+        .filter(|m| !m.edits.is_empty() || !m.left.is_empty());
+    let strings = |lines: &[String]| Json::Array(lines.iter().cloned().map(Json::str).collect());
     Json::object([
         (
             "bindings",
@@ -206,11 +289,12 @@ pub(super) fn json(files: &[Migrated], mode: Mode) -> Json {
         (
             "files",
             Json::Array(
-                changed
-                    .iter()
+                listed
                     .map(|m| {
                         Json::object([
                             ("file", Json::str(m.file.display().to_string())),
+                            ("changes", strings(&m.changes)),
+                            ("left", strings(&m.left)),
                             (
                                 "diff",
                                 if mode == Mode::Report {
@@ -219,7 +303,39 @@ pub(super) fn json(files: &[Migrated], mode: Mode) -> Json {
                                     Json::str(m.diff.clone())
                                 },
                             ),
-                            ("written", Json::Bool(mode == Mode::Write)),
+                            (
+                                "written",
+                                Json::Bool(mode == Mode::Write && !m.edits.is_empty()),
+                            ),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+        (
+            "lockfiles",
+            Json::Array(
+                by_lock(advice)
+                    .into_iter()
+                    .map(|(lock, stale)| {
+                        Json::object([
+                            ("lockfile", Json::str(lock.display().to_string())),
+                            (
+                                "stale",
+                                Json::Array(
+                                    stale
+                                        .iter()
+                                        .map(|s| {
+                                            Json::object([
+                                                ("package", Json::str(s.spec.clone())),
+                                                ("held", Json::str(s.held.clone())),
+                                                ("minimum", Json::str(s.minimum.clone())),
+                                            ])
+                                        })
+                                        .collect(),
+                                ),
+                            ),
+                            ("update", Json::str(update_command(&stale))),
                         ])
                     })
                     .collect(),

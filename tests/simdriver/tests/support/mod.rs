@@ -12,6 +12,7 @@ use std::process::{Command, Output};
 pub const INSTRUMENTATION: &[&str] = &[
     "cuda_entry_sim_calls",
     "cuda_entry_sim_configure",
+    "cuda_entry_sim_configure_calls",
     "cuda_entry_sim_each_call",
     "cuda_entry_sim_implements",
     "cuda_entry_sim_last_call",
