@@ -114,13 +114,23 @@ impl fmt::Debug for Entry {
 }
 
 /// Where an entry's resolution is, as its `Debug` shows it.
-#[derive(Debug)]
 enum State {
     Unresolved,
     /// A thread is resolving it.
     Resolving,
     Resolved(*mut c_void),
     Failed,
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            State::Unresolved => f.write_str("Unresolved"),
+            State::Resolving => f.write_str("Resolving"),
+            State::Resolved(pfn) => f.debug_tuple("Resolved").field(pfn).finish(),
+            State::Failed => f.write_str("Failed"),
+        }
+    }
 }
 
 impl Entry {

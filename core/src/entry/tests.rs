@@ -115,7 +115,10 @@ fn debug_shows_every_field_and_the_state() {
     let error = resolve_faked(&failed, |r| Err(not_found(r))).unwrap_err();
     let shown = format!("{failed:?}");
     assert!(shown.contains("state: Failed"), "{shown}");
-    assert!(shown.contains(&format!("error: Some({error:?})")), "{shown}");
+    assert!(
+        shown.contains(&format!("error: Some({error:?})")),
+        "{shown}"
+    );
 }
 
 #[test]
