@@ -122,7 +122,8 @@ fn value<'a>(entries: &'a Entries, prefix: &[String], field: &str) -> Option<&'a
 /// A description of the first thing it cannot read.
 pub(crate) fn parse(text: &str) -> Result<Entries, String> {
     let mut reader = Reader {
-        chars: text.chars().collect(),
+        // A byte order mark is no part of the document.
+        chars: text.strip_prefix('\u{feff}').unwrap_or(text).chars().collect(),
         at: 0,
         depth: 0,
         entries: Vec::new(),

@@ -205,6 +205,9 @@ mod tests {
         // `workspace = true` outside a dependency inherits nothing.
         "[package.metadata.dependencies.x]\nworkspace = true\n",
         "[dependencies]\nx = { features = { workspace = true } }\n",
+        // A byte order mark before the document (found by the fuzz target).
+        "\u{feff}",
+        "\u{feff}[dependencies]\ncuda = { package = \"cuda-entry\" }\n",
     ];
 
     #[test]
