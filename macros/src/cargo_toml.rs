@@ -123,7 +123,11 @@ fn value<'a>(entries: &'a Entries, prefix: &[String], field: &str) -> Option<&'a
 pub(crate) fn parse(text: &str) -> Result<Entries, String> {
     let mut reader = Reader {
         // A byte order mark is no part of the document.
-        chars: text.strip_prefix('\u{feff}').unwrap_or(text).chars().collect(),
+        chars: text
+            .strip_prefix('\u{feff}')
+            .unwrap_or(text)
+            .chars()
+            .collect(),
         at: 0,
         depth: 0,
         entries: Vec::new(),
