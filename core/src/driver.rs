@@ -132,6 +132,10 @@ pub fn driver_info() -> Result<DriverInfo, Error> {
 ///
 /// # Errors
 /// As [`driver_info`].
+///
+/// # Thread-safety
+/// As [`driver_info`]: the first use loads the driver once for every thread; after that, a read
+/// of the version kept from the load, the same on every call.
 pub fn driver_version() -> Result<u32, Error> {
     driver().map(|d| d.version)
 }

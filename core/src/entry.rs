@@ -91,16 +91,45 @@ const fn symbol_name(symbol: &'static CStr) -> &'static str {
 }
 
 impl fmt::Debug for Entry {
+    /// Every field; the pointer and the claim as the state they make (a snapshot: nothing waits).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pfn = self.pfn.load(Ordering::Acquire);
+        let state = match pfn {
+            _ if is_resolved(pfn) => State::Resolved(pfn),
+            FAILED => State::Failed,
+            _ if self.claim.is_claimed() => State::Resolving,
+            _ => State::Unresolved,
+        };
         f.debug_struct("Entry")
             .field("symbol", &self.symbol)
+            .field("name", &self.name)
             .field("version", &self.version)
             .field("stream", &self.stream)
             .field("resolver", &self.resolver)
             .field("optional", &self.optional)
-            .field("pfn", &self.pfn.load(Ordering::Acquire))
+            .field("state", &state)
             .field("error", &self.published().and_then(Result::err))
             .finish()
+    }
+}
+
+/// Where an entry's resolution is, as its `Debug` shows it.
+enum State {
+    Unresolved,
+    /// A thread is resolving it.
+    Resolving,
+    Resolved(*mut c_void),
+    Failed,
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            State::Unresolved => f.write_str("Unresolved"),
+            State::Resolving => f.write_str("Resolving"),
+            State::Resolved(pfn) => f.debug_tuple("Resolved").field(pfn).finish(),
+            State::Failed => f.write_str("Failed"),
+        }
     }
 }
 

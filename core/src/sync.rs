@@ -86,6 +86,11 @@ impl Claim {
         }
     }
 
+    /// Whether some thread owns the claim now (a snapshot, for `Debug`).
+    pub(crate) fn is_claimed(&self) -> bool {
+        self.owner.load(Ordering::Relaxed) != 0
+    }
+
     /// Claims the work for this thread if it is free, or was claimed by a thread of the process
     /// this one was forked from.
     #[inline]

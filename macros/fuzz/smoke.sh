@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${SECONDS_EACH:-30}
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
-for target in args declaration manifest; do
+for target in args declaration manifest cargo_toml; do
   work=$(mktemp -d)
   log=$(mktemp)
   cp -r "corpus/$target/." "$work/"

@@ -13,6 +13,8 @@ mod pipeline;
 mod shape;
 #[cfg(test)]
 mod snapshots;
+#[cfg(test)]
+mod toml_reference;
 
 /// Declares CUDA driver entry points resolved through `cuGetProcAddress` at the exact typedef
 /// version. See the `cuda-entry` crate for the documentation.

@@ -3,12 +3,10 @@
 
 use std::ffi::OsStr;
 use std::fmt;
-use std::path::PathBuf;
 use std::process::Command;
 use std::str::FromStr;
 
 use crate::Error;
-use crate::library::{self, Library};
 
 /// The simulator's own variable for the version `cuDriverGetVersion` reports.
 pub(crate) const VERSION_VARIABLE: &str = "CUDA_ENTRY_SIM_VERSION";
@@ -38,27 +36,6 @@ pub enum Driver {
     /// A driver before CUDA 11.3: no `cuGetProcAddress` at all, reporting 11020. Needs the
     /// feature `simdriver-old`.
     BeforeCuda113,
-}
-
-impl Driver {
-    /// Where Cargo built this driver's shared object, beside the running test binary (for a tool
-    /// of your own that takes a library path).
-    ///
-    /// # Errors
-    /// [`Error::NotBuilt`], naming the feature to turn on.
-    pub fn path(self) -> Result<PathBuf, Error> {
-        library::path(Library::Driver(self))
-    }
-}
-
-impl Runtime {
-    /// Where Cargo built this runtime's shared object, as [`Driver::path`].
-    ///
-    /// # Errors
-    /// [`Error::NotBuilt`], naming the feature to turn on.
-    pub fn path(self) -> Result<PathBuf, Error> {
-        library::path(Library::Runtime(self))
-    }
 }
 
 /// Which simulated runtime (`libcudart` look-alike), for entries declared with

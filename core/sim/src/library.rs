@@ -38,6 +38,27 @@ pub(crate) fn path(library: Library) -> Result<PathBuf, Error> {
     find(library, std::env::current_exe().ok().as_deref())
 }
 
+impl Driver {
+    /// Where Cargo built this driver's shared object, beside the running test binary (for a tool
+    /// of your own that takes a library path).
+    ///
+    /// # Errors
+    /// [`Error::NotBuilt`], naming the feature to turn on.
+    pub fn path(self) -> Result<PathBuf, Error> {
+        path(Library::Driver(self))
+    }
+}
+
+impl Runtime {
+    /// Where Cargo built this runtime's shared object, as [`Driver::path`].
+    ///
+    /// # Errors
+    /// [`Error::NotBuilt`], naming the feature to turn on.
+    pub fn path(self) -> Result<PathBuf, Error> {
+        path(Library::Runtime(self))
+    }
+}
+
 /// [`path`] for the executable `exe`.
 fn find(library: Library, exe: Option<&Path>) -> Result<PathBuf, Error> {
     let (stem, feature) = library.crate_and_feature();

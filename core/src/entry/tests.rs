@@ -89,6 +89,39 @@ fn racing_threads_share_one_resolution() {
 }
 
 #[test]
+fn debug_shows_every_field_and_the_state() {
+    let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy).optional();
+    let shown = format!("{entry:?}");
+    for field in [
+        "symbol: \"cuMemAlloc\"",
+        "name: \"cuMemAlloc\"",
+        "version: 3020",
+        "stream: Legacy",
+        "resolver: Driver",
+        "optional: true",
+        "state: Unresolved",
+        "error: None",
+    ] {
+        assert!(shown.contains(field), "{field} in {shown}");
+    }
+    let Attempt::Mine(guard) = entry.claim.try_claim() else {
+        panic!("a free claim")
+    };
+    assert!(format!("{entry:?}").contains("state: Resolving"));
+    drop(guard);
+    assert_eq!(resolve_faked(&entry, |_| Ok(fake())), Ok(fake()));
+    assert!(format!("{entry:?}").contains(&format!("state: Resolved({:?})", fake().as_ptr())));
+    let failed = Entry::new(c"cuFoo", 12000, Stream::PerThread);
+    let error = resolve_faked(&failed, |r| Err(not_found(r))).unwrap_err();
+    let shown = format!("{failed:?}");
+    assert!(shown.contains("state: Failed"), "{shown}");
+    assert!(
+        shown.contains(&format!("error: Some({error:?})")),
+        "{shown}"
+    );
+}
+
+#[test]
 fn a_panicking_resolution_leaves_the_entry_usable() {
     let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

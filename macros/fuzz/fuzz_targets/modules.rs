@@ -22,3 +22,6 @@ mod pipeline;
 #[allow(dead_code)]
 #[path = "../../src/shape.rs"]
 mod shape;
+#[allow(dead_code)]
+#[path = "../../src/toml_reference.rs"]
+mod toml_reference;
