@@ -117,12 +117,7 @@ pub(crate) fn entry(
     per_thread: bool,
     resolver: Resolver,
 ) -> Entry {
-    let stream = if per_thread {
-        Stream::PerThread
-    } else {
-        Stream::Legacy
-    };
-    Entry::new(symbol, version, stream).through(resolver)
+    Entry::new(symbol, version, Stream::per_thread(per_thread)).through(resolver)
 }
 
 /// The environment variable set in the re-run child of `--simulated`, naming the simulator.

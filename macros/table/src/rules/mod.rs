@@ -72,7 +72,8 @@ mod tests;
 mod validate;
 mod values;
 
-pub use arguments::{Argument, Arguments, CratePath, DefaultStream, Resolver};
+pub use crate::{DefaultStream, Resolver};
+pub use arguments::{Argument, Arguments, CratePath};
 pub use assertion::{Assertion, ClassRule, Expected};
 pub use attribute::{is_cuda_entry, is_entry_attribute};
 pub use callback::{CallbackAssertion, Value};

@@ -2,11 +2,13 @@
 //! [`signature`](super::signature); what the tokens of the user's types cannot tell, the expansion
 //! asserts at compile time.
 
-use super::arguments::{Argument, Arguments, DefaultStream, Resolver};
+use super::arguments::{Argument, Arguments};
 use super::declaration::{Declaration, EntryItem, Part};
 use super::mistake::{Found, Mistake, MistakeKind, place};
 use super::signature::check_signature;
-use crate::{Cuda, Typedef, Version, base_symbol, find, flavour, lookup, nearest};
+use crate::{
+    Cuda, DefaultStream, Resolver, Typedef, Version, base_symbol, find, flavour, lookup, nearest,
+};
 use proc_macro2::Span;
 
 /// A declaration the rules accept, with what its expansion needs.
