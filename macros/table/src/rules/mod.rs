@@ -71,6 +71,7 @@ mod signature;
 mod tests;
 mod validate;
 mod values;
+mod words;
 
 pub use crate::{DefaultStream, Resolver};
 pub use arguments::{Argument, Arguments, CratePath};
@@ -80,4 +81,8 @@ pub use callback::{CallbackAssertion, Value};
 pub use declaration::{Declaration, EntryItem, Parameter, is_c_type, parse_item};
 pub use layout::tokens_text;
 pub use mistake::{Mistake, MistakeKind};
-pub use validate::{Checked, twin, unknown_symbol};
+pub use validate::{Checked, twin};
+pub use words::{
+    Miss, Reader, headers_of, oldest_first, release, table_range, typedef_at, typedef_list,
+    unknown_symbol,
+};
