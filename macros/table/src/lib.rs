@@ -13,6 +13,7 @@ mod status;
 
 mod generated;
 pub mod manifest;
+mod needs;
 mod request;
 #[cfg(feature = "rules")]
 pub mod rules;
@@ -21,6 +22,7 @@ mod version;
 pub use ctype::{Callback, Class, Layout, class_words, value_words};
 pub use exports::{EXPORTS, Export, export};
 pub use generated::{TOOLKITS, TYPEDEFS};
+pub use needs::{Needs, needs};
 pub use request::{DefaultStream, Resolver};
 pub use status::{STATUSES, Status, status};
 pub use version::{Cuda, Version, VersionError};
