@@ -27,7 +27,7 @@ pub fn needs<R, K: Ord>(
     key: impl Fn(&R) -> K,
 ) -> Needs<R> {
     let order = |requests: &mut Vec<R>| {
-        requests.sort_by(|a, b| (Reverse(version(a)), key(a)).cmp(&(Reverse(version(b)), key(b))));
+        requests.sort_by_key(|r| (Reverse(version(r)), key(r)));
         requests.dedup_by(|a, b| version(a) == version(b) && key(a) == key(b));
     };
     let (mut required, mut optional): (Vec<R>, Vec<R>) = (
