@@ -75,11 +75,10 @@ fn main() -> ExitCode {
         "driver"
     };
     println!(
-        "{label} `{}`: cuDriverGetVersion = {} (CUDA {}.{}), asked through {:?}",
+        "{label} `{}`: cuDriverGetVersion = {} ({}), asked through {:?}",
         info.path,
         info.version,
-        info.version / 1000,
-        info.version % 1000 / 10,
+        cuda_entry::Cuda(info.version),
         info.bootstrap
     );
     println!("\nWhich export each declaration reaches:");

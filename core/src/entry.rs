@@ -240,9 +240,13 @@ impl Entry {
         wake: Wake,
     ) -> Result<NonNull<c_void>, Error> {
         self.resolve_once(
-            |request| match self.resolver {
-                Resolver::Driver => resolvers.driver(request)?.resolve(self.symbol, request),
-                Resolver::Runtime => resolvers.runtime(request)?.resolve(self.symbol, request),
+            // `Resolver` is the table's, not exhaustive here: any other is the driver.
+            |request| {
+                if self.resolver == Resolver::Runtime {
+                    resolvers.runtime(request)?.resolve(self.symbol, request)
+                } else {
+                    resolvers.driver(request)?.resolve(self.symbol, request)
+                }
             },
             wake,
         )
@@ -387,9 +391,10 @@ impl Entry {
     #[cold]
     #[inline(never)]
     pub(crate) fn status_error(&self, code: i32) -> Error {
-        let driver_version = match self.resolver {
-            Resolver::Driver => driver::loaded().map(driver::Driver::version),
-            Resolver::Runtime => runtime::loaded().map(runtime::Runtime::driver_version),
+        let driver_version = if self.resolver == Resolver::Runtime {
+            runtime::loaded().map(runtime::Runtime::driver_version)
+        } else {
+            driver::loaded().map(driver::Driver::version)
         };
         let kind = ErrorKind::DriverStatus { code };
         Error::new(kind, Some(self.request()), driver_version)

@@ -161,8 +161,9 @@ pub enum ErrorKind {
     /// or load, on the same thread: a driver callback or an interposer calling back into
     /// cuda-entry. Waiting would deadlock; the inner call fails instead.
     Reentrant,
-    /// The version is not of the form `1000 * major + 10 * minor` (between 1000 and 99990). The
-    /// driver was not asked: it answers success for some such values (version -1, measured).
+    /// The version is not of the form `1000 * major + 10 * minor` (between [`Version::MIN`] and
+    /// [`Version::MAX`]). The driver was not asked: it answers success for some such values
+    /// (version -1, measured).
     InvalidVersion,
 }
 
@@ -427,10 +428,13 @@ impl fmt::Display for Error {
                  callback or an interposer calling back into cuda-entry); resolve it before, or \
                  outside, the code that calls back",
             ),
-            ErrorKind::InvalidVersion => f.write_str(
-                "a typedef version is 1000 * major + 10 * minor (3020 for CUDA 3.2), between 1000 \
-                 and 99990; write the N of the `PFN_<symbol>_v<N>` typedef your signature was \
-                 copied from",
+            ErrorKind::InvalidVersion => write!(
+                f,
+                "a typedef version is 1000 * major + 10 * minor (3020 for CUDA 3.2), between {} \
+                 and {}; write the N of the `PFN_<symbol>_v<N>` typedef your signature was copied \
+                 from",
+                Version::MIN.get(),
+                Version::MAX.get()
             ),
         }
     }

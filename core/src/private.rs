@@ -45,22 +45,6 @@ pub fn runtime_load_started() -> bool {
     crate::runtime::load_started()
 }
 
-/// The manifest code of an entry's stream flavour.
-pub const fn manifest_stream(stream: Stream) -> manifest::StreamCode {
-    match stream {
-        Stream::Legacy => manifest::StreamCode::Legacy,
-        Stream::PerThread => manifest::StreamCode::PerThread,
-    }
-}
-
-/// The manifest code of an entry's resolver.
-pub const fn manifest_resolver(resolver: Resolver) -> manifest::ResolverCode {
-    match resolver {
-        Resolver::Driver => manifest::ResolverCode::Driver,
-        Resolver::Runtime => manifest::ResolverCode::Runtime,
-    }
-}
-
 /// The checked form of a call whose typedef returns `CUresult`: `Ok(())` for `CUDA_SUCCESS`, else
 /// the status as an [`Error`] of `entry`. The expansion calls the driver through a pointer whose
 /// return type is the C `int`, whatever type the declaration names, so a status that type could

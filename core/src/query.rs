@@ -40,7 +40,7 @@ pub(crate) const FIRST_FUNCTION_ADDRESS: usize = 4096;
 #[inline]
 pub(crate) fn precheck(request: Request, driver_version: u32) -> Result<c_int, Error> {
     match c_int::try_from(request.version) {
-        // A valid version is at most 99990, so it fits.
+        // A valid version is at most `Version::MAX`, so it fits.
         Ok(version) if Version::is_valid(request.version) && driver_version >= request.version => {
             Ok(version)
         }

@@ -59,38 +59,26 @@ pub struct Requirements {
 
 /// What the program's declared entries need of the driver. Asks nothing.
 pub fn requirements() -> Requirements {
-    let newest_first = |requests: &mut Vec<Request>| {
-        requests.sort_by(|a, b| {
-            b.version
-                .cmp(&a.version)
-                .then_with(|| a.symbol.cmp(b.symbol))
-        });
-        requests.dedup();
-    };
-    let (mut optional, mut entries): (Vec<Request>, Vec<Request>) = (Vec::new(), Vec::new());
+    let (mut optional, mut required) = (Vec::new(), Vec::new());
     for entry in self::entries() {
         let list = if entry.is_optional() {
             &mut optional
         } else {
-            &mut entries
+            &mut required
         };
         list.push(entry.request());
     }
-    newest_first(&mut entries);
-    newest_first(&mut optional);
-    // Declared both ways: required.
-    optional.retain(|r| !entries.contains(r));
-    let minimum_driver = entries.first().map_or(0, |r| r.version);
-    let set_by = entries
-        .iter()
-        .filter(|r| r.version == minimum_driver)
-        .copied()
-        .collect();
-    Requirements {
-        entries,
-        minimum_driver,
-        set_by,
+    let needs = cuda_entry_table::needs(
+        required,
         optional,
+        |r: &Request| r.version,
+        |r| (r.symbol, r.stream, r.resolver),
+    );
+    Requirements {
+        set_by: needs.required[..needs.set_by].to_vec(),
+        minimum_driver: needs.minimum.unwrap_or(0),
+        entries: needs.required,
+        optional: needs.optional,
     }
 }
 

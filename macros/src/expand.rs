@@ -46,12 +46,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     // The rules accept C identifiers only: no NUL, so the fallback never happens.
     let symbol_c = Literal::c_string(&CString::new(symbol).unwrap_or_default());
     let version = checked.version.get();
-    let stream = if checked.per_thread() {
-        DefaultStream::PerThread
-    } else {
-        DefaultStream::Legacy
-    };
-    let stream = stream_path(&p, stream);
+    let stream = stream_path(&p, DefaultStream::per_thread(checked.per_thread()));
     let typedef_name = checked.typedef_name();
     // A declaration that names no stream and has a per-thread twin resolves one or the other by
     // the facade's `per-thread-default-stream` feature, decided where that feature is known.
@@ -73,12 +68,13 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             quote!(#typedef_name),
         ),
     };
-    let (entry, resolver) = match checked.resolver {
-        Resolver::Driver => (entry, quote!(#p::Resolver::Driver)),
-        Resolver::Runtime => (
+    let (entry, resolver) = if checked.resolver == Resolver::Runtime {
+        (
             quote!(#entry.through(#p::Resolver::Runtime)),
             quote!(#p::Resolver::Runtime),
-        ),
+        )
+    } else {
+        (entry, quote!(#p::Resolver::Driver))
     };
     let optional = checked.optional;
     let entry = if optional {
@@ -168,8 +164,8 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             const RECORD: #p::manifest::Record<'static> = #p::manifest::Record {
                 symbol: #symbol,
                 version: #version_const,
-                stream: #p::manifest_stream(#stream_const),
-                resolver: #p::manifest_resolver(#resolver),
+                stream: #stream_const,
+                resolver: #resolver,
                 unverified: #unverified,
                 optional: #optional,
                 package: #package,

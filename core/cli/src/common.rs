@@ -1,5 +1,6 @@
-//! What the subcommands share: the error type and its exit codes, the table's toolkit range,
-//! symbol suggestions, the `cuda_entry::Entry` of a request, and finding the simulated driver.
+//! What the subcommands share: the error type and its exit codes, the `cuda_entry::Entry` of a
+//! request, and finding the simulated driver. The wording of the table's facts is the rules'
+//! (`cuda_entry_table::rules`).
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -7,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use cuda_entry::{Entry, Resolver, Stream};
-use cuda_entry_table::{Cuda, TOOLKITS, Typedef, Version};
 
 /// Why a subcommand stopped early.
 #[derive(Debug)]
@@ -51,57 +51,6 @@ impl fmt::Display for CliError {
     }
 }
 
-/// `13.5` for `13050`, as [`Version::dotted`] writes it; a number that is no version (a driver
-/// reports what it reports) stays a number.
-pub(crate) fn release(n: u32) -> String {
-    Version::new(n).map_or_else(|_| n.to_string(), Version::dotted)
-}
-
-/// The span of toolkits the table was read from: ` (the headers of CUDA 11.7 to 13.5)`.
-pub(crate) fn table_range() -> String {
-    match (TOOLKITS.first(), TOOLKITS.last()) {
-        (Some(&first), Some(&last)) => {
-            format!(" (the headers of {} to {})", Cuda(first), release(last))
-        }
-        _ => String::new(),
-    }
-}
-
-/// The message for a symbol the table does not know, with the nearest table symbol if any.
-pub(crate) fn unknown_symbol(symbol: &str) -> String {
-    match cuda_entry_table::nearest(symbol) {
-        Some(near) => format!(
-            "unknown symbol `{symbol}`: did you mean `{near}`? (symbols are base names, without \
-             `_v2`/`_ptsz`/`_ptds`: the version and the stream select the variant)"
-        ),
-        None => format!(
-            "unknown symbol `{symbol}`: the typedef table{} does not have it; list the known ones \
-             with `cuda-entry probe --simulated` (a driver API newer than the table can be \
-             declared with `unverified`)",
-            table_range()
-        ),
-    }
-}
-
-/// The typedefs of `symbol` in one flavour group, oldest first.
-pub(crate) fn flavour(symbol: &str, per_thread: bool) -> Vec<&'static Typedef> {
-    let mut typedefs: Vec<&'static Typedef> = cuda_entry_table::lookup(symbol)
-        .iter()
-        .filter(|t| t.stream.is_per_thread() == per_thread)
-        .collect();
-    typedefs.sort_by_key(|t| t.version);
-    typedefs
-}
-
-/// `PFN_cuMemAlloc_v2000 (2000), PFN_cuMemAlloc_v3020 (3020)`.
-pub(crate) fn typedef_list(typedefs: &[&Typedef]) -> String {
-    typedefs
-        .iter()
-        .map(|t| format!("{} ({})", t.typedef_name(), t.version))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// A `'static` C string for `Entry::new`. Each distinct symbol is leaked once per process: the
 /// command asks for at most a few thousand, and entries must outlive nothing but the process.
 pub(crate) fn static_symbol(symbol: &str) -> Result<&'static CStr, String> {
@@ -117,12 +66,7 @@ pub(crate) fn entry(
     per_thread: bool,
     resolver: Resolver,
 ) -> Entry {
-    let stream = if per_thread {
-        Stream::PerThread
-    } else {
-        Stream::Legacy
-    };
-    Entry::new(symbol, version, stream).through(resolver)
+    Entry::new(symbol, version, Stream::per_thread(per_thread)).through(resolver)
 }
 
 /// The environment variable set in the re-run child of `--simulated`, naming the simulator.

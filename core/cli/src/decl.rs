@@ -6,7 +6,11 @@ use std::process::ExitCode;
 
 use cuda_entry_table::{Cuda, Param, TOOLKITS, Typedef};
 
-use crate::common::{CliError, flavour, release, typedef_list, unknown_symbol};
+use cuda_entry_table::rules::{
+    Miss, Reader, oldest_first, release, typedef_at, typedef_list, unknown_symbol,
+};
+
+use crate::common::CliError;
 use crate::ctype::{Needs, Types, param_type};
 
 /// Options of `decl`.
@@ -31,22 +35,22 @@ pub(crate) fn select(spec: &str, per_thread: bool) -> Result<&'static Typedef, C
         None => (spec, None),
     };
     if cuda_entry_table::lookup(symbol).is_empty() {
-        return Err(CliError::BadInput(unknown_symbol(symbol)));
+        return Err(CliError::BadInput(unknown_symbol(symbol, Reader::Command)));
     }
-    let group = flavour(symbol, per_thread);
-    let other = flavour(symbol, !per_thread);
+    let group = oldest_first(symbol, per_thread);
+    let other = oldest_first(symbol, !per_thread);
     let Some(&newest) = group.last() else {
         return Err(CliError::BadInput(if per_thread {
             format!(
                 "`{symbol}` has no per-thread default stream typedef: drop `--stream \
                  per_thread` (its typedefs are {})",
-                typedef_list(&other)
+                typedef_list(other.iter().copied())
             )
         } else {
             format!(
                 "`{symbol}` exists only for the per-thread default stream: add `--stream \
                  per_thread` (its typedefs are {})",
-                typedef_list(&other)
+                typedef_list(other.iter().copied())
             )
         }));
     };
@@ -56,28 +60,26 @@ pub(crate) fn select(spec: &str, per_thread: bool) -> Result<&'static Typedef, C
             CliError::BadInput(format!(
                 "`{text}` is not a version: write `{symbol}@N` with N the version of a typedef \
                  ({}), or `{symbol}@latest`",
-                typedef_list(&group)
+                typedef_list(group.iter().copied())
             ))
         })?,
     };
-    if let Some(t) = group.iter().find(|t| t.version == version) {
-        return Ok(t);
-    }
-    let hint = match other.iter().find(|t| t.version == version) {
-        Some(t) if per_thread => format!(
+    let hint = match typedef_at(symbol, version, per_thread) {
+        Ok(t) => return Ok(t),
+        Err(Miss::OtherFlavour(t)) if per_thread => format!(
             "; {version} is the legacy typedef `{}`: drop `--stream per_thread`",
             t.typedef_name()
         ),
-        Some(t) => format!(
+        Err(Miss::OtherFlavour(t)) => format!(
             "; {version} is the per-thread typedef `{}`: add `--stream per_thread`",
             t.typedef_name()
         ),
-        None => String::new(),
+        Err(Miss::NoFlavour | Miss::NotATypedef { .. }) => String::new(),
     };
     Err(CliError::BadInput(format!(
         "`{symbol}` has no {}typedef at version {version}: the valid versions are {}{hint}",
         if per_thread { "per-thread " } else { "" },
-        typedef_list(&group)
+        typedef_list(group.iter().copied())
     )))
 }
 

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use cuda_entry::{Bootstrap, DriverInfo, Error, ErrorKind, Resolver};
 use cuda_entry_table::{Cuda, Typedef};
 
-use crate::common::{CliError, entry, flavour, release, simulated, static_symbol, unknown_symbol};
+use cuda_entry_table::rules::{Reader, oldest_first as flavour, release, unknown_symbol};
+
+use crate::common::{CliError, entry, simulated, static_symbol};
 use crate::error_text;
 use crate::json::Json;
 use crate::shown::shown;
@@ -105,7 +107,7 @@ fn selected(asked: &[String]) -> Result<Vec<&'static str>, CliError> {
         match cuda_entry_table::lookup(name).first() {
             Some(t) if !out.contains(&t.symbol) => out.push(t.symbol),
             Some(_) => {}
-            None => unknown.push(unknown_symbol(name)),
+            None => unknown.push(unknown_symbol(name, Reader::Command)),
         }
     }
     if !unknown.is_empty() {

@@ -11,7 +11,8 @@ use common::binary::{
     pe, section, universal, write,
 };
 use common::{cuda_entry, json, run, scratch};
-use cuda_entry_table::manifest::{self, Record, ResolverCode, StreamCode};
+use cuda_entry_table::manifest::{self, Record};
+use cuda_entry_table::{DefaultStream, Resolver};
 
 /// `check --driver-version 12040 [--json] FILE`, loading no driver.
 fn check(file: &Path, json: bool) -> common::Output {
@@ -284,8 +285,8 @@ fn a_binary_cannot_drive_the_terminal() {
     const FORGED: Record<'static> = Record {
         symbol: "cuMemAlloc\x1b[2K\rok",
         version: 3020,
-        stream: StreamCode::Legacy,
-        resolver: ResolverCode::Driver,
+        stream: DefaultStream::Legacy,
+        resolver: Resolver::Driver,
         unverified: false,
         optional: false,
         package: "app\x1b[1A\u{9b}2K\u{202e}\nfake.rs:1: ok",

@@ -13,6 +13,8 @@ mod status;
 
 mod generated;
 pub mod manifest;
+mod needs;
+mod request;
 #[cfg(feature = "rules")]
 pub mod rules;
 mod version;
@@ -20,10 +22,13 @@ mod version;
 pub use ctype::{Callback, Class, Layout, class_words, value_words};
 pub use exports::{EXPORTS, Export, export};
 pub use generated::{TOOLKITS, TYPEDEFS};
+pub use needs::{Needs, needs};
+pub use request::{DefaultStream, Resolver};
 pub use status::{STATUSES, Status, status};
 pub use version::{Cuda, Version, VersionError};
 
-/// Which default-stream semantics a typedef belongs to.
+/// Which default-stream flavour a typedef belongs to: its header suffix ([`Stream::suffix`]), and
+/// the [`DefaultStream`] it is resolved in ([`Stream::default_stream`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Stream {
     /// The plain typedef (`PFN_cuLaunchKernel_v4000`): legacy default stream.
@@ -40,6 +45,11 @@ impl Stream {
     /// Whether this is one of the per-thread default stream flavours (`_ptsz` or `_ptds`).
     pub const fn is_per_thread(self) -> bool {
         !matches!(self, Stream::Legacy)
+    }
+
+    /// The default stream a typedef of this flavour is resolved in.
+    pub const fn default_stream(self) -> DefaultStream {
+        DefaultStream::per_thread(self.is_per_thread())
     }
 
     /// The typedef name suffix: `""`, `"_ptsz"` or `"_ptds"`.

@@ -417,12 +417,8 @@ pub(crate) mod launch {
         ::cuda_entry::__private::manifest::Record {
             symbol: "cuLaunchKernel",
             version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
-            stream: ::cuda_entry::__private::manifest_stream(
-                ::cuda_entry::__private::default_stream(7000u32),
-            ),
-            resolver: ::cuda_entry::__private::manifest_resolver(
-                ::cuda_entry::__private::Resolver::Driver,
-            ),
+            stream: ::cuda_entry::__private::default_stream(7000u32),
+            resolver: ::cuda_entry::__private::Resolver::Driver,
             unverified: false,
             optional: false,
             package: "cuda-entry-macros",
@@ -601,12 +597,8 @@ mod mem_free {
         ::cuda_entry::__private::manifest::Record {
             symbol: "cuMemFree",
             version: 3020u32,
-            stream: ::cuda_entry::__private::manifest_stream(
-                ::cuda_entry::__private::Stream::Legacy,
-            ),
-            resolver: ::cuda_entry::__private::manifest_resolver(
-                ::cuda_entry::__private::Resolver::Runtime,
-            ),
+            stream: ::cuda_entry::__private::Stream::Legacy,
+            resolver: ::cuda_entry::__private::Resolver::Runtime,
             unverified: false,
             optional: false,
             package: "cuda-entry-macros",

@@ -203,12 +203,8 @@ pub mod launch_host_func {
         ::cuda_entry::__private::manifest::Record {
             symbol: "cuLaunchHostFunc",
             version: ::cuda_entry::__private::default_stream_version(10000u32, 10000u32),
-            stream: ::cuda_entry::__private::manifest_stream(
-                ::cuda_entry::__private::default_stream(10000u32),
-            ),
-            resolver: ::cuda_entry::__private::manifest_resolver(
-                ::cuda_entry::__private::Resolver::Driver,
-            ),
+            stream: ::cuda_entry::__private::default_stream(10000u32),
+            resolver: ::cuda_entry::__private::Resolver::Driver,
             unverified: false,
             optional: false,
             package: "cuda-entry-macros",

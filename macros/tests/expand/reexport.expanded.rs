@@ -258,12 +258,8 @@ pub(crate) mod ctx_create_v4 {
         gpu_sys::cuda_entry::__private::manifest::Record {
             symbol: "cuCtxCreate",
             version: 12050u32,
-            stream: gpu_sys::cuda_entry::__private::manifest_stream(
-                gpu_sys::cuda_entry::__private::Stream::Legacy,
-            ),
-            resolver: gpu_sys::cuda_entry::__private::manifest_resolver(
-                gpu_sys::cuda_entry::__private::Resolver::Driver,
-            ),
+            stream: gpu_sys::cuda_entry::__private::Stream::Legacy,
+            resolver: gpu_sys::cuda_entry::__private::Resolver::Driver,
             unverified: false,
             optional: true,
             package: "cuda-entry-macros",

@@ -192,12 +192,8 @@ pub mod mem_alloc {
         ::cuda_entry::__private::manifest::Record {
             symbol: "cuMemAlloc",
             version: 3020u32,
-            stream: ::cuda_entry::__private::manifest_stream(
-                ::cuda_entry::__private::Stream::Legacy,
-            ),
-            resolver: ::cuda_entry::__private::manifest_resolver(
-                ::cuda_entry::__private::Resolver::Driver,
-            ),
+            stream: ::cuda_entry::__private::Stream::Legacy,
+            resolver: ::cuda_entry::__private::Resolver::Driver,
             unverified: false,
             optional: false,
             package: "cuda-entry-macros",

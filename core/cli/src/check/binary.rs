@@ -19,8 +19,9 @@ mod sections;
 use std::io::{Read, Seek};
 use std::path::Path;
 
+use cuda_entry_table::Resolver;
 use cuda_entry_table::Version;
-use cuda_entry_table::manifest::{self, OwnedRecord, ResolverCode, StreamCode};
+use cuda_entry_table::manifest::{self, OwnedRecord};
 use object::FileKind;
 use object::endian::{BigEndian, U32};
 use object::read::macho::{FatArch, FatArch32, FatArch64, MachOFatFile};
@@ -273,8 +274,8 @@ fn declaration(file: &Path, record: OwnedRecord, within: &str) -> Result<Declara
         judged: rules::record(Request {
             symbol: record.symbol,
             version,
-            per_thread: record.stream == StreamCode::PerThread,
-            runtime: record.resolver == ResolverCode::Runtime,
+            per_thread: record.stream.is_per_thread(),
+            runtime: record.resolver == Resolver::Runtime,
             unverified: record.unverified,
             optional: record.optional,
         }),

@@ -3,8 +3,8 @@
 //! name. What only the command says is added here: the table's notes (an older typedef, an
 //! unverified signature) on a declaration the rules accept.
 
-use cuda_entry_table::manifest::{self, ResolverCode, StreamCode};
 use cuda_entry_table::rules::{self as shared, Argument, Checked, Mistake, Resolver};
+use cuda_entry_table::{DefaultStream, manifest};
 
 use super::{Judged, Rejection, Request};
 
@@ -38,15 +38,11 @@ pub(super) fn record(request: Request) -> Judged {
     let record = manifest::Record {
         symbol: &request.symbol,
         version: request.version.get(),
-        stream: if request.per_thread {
-            StreamCode::PerThread
-        } else {
-            StreamCode::Legacy
-        },
+        stream: DefaultStream::per_thread(request.per_thread),
         resolver: if request.runtime {
-            ResolverCode::Runtime
+            Resolver::Runtime
         } else {
-            ResolverCode::Driver
+            Resolver::Driver
         },
         unverified: request.unverified,
         optional: request.optional,

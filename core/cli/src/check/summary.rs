@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use cuda_entry_table::Version;
+use cuda_entry_table::{Needs, Version, needs};
 
 use super::judge::Verdict;
 use super::{Declaration, Request, Unchecked};
@@ -90,35 +90,33 @@ impl Summary {
 /// Every required declaration whose request can be read counts, as the text has always said: a
 /// refused one still names the version it was written for.
 fn minimum_driver(required: &[&Request]) -> Option<MinimumDriver> {
-    let version = required.iter().map(|r| r.version).max()?;
-    let mut set_by: Vec<String> = required
+    let needs = needs_of(required.to_vec(), Vec::new());
+    let mut set_by: Vec<String> = needs.required[..needs.set_by]
         .iter()
-        .filter(|r| r.version == version)
         .map(|r| r.symbol.clone())
         .collect();
-    set_by.sort();
     set_by.dedup();
-    Some(MinimumDriver { version, set_by })
+    Some(MinimumDriver {
+        version: needs.required.first()?.version,
+        set_by,
+    })
 }
 
 /// The optional requests, newest first, each once, without those also required (declared both
 /// ways, an entry is required), as the runtime's `requirements()` lists them.
 fn upgrades(optional: Vec<&Request>, required: &[&Request]) -> Vec<Request> {
-    let key = |r: &Request| (r.symbol.clone(), r.version, r.per_thread);
-    let required: Vec<_> = required.iter().map(|r| key(r)).collect();
-    let mut upgrades: Vec<Request> = optional
-        .into_iter()
-        .filter(|r| !required.contains(&key(r)))
-        .cloned()
-        .collect();
-    upgrades.sort_by(|a, b| {
-        b.version
-            .cmp(&a.version)
-            .then_with(|| a.symbol.cmp(&b.symbol))
-            .then_with(|| a.per_thread.cmp(&b.per_thread))
-    });
-    upgrades.dedup_by(|a, b| key(a) == key(b));
-    upgrades
+    let needs = needs_of(required.to_vec(), optional);
+    needs.optional.into_iter().cloned().collect()
+}
+
+/// The table's one computation of what a program needs, keyed as `check` tells requests apart.
+fn needs_of<'a>(required: Vec<&'a Request>, optional: Vec<&'a Request>) -> Needs<&'a Request> {
+    needs(
+        required,
+        optional,
+        |r| r.version.get(),
+        |r| (r.symbol.clone(), r.per_thread),
+    )
 }
 
 #[cfg(test)]

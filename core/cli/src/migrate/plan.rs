@@ -7,9 +7,9 @@ use cuda_entry_table::rules::{self as shared, twin};
 use cuda_entry_table::{Typedef, export};
 
 use super::find::{Call, Found, Linked};
-use crate::common::table_range;
 use crate::ctype::qualified;
 use crate::decl::{function_name, snake_case};
+use cuda_entry_table::rules::table_range;
 
 /// One binding and what it becomes.
 #[derive(Debug)]

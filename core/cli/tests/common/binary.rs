@@ -4,13 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-use cuda_entry_table::manifest::{self, Record, ResolverCode, StreamCode};
+use cuda_entry_table::manifest::{self, Record};
+use cuda_entry_table::{DefaultStream, Resolver};
 
 pub(crate) const CTX_CREATE: Record<'static> = Record {
     symbol: "cuCtxCreate",
     version: 12050,
-    stream: StreamCode::Legacy,
-    resolver: ResolverCode::Driver,
+    stream: DefaultStream::Legacy,
+    resolver: Resolver::Driver,
     unverified: false,
     optional: false,
     package: "app",
@@ -18,8 +19,8 @@ pub(crate) const CTX_CREATE: Record<'static> = Record {
 pub(crate) const LAUNCH: Record<'static> = Record {
     symbol: "cuLaunchKernel",
     version: 7000,
-    stream: StreamCode::PerThread,
-    resolver: ResolverCode::Runtime,
+    stream: DefaultStream::PerThread,
+    resolver: Resolver::Runtime,
     unverified: false,
     optional: false,
     package: "kernels",

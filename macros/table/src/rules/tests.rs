@@ -309,9 +309,9 @@ fn kind_names_are_snake_case() {
 
 #[test]
 fn misspellings_find_the_nearest_symbol() {
-    let message = unknown_symbol("cuMemAloc");
+    let message = unknown_symbol("cuMemAloc", Reader::Declaration);
     assert!(message.contains("did you mean `cuMemAlloc`?"), "{message}");
-    let message = unknown_symbol("somethingElseEntirely");
+    let message = unknown_symbol("somethingElseEntirely", Reader::Declaration);
     assert!(!message.contains("did you mean"), "{message}");
 }
 
