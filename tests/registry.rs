@@ -140,7 +140,7 @@ fn the_binary_states_the_same_entries() {
     let stated: BTreeSet<_> = records
         .iter()
         .map(|r| {
-            let (stream, resolver) = (Stream::from(r.stream), Resolver::from(r.resolver));
+            let (stream, resolver) = (r.stream, r.resolver);
             (r.symbol.clone(), r.version, stream, resolver)
         })
         .collect();
