@@ -1,5 +1,5 @@
-//! What the subcommands share: the error type and its exit codes, the table's toolkit range,
-//! symbol suggestions, the `cuda_entry::Entry` of a request, and finding the simulated driver.
+//! What the subcommands share: the error type (its exit statuses are [`exit`]'s), the table's
+//! toolkit range, symbol suggestions, the `cuda_entry::Entry` of a request, and finding the simulated driver.
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -8,6 +8,8 @@ use std::process::{Command, ExitCode};
 
 use cuda_entry::{Entry, Resolver, Stream};
 use cuda_entry_table::{Cuda, TOOLKITS, Typedef, Version};
+
+use crate::exit;
 
 /// Why a subcommand stopped early.
 #[derive(Debug)]
@@ -23,23 +25,6 @@ pub(crate) enum CliError {
     /// Standard output was closed by its reader (`| head`): no message, exit status 141, what a
     /// shell reports for a command a closed pipe stopped (128 + SIGPIPE).
     ClosedOutput,
-}
-
-/// The exit status when the `--simulated` re-run crashed.
-pub(crate) const CRASHED: u8 = 4;
-/// The exit status when standard output was closed.
-pub(crate) const CLOSED_OUTPUT: u8 = 141;
-
-impl CliError {
-    /// The exit status of each kind of error.
-    pub(crate) fn exit_code(&self) -> ExitCode {
-        ExitCode::from(match self {
-            CliError::BadInput(_) => 2,
-            CliError::Failed(_) => 1,
-            CliError::Crashed(_) => CRASHED,
-            CliError::ClosedOutput => CLOSED_OUTPUT,
-        })
-    }
 }
 
 impl fmt::Display for CliError {
@@ -191,7 +176,7 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
         .status()
         .map_err(|e| CliError::Failed(format!("cannot re-run this program: {e}")))?;
     match status.code() {
-        Some(code) => Ok(Some(ExitCode::from(u8::try_from(code).unwrap_or(1)))),
+        Some(code) => Ok(Some(exit::code(u8::try_from(code).unwrap_or(exit::FAILED)))),
         None => Err(CliError::Crashed(format!(
             "the --simulated run against {} crashed: {}; its output above is incomplete",
             crate::shown::path(&driver),

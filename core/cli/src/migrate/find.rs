@@ -9,7 +9,6 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use cuda_entry_table::rules::is_cuda_entry;
 use proc_macro2::{LineColumn, Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
@@ -18,7 +17,8 @@ use syn::{
     ReturnType, Safety, UseTree,
 };
 
-use crate::check::scan::without_shebang;
+use crate::source::linked::{export_of, is_driver_name, link_name, linked};
+use crate::source::parse::without_shebang;
 
 /// Everything a source binds without cuda-entry.
 #[derive(Debug, Default)]
@@ -110,56 +110,6 @@ pub(crate) struct Call {
     /// `cudarc::driver::sys`).
     pub(crate) module: String,
     pub(crate) arguments: usize,
-}
-
-/// Whether `name` is a driver function's: `cu` and an uppercase letter (the runtime's are
-/// `cuda...`).
-pub(crate) fn is_driver_name(name: &str) -> bool {
-    name.strip_prefix("cu")
-        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
-}
-
-/// The export a foreign function links: its `#[link_name = "..."]`, or its name.
-pub(crate) fn export_of(f: &ForeignItemFn) -> String {
-    f.attrs
-        .iter()
-        .find_map(link_name)
-        .unwrap_or_else(|| f.sig.ident.to_string())
-}
-
-fn link_name(attr: &Attribute) -> Option<String> {
-    let syn::Meta::NameValue(nv) = &attr.meta else {
-        return None;
-    };
-    if !nv.path.is_ident("link_name") {
-        return None;
-    }
-    match &nv.value {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(s.value()),
-        _ => None,
-    }
-}
-
-/// The driver functions of an `extern` block that is no `#[cuda_entry]` one, with their export;
-/// functions carrying `#[cuda_entry(...)]` are declarations (misplaced), not bindings.
-pub(crate) fn linked(block: &ItemForeignMod) -> Vec<(&ForeignItemFn, String)> {
-    if block.attrs.iter().any(is_cuda_entry) {
-        return Vec::new();
-    }
-    block
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            ForeignItem::Fn(f) if !f.attrs.iter().any(is_cuda_entry) => {
-                let export = export_of(f);
-                is_driver_name(&export).then_some((f, export))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// Finds what `ast` (parsed from `source`) binds.

@@ -23,7 +23,8 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{Expr, Fields, GenericArgument, ImplItem, Lit, Pat, PathArguments, Safety, Type};
 
-use super::find::{Linked, Text, is_driver_name, linked_of};
+use super::find::{Linked, Text, linked_of};
+use crate::source::linked::is_driver_name;
 
 /// What a source loads by name.
 #[derive(Debug, Default)]

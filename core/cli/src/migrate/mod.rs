@@ -5,16 +5,17 @@
 //!
 //! One job a file: [`find`] reads a parsed source, [`plan`] maps each export to its typedef and
 //! holds the signature against it, [`write`](mod@write) builds the edits (and the one adapter a shim's body
-//! is), [`diff`] shows them, [`render`] prints. Sources are read as `check` reads them (the same
-//! limits, the same nesting bound).
+//! is), [`diff`] shows them, [`summary`] counts once, [`render`] prints. Sources are listed, read and parsed by
+//! [`source`](crate::source), as `check` reads them (the same limits, the same nesting bound).
 
 mod diff;
-pub(crate) mod find;
+mod find;
 mod link;
 mod loaded;
 mod manifest;
 mod plan;
 mod render;
+mod summary;
 mod write;
 
 #[cfg(test)]
@@ -23,14 +24,15 @@ mod fixture;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::check::read::{self, Content};
-use crate::check::scan;
-use crate::check::walk::{self, Input};
 use crate::common::CliError;
 use crate::output;
 use crate::shown;
+use crate::source::parse::parse;
+use crate::source::read::{self, Content};
+use crate::source::walk::{self, Input};
 use manifest::{Dependency, Manifest};
 use plan::{Plan, Status};
+use summary::Summary;
 use write::Edit;
 
 /// Options of `migrate`.
@@ -110,9 +112,6 @@ fn minimal_edit(old: &str, new: &str) -> Option<Edit> {
         text: new[prefix..new.len() - suffix].to_owned(),
     })
 }
-
-/// The exit status when something was not migrated (an unknown export) and nothing disagrees.
-const NOT_MIGRATED: u8 = 3;
 
 /// A crate folder given: one with a `Cargo.toml`.
 fn is_crate(path: &Path) -> bool {
@@ -212,10 +211,11 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         (true, false) => render::Mode::Write,
         (false, false) => render::Mode::Report,
     };
+    let summary = Summary::new(&files);
     let out = if options.json {
-        format!("{}\n", render::json(&files, &advice, mode))
+        output::json(&render::json(&files, &advice, mode, &summary))
     } else {
-        render::text(&files, &advice, mode)
+        render::text(&files, &advice, mode, &summary)
     };
     output::print(&out)?;
     if mode == render::Mode::Write {
@@ -229,16 +229,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
             })?;
         }
     }
-    let statuses = files.iter().flat_map(|m| m.plans.iter().map(Plan::status));
-    let statuses: Vec<Status> = statuses.collect();
-    let left = files.iter().any(|m| !m.left.is_empty());
-    Ok(if statuses.contains(&Status::Disagrees) {
-        ExitCode::from(1)
-    } else if statuses.contains(&Status::Unknown) || left {
-        ExitCode::from(NOT_MIGRATED)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(summary.exit_code())
 }
 
 /// A crate's `Cargo.toml` with the dependency, its `.cargo/config.toml` without `-l cuda`, and
@@ -300,7 +291,7 @@ fn migrate(
     stdin: bool,
     build_script: bool,
 ) -> Result<Migrated, String> {
-    let (found, plans, mut edits, changes, left) = scan::parse(&file, source, |ast, _| {
+    let (found, plans, mut edits, changes, left) = parse(&file, source, |ast, _| {
         let found = find::find(source, ast);
         let plans = plan::plans(&found);
         let mut edits = write::edits(source, &found, &plans);

@@ -11,9 +11,9 @@ use super::walk::{Input, NOT_REGULAR, io_message};
 use crate::shown;
 
 /// The largest source file read: 16 MiB, beyond any hand-written or generated Rust file.
-pub(super) const SOURCE_LIMIT: u64 = 16 << 20;
+pub(crate) const SOURCE_LIMIT: u64 = 16 << 20;
 /// The largest binary read: 2 GiB.
-pub(super) const BINARY_LIMIT: u64 = 2 << 30;
+pub(crate) const BINARY_LIMIT: u64 = 2 << 30;
 /// How the limits read in messages.
 const SOURCE_LIMIT_SHOWN: &str = "16 MiB";
 const BINARY_LIMIT_SHOWN: &str = "2 GiB";
@@ -36,7 +36,7 @@ pub(crate) enum Binary {
 
 /// Whether `head`, a file's first bytes, starts like an executable or library: ELF, PE, Mach-O
 /// (32 and 64 bits, either byte order) or a universal Mach-O.
-pub(super) fn is_binary(head: &[u8]) -> bool {
+pub(crate) fn is_binary(head: &[u8]) -> bool {
     head.starts_with(b"\x7fELF")
         || head.starts_with(b"MZ")
         || matches!(
@@ -81,7 +81,7 @@ fn head(file: &mut File) -> Result<Vec<u8>, String> {
 
 /// Whether the regular file at `path` starts like an executable or library (how a folder's
 /// binaries are found).
-pub(super) fn starts_like_binary(path: &Path) -> Result<bool, String> {
+pub(crate) fn starts_like_binary(path: &Path) -> Result<bool, String> {
     let (mut file, _) = open(path)?;
     Ok(is_binary(&head(&mut file)?))
 }

@@ -77,7 +77,7 @@ pub(crate) fn collect(paths: &[PathBuf], look: Look) -> (Vec<Input>, Vec<String>
 }
 
 /// Why a FIFO, socket or device is not read.
-pub(super) const NOT_REGULAR: &str = "not a regular file (a FIFO, socket or device): check reads \
+pub(crate) const NOT_REGULAR: &str = "not a regular file (a FIFO, socket or device): check reads \
                                       files and folders; to read standard input, pass `-`";
 
 fn not_regular(path: &Path) -> String {
@@ -85,7 +85,7 @@ fn not_regular(path: &Path) -> String {
 }
 
 /// An I/O error in the words the command's messages use.
-pub(super) fn io_message(e: &std::io::Error) -> String {
+pub(crate) fn io_message(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
