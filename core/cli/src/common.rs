@@ -1,5 +1,6 @@
 //! What the subcommands share: the error type (its exit statuses are [`exit`]'s), the table's
-//! toolkit range, symbol suggestions, the `cuda_entry::Entry` of a request, and finding the simulated driver.
+//! toolkit range, symbol suggestions, the `cuda_entry::Entry` of a request, and finding the
+//! simulated driver.
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -25,6 +26,18 @@ pub(crate) enum CliError {
     /// Standard output was closed by its reader (`| head`): no message, exit status 141, what a
     /// shell reports for a command a closed pipe stopped (128 + SIGPIPE).
     ClosedOutput,
+}
+
+impl CliError {
+    /// The exit status of each kind of error.
+    pub(crate) fn exit_code(&self) -> ExitCode {
+        exit::code(match self {
+            CliError::BadInput(_) => exit::BAD_INPUT,
+            CliError::Failed(_) => exit::FAILED,
+            CliError::Crashed(_) => exit::CRASHED,
+            CliError::ClosedOutput => exit::CLOSED_OUTPUT,
+        })
+    }
 }
 
 impl fmt::Display for CliError {

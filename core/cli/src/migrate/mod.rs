@@ -8,6 +8,7 @@
 //! is), [`diff`] shows them, [`summary`] counts once, [`render`] prints. Sources are listed, read and parsed by
 //! [`source`](crate::source), as `check` reads them (the same limits, the same nesting bound).
 
+mod binding;
 mod diff;
 mod find;
 mod link;
@@ -28,8 +29,8 @@ use crate::common::CliError;
 use crate::output;
 use crate::shown;
 use crate::source::parse::parse;
-use crate::source::read::{self, Content};
-use crate::source::walk::{self, Input};
+use crate::source::read::{self, Content, Input};
+use crate::source::walk;
 use manifest::{Dependency, Manifest};
 use plan::{Plan, Status};
 use summary::Summary;

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use super::Migrated;
-use super::find::Linked;
+use super::binding::Linked;
 use super::plan::{Origin, Plan, Status};
 use super::summary::Summary;
 use crate::shown::{self, shown};

@@ -6,5 +6,6 @@
 pub(crate) mod linked;
 pub(crate) mod parse;
 pub(crate) mod read;
+pub(crate) mod text;
 pub(crate) mod tokens;
 pub(crate) mod walk;
