@@ -68,7 +68,8 @@ mod tests {
         let doc = json!({"n": 3, "list": [1, 2], "none": null, "empty": []});
         assert_eq!(
             super::json(&doc),
-            "{\n  \"n\": 3,\n  \"list\": [\n    1,\n    2\n  ],\n  \"none\": null,\n  \"empty\": []\n}\n"
+            "{\n  \"n\": 3,\n  \"list\": [\n    1,\n    2\n  ],\n  \"none\": null,\n  \
+             \"empty\": []\n}\n"
         );
     }
 }

@@ -3,10 +3,13 @@
 //! `cudarc::driver::sys`), says which typedef each export implements and the `#[cuda_entry]`
 //! declaration to use, and with `--write` turns the `extern` blocks into `#[cuda_entry]` ones.
 //!
-//! One job a file: [`find`] reads a parsed source, [`plan`] maps each export to its typedef and
-//! holds the signature against it, [`write`](mod@write) builds the edits (and the one adapter a shim's body
-//! is), [`diff`] shows them, [`summary`] counts once, [`render`] prints. Sources are listed, read and parsed by
-//! [`source`](crate::source), as `check` reads them (the same limits, the same nesting bound).
+//! One job a file: [`find`] reads a parsed source ([`loaded`]: the bindings loaded by name), each
+//! driver function found a [`binding`], [`plan`] maps each export to its typedef and holds the
+//! signature against it, [`write`](mod@write) builds the edits (and the one adapter a shim's
+//! body is), [`link`] removes the other libcuda links, [`manifest`] edits a crate's Cargo.toml,
+//! [`diff`] shows the edits, [`summary`] counts once, [`render`] prints. Sources are listed, read
+//! and parsed by [`source`](crate::source), as `check` reads them (the same limits, the same
+//! nesting bound).
 
 mod binding;
 mod diff;

@@ -1,7 +1,8 @@
 //! Reading the command's inputs, for `check` and `migrate` alike: [`walk`] lists them, [`read`]
 //! reads each once within its limits, [`tokens`] bounds a source's nesting and finds every
-//! `#[cuda_entry]` attribute, [`parse`] parses within that bound, and [`linked`] finds the driver
-//! functions of linked `extern` blocks. It imports neither subcommand.
+//! `#[cuda_entry]` attribute, [`parse`] parses within that bound, [`linked`] finds the driver
+//! functions of linked `extern` blocks, and [`text`] maps the parser's positions to byte
+//! offsets. It imports neither subcommand.
 
 pub(crate) mod linked;
 pub(crate) mod parse;

@@ -1,7 +1,7 @@
-//! Reading one input ([`Input`]: a file or standard input), once, within limits: a source is read whole (at most [`SOURCE_LIMIT`]), a
-//! binary is left open for the object reader to read the parts it needs (at most
-//! [`BINARY_LIMIT`]). Nothing is memory-mapped: a file that changes while it is read cannot
-//! change memory the command already checked.
+//! Reading one input ([`Input`]: a file or standard input), once, within limits: a source is read
+//! whole (at most [`SOURCE_LIMIT`]), a binary is left open for the object reader to read the
+//! parts it needs (at most [`BINARY_LIMIT`]). Nothing is memory-mapped: a file that changes
+//! while it is read cannot change memory the command already checked.
 
 use std::fs::File;
 use std::io::{Cursor, Read, Seek, SeekFrom};
