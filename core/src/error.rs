@@ -263,14 +263,37 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let ErrorKind::DriverStatus { code } = self.kind {
-            return match &self.request {
-                Some(request) => write!(f, "{request} returned {}", Described(code)),
-                None => write!(f, "a driver function returned {}", Described(code)),
-            };
+        match (&self.kind, &self.request) {
+            (ErrorKind::DriverStatus { .. }, Some(request)) => write!(f, "{request} returned ")?,
+            (ErrorKind::DriverStatus { .. }, None) => f.write_str("a driver function returned ")?,
+            (_, Some(request)) => write!(f, "cannot resolve {request}: ")?,
+            (_, None) => {}
         }
-        if let Some(request) = &self.request {
-            write!(f, "cannot resolve {request}: ")?;
+        self.write_reason(f)
+    }
+}
+
+/// An error's [`reason`](Error::reason), written.
+struct Reason<'a>(&'a Error);
+
+impl fmt::Display for Reason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write_reason(f)
+    }
+}
+
+impl Error {
+    /// The message without the request it is about: what `Display` writes after
+    /// `cannot resolve <request>: ` (after `<request> returned ` for a
+    /// [`DriverStatus`](ErrorKind::DriverStatus)), for output that shows the request already.
+    pub fn reason(&self) -> String {
+        Reason(self).to_string()
+    }
+
+    /// Writes the [`reason`](Error::reason).
+    fn write_reason(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let ErrorKind::DriverStatus { code } = self.kind {
+            return write!(f, "{}", Described(code));
         }
         let driver = self.driver();
         let (version, symbol, per_thread) = match &self.request {
@@ -462,4 +485,46 @@ fn write_attempts(f: &mut fmt::Formatter<'_>, tried: &[LoadAttempt]) -> fmt::Res
         write!(f, "{sep}`{}`: {}", attempt.path, attempt.message)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::Resolver;
+
+    fn request() -> Request {
+        Request::new("cuMemAlloc", 3020, Stream::Legacy, Resolver::Driver)
+    }
+
+    #[test]
+    fn the_reason_is_the_message_without_the_request() {
+        let too_old = Error::new(ErrorKind::DriverTooOld, Some(request()), Some(2000));
+        let message = too_old.to_string();
+        let prefix = format!("cannot resolve {}: ", request());
+        assert_eq!(
+            message.strip_prefix(&prefix),
+            Some(too_old.reason().as_str())
+        );
+        assert!(
+            too_old.reason().starts_with("the driver reports CUDA 2.0"),
+            "{message}"
+        );
+
+        // Without a request, there is no prefix: the reason is the message.
+        let unloaded = Error::new(ErrorKind::InvalidVersion, None, None);
+        assert_eq!(unloaded.reason(), unloaded.to_string());
+
+        // A driver's status: what follows `<request> returned `.
+        let status = Error::new(ErrorKind::DriverStatus { code: 2 }, Some(request()), None);
+        let prefix = format!("{} returned ", request());
+        assert_eq!(
+            status.to_string().strip_prefix(&prefix),
+            Some(status.reason().as_str())
+        );
+        assert!(
+            status.reason().contains("CUDA_ERROR_OUT_OF_MEMORY"),
+            "{}",
+            status.reason()
+        );
+    }
 }

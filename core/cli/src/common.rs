@@ -1,6 +1,6 @@
-//! What the subcommands share: the error type and its exit codes, the `cuda_entry::Entry` of a
-//! request, and finding the simulated driver. The wording of the table's facts is the rules'
-//! (`cuda_entry_table::rules`).
+//! What the subcommands share: the error type (its exit statuses are [`exit`]'s), the
+//! `cuda_entry::Entry` of a request, and finding the simulated driver. The wording of the table's
+//! facts is the rules' (`cuda_entry_table::rules`).
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use cuda_entry::{Entry, Resolver, Stream};
+
+use crate::exit;
 
 /// Why a subcommand stopped early.
 #[derive(Debug)]
@@ -25,19 +27,14 @@ pub(crate) enum CliError {
     ClosedOutput,
 }
 
-/// The exit status when the `--simulated` re-run crashed.
-pub(crate) const CRASHED: u8 = 4;
-/// The exit status when standard output was closed.
-pub(crate) const CLOSED_OUTPUT: u8 = 141;
-
 impl CliError {
     /// The exit status of each kind of error.
     pub(crate) fn exit_code(&self) -> ExitCode {
-        ExitCode::from(match self {
-            CliError::BadInput(_) => 2,
-            CliError::Failed(_) => 1,
-            CliError::Crashed(_) => CRASHED,
-            CliError::ClosedOutput => CLOSED_OUTPUT,
+        exit::code(match self {
+            CliError::BadInput(_) => exit::BAD_INPUT,
+            CliError::Failed(_) => exit::FAILED,
+            CliError::Crashed(_) => exit::CRASHED,
+            CliError::ClosedOutput => exit::CLOSED_OUTPUT,
         })
     }
 }
@@ -135,7 +132,7 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
         .status()
         .map_err(|e| CliError::Failed(format!("cannot re-run this program: {e}")))?;
     match status.code() {
-        Some(code) => Ok(Some(ExitCode::from(u8::try_from(code).unwrap_or(1)))),
+        Some(code) => Ok(Some(exit::code(u8::try_from(code).unwrap_or(exit::FAILED)))),
         None => Err(CliError::Crashed(format!(
             "the --simulated run against {} crashed: {}; its output above is incomplete",
             crate::shown::path(&driver),

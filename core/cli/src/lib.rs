@@ -25,12 +25,12 @@ mod check;
 mod common;
 mod ctype;
 mod decl;
-mod error_text;
-mod json;
+mod exit;
 mod migrate;
 mod output;
 mod probe;
 mod shown;
+mod source;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -394,9 +394,11 @@ pub fn main() -> ExitCode {
 /// or a command-line mistake on stderr (status 2).
 fn usage(e: &clap::Error) -> Result<ExitCode, CliError> {
     match e.print() {
-        Ok(()) => Ok(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))),
+        Ok(()) => Ok(exit::code(
+            u8::try_from(e.exit_code()).unwrap_or(exit::BAD_INPUT),
+        )),
         // stderr itself is gone: nothing can be said, the status still tells.
-        Err(_) if e.use_stderr() => Ok(ExitCode::from(2)),
+        Err(_) if e.use_stderr() => Ok(exit::code(exit::BAD_INPUT)),
         Err(io) => Err(output::written(&io)),
     }
 }
@@ -446,7 +448,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "cuda-entry", &mut script);
             output::print(&String::from_utf8_lossy(&script))?;
-            Ok(ExitCode::SUCCESS)
+            Ok(exit::code(exit::SUCCESS))
         }
     }
 }

@@ -28,7 +28,7 @@ use object::read::macho::{FatArch, FatArch32, FatArch64, MachOFatFile};
 use object::read::{ReadCache, ReadCacheOps, ReadRef};
 
 use super::read::Binary;
-use super::rules;
+use super::ruling;
 use super::{Declaration, Request, Scanned, Unchecked};
 use crate::shown;
 use sections::Section;
@@ -271,7 +271,7 @@ fn declaration(file: &Path, record: OwnedRecord, within: &str) -> Result<Declara
         file: file.to_path_buf(),
         line: 0,
         function: format!("in {}{within}", record.package),
-        judged: rules::record(Request {
+        judged: ruling::record(Request {
             symbol: record.symbol,
             version,
             per_thread: record.stream.is_per_thread(),

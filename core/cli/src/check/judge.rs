@@ -6,7 +6,6 @@ use cuda_entry_table::{Cuda, Version};
 
 use super::{Declaration, Judged, Rejection, Request};
 use crate::common::{entry, static_symbol};
-use crate::error_text;
 
 /// Where the answers come from.
 #[derive(Debug)]
@@ -116,7 +115,7 @@ fn served(request: &Request, driver: &Driver, notes: &mut Vec<String>) -> Result
             Ok(())
         }
         Driver::Loaded(Err(error)) => Err(Failure {
-            kind: error_text::kind_name(error),
+            kind: error.kind().name(),
             message: "no usable CUDA driver on this machine (the driver line says why)".to_owned(),
         }),
         Driver::Loaded(Ok(_)) => {
@@ -134,8 +133,8 @@ fn served(request: &Request, driver: &Driver, notes: &mut Vec<String>) -> Result
                 .resolve()
                 .map(drop)
                 .map_err(|error| Failure {
-                    kind: error_text::kind_name(&error),
-                    message: error_text::reason(&error),
+                    kind: error.kind().name(),
+                    message: error.reason(),
                 })
         }
     }

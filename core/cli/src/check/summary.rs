@@ -7,9 +7,7 @@ use cuda_entry_table::{Needs, Version, needs};
 
 use super::judge::Verdict;
 use super::{Declaration, Request, Unchecked};
-
-/// The exit status when something could not be checked and nothing would fail.
-pub(super) const NOT_CHECKED: u8 = 3;
+use crate::exit;
 
 /// What a `check` found, all declarations together.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,16 +72,18 @@ impl Summary {
         }
     }
 
-    /// 1 when a declaration would fail; otherwise 3 when something could not be checked (a
-    /// deployment gate must not pass what was not read); 0 when everything was read and works.
+    /// [`FAILED`](exit::FAILED) when a declaration would fail; otherwise
+    /// [`INCOMPLETE`](exit::INCOMPLETE) when something could not be checked (a deployment gate
+    /// must not pass what was not read); [`SUCCESS`](exit::SUCCESS) when everything was read and
+    /// works.
     pub(super) fn exit_code(&self) -> ExitCode {
-        if self.failed > 0 {
-            ExitCode::from(1)
+        exit::code(if self.failed > 0 {
+            exit::FAILED
         } else if self.unchecked > 0 {
-            ExitCode::from(NOT_CHECKED)
+            exit::INCOMPLETE
         } else {
-            ExitCode::SUCCESS
-        }
+            exit::SUCCESS
+        })
     }
 }
 
@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(none.exit_code(), ExitCode::SUCCESS);
         // Nothing fails, something was not read: no pass.
         let unread = Summary::new(1, &declarations[1..2], &verdicts[1..2], &unchecked);
-        assert_eq!(unread.exit_code(), ExitCode::from(NOT_CHECKED));
+        assert_eq!(unread.exit_code(), exit::code(exit::INCOMPLETE));
     }
 
     #[test]

@@ -9,16 +9,17 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use cuda_entry_table::rules::is_cuda_entry;
-use proc_macro2::{LineColumn, Span, TokenStream, TokenTree};
+use proc_macro2::{TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{
-    Attribute, Expr, ExprCall, FnArg, ForeignItem, ForeignItemFn, ItemForeignMod, ItemUse, Pat,
-    ReturnType, Safety, UseTree,
+    Attribute, Expr, ExprCall, ForeignItem, ForeignItemFn, ItemForeignMod, ItemUse, UseTree,
 };
 
-use crate::check::scan::without_shebang;
+use super::binding::{Linked, linked_of};
+use crate::source::linked::{export_of, is_driver_name, linked};
+use crate::source::parse::without_shebang;
+use crate::source::text::Text;
 
 /// Everything a source binds without cuda-entry.
 #[derive(Debug, Default)]
@@ -64,39 +65,6 @@ pub(crate) struct Block {
     pub(crate) functions: Vec<Linked>,
 }
 
-/// A driver function of an `extern` block.
-#[derive(Clone, Debug)]
-pub(crate) struct Linked {
-    pub(crate) line: usize,
-    pub(crate) column: usize,
-    /// Its bytes, from its first attribute (or the `//` comment lines right above it, which
-    /// belong to it) to its `;`.
-    pub(crate) range: Range<usize>,
-    /// Those comment lines, as written (without their indentation).
-    pub(crate) comments: Vec<String>,
-    /// Its name, which call sites use.
-    pub(crate) name: String,
-    /// The export it links: its `#[link_name]`, or its name.
-    pub(crate) export: String,
-    /// Its visibility as written (`pub `, `pub(crate) `, or nothing).
-    pub(crate) vis: String,
-    /// Its attributes but `#[link_name]`, as written (docs, `cfg`, `deprecated`...).
-    pub(crate) attrs: Vec<String>,
-    /// Whether it is declared `safe fn` (in an `unsafe extern` block).
-    pub(crate) safe: bool,
-    pub(crate) params: Vec<Param>,
-    /// The return type as written; `None` for none.
-    pub(crate) ret: Option<String>,
-    pub(crate) variadic: bool,
-}
-
-/// A parameter: its name (`None` for a `_` or another pattern) and its type as written.
-#[derive(Clone, Debug)]
-pub(crate) struct Param {
-    pub(crate) name: Option<String>,
-    pub(crate) ty: String,
-}
-
 /// A call through cudarc's `sys`.
 #[derive(Debug)]
 pub(crate) struct Call {
@@ -110,56 +78,6 @@ pub(crate) struct Call {
     /// `cudarc::driver::sys`).
     pub(crate) module: String,
     pub(crate) arguments: usize,
-}
-
-/// Whether `name` is a driver function's: `cu` and an uppercase letter (the runtime's are
-/// `cuda...`).
-pub(crate) fn is_driver_name(name: &str) -> bool {
-    name.strip_prefix("cu")
-        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
-}
-
-/// The export a foreign function links: its `#[link_name = "..."]`, or its name.
-pub(crate) fn export_of(f: &ForeignItemFn) -> String {
-    f.attrs
-        .iter()
-        .find_map(link_name)
-        .unwrap_or_else(|| f.sig.ident.to_string())
-}
-
-fn link_name(attr: &Attribute) -> Option<String> {
-    let syn::Meta::NameValue(nv) = &attr.meta else {
-        return None;
-    };
-    if !nv.path.is_ident("link_name") {
-        return None;
-    }
-    match &nv.value {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(s.value()),
-        _ => None,
-    }
-}
-
-/// The driver functions of an `extern` block that is no `#[cuda_entry]` one, with their export;
-/// functions carrying `#[cuda_entry(...)]` are declarations (misplaced), not bindings.
-pub(crate) fn linked(block: &ItemForeignMod) -> Vec<(&ForeignItemFn, String)> {
-    if block.attrs.iter().any(is_cuda_entry) {
-        return Vec::new();
-    }
-    block
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            ForeignItem::Fn(f) if !f.attrs.iter().any(is_cuda_entry) => {
-                let export = export_of(f);
-                is_driver_name(&export).then_some((f, export))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// Finds what `ast` (parsed from `source`) binds.
@@ -191,93 +109,6 @@ fn collect_idents(tokens: TokenStream, idents: &mut HashSet<String>) {
             TokenTree::Group(g) => collect_idents(g.stream(), idents),
             _ => {}
         }
-    }
-}
-
-/// Byte offsets of positions in a source, as proc-macro2 gives them (line 1-based, column in
-/// characters) in the text the parser read (without a byte-order mark or a `#!` line).
-pub(crate) struct Text<'a> {
-    read: &'a str,
-    /// Where the text read starts in the source.
-    base: usize,
-    /// Where each line of the text read starts.
-    lines: Vec<usize>,
-}
-
-impl<'a> Text<'a> {
-    pub(crate) fn new(source: &'a str) -> Text<'a> {
-        let read = without_shebang(source);
-        let lines = std::iter::once(0)
-            .chain(read.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        Text {
-            read,
-            base: source.len() - read.len(),
-            lines,
-        }
-    }
-
-    fn offset(&self, at: LineColumn) -> usize {
-        let start = self
-            .lines
-            .get(at.line.saturating_sub(1))
-            .copied()
-            .unwrap_or(self.read.len());
-        let rest = &self.read[start..];
-        let byte = rest
-            .char_indices()
-            .nth(at.column)
-            .map_or(rest.len(), |(i, _)| i);
-        self.base + start + byte
-    }
-
-    pub(crate) fn range(&self, span: Span) -> Range<usize> {
-        self.offset(span.start())..self.offset(span.end())
-    }
-
-    /// The text of `node` as written.
-    pub(crate) fn of(&self, node: &dyn quote::ToTokens) -> String {
-        let range = self.range(node.span());
-        self.read
-            .get(range.start - self.base..range.end - self.base)
-            .unwrap_or_default()
-            .to_owned()
-    }
-
-    /// The `//` comment lines right above the line `offset` is on (not doc comments, which are
-    /// attributes), and where the first starts; `offset` itself when there are none.
-    pub(crate) fn comments_above(&self, offset: usize) -> (usize, Vec<String>) {
-        let mut at = offset - self.base;
-        let line_start = |end: usize| self.read[..end].rfind('\n').map_or(0, |i| i + 1);
-        if !self.read[line_start(at)..at].trim().is_empty() {
-            return (offset, Vec::new());
-        }
-        let mut comments = Vec::new();
-        let mut start = offset;
-        while let Some(end) = line_start(at).checked_sub(1) {
-            let begin = line_start(end);
-            let line = self.read[begin..end].trim();
-            let doc = line.starts_with("///") || line.starts_with("//!");
-            if !line.starts_with("//") || doc {
-                break;
-            }
-            comments.insert(0, line.to_owned());
-            start = self.base
-                + begin
-                + (self.read[begin..end].len() - self.read[begin..end].trim_start().len());
-            at = begin;
-        }
-        (start, comments)
-    }
-
-    /// The indentation of the line `offset` is on.
-    pub(crate) fn indent(&self, offset: usize) -> String {
-        let at = offset - self.base;
-        let start = self.read[..at].rfind('\n').map_or(0, |i| i + 1);
-        self.read[start..at]
-            .chars()
-            .take_while(|c| c.is_whitespace())
-            .collect()
     }
 }
 
@@ -466,61 +297,6 @@ impl<'ast> Visit<'ast> for Finder<'_> {
 impl Finder<'_> {
     fn linked(&self, f: &ForeignItemFn, export: String) -> Linked {
         linked_of(self.text, &f.attrs, &f.vis, &f.sig, f.span(), export)
-    }
-}
-
-/// A driver function declared by `attrs`, `vis` and `sig` (an extern item's, or a function's
-/// that loads `export` by name), spanning `span`.
-pub(crate) fn linked_of(
-    text: &Text<'_>,
-    attrs: &[Attribute],
-    vis: &syn::Visibility,
-    sig: &syn::Signature,
-    span: Span,
-    export: String,
-) -> Linked {
-    let at = sig.ident.span().start();
-    let params = sig
-        .inputs
-        .iter()
-        .filter_map(|input| match input {
-            FnArg::Typed(pt) => Some(Param {
-                name: match &*pt.pat {
-                    Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
-                        Some(p.ident.to_string())
-                    }
-                    _ => None,
-                },
-                ty: text.of(&pt.ty),
-            }),
-            FnArg::Receiver(_) => None,
-        })
-        .collect();
-    let range = text.range(span);
-    let (start, comments) = text.comments_above(range.start);
-    Linked {
-        line: at.line,
-        column: at.column + 1,
-        range: start..range.end,
-        comments,
-        name: sig.ident.to_string(),
-        export,
-        vis: match vis {
-            syn::Visibility::Inherited => String::new(),
-            vis => format!("{} ", text.of(vis)),
-        },
-        attrs: attrs
-            .iter()
-            .filter(|a| link_name(a).is_none())
-            .map(|a| text.of(a))
-            .collect(),
-        safe: matches!(sig.safety, Safety::Safe(_)),
-        params,
-        ret: match &sig.output {
-            ReturnType::Default => None,
-            ReturnType::Type(_, ty) => Some(text.of(ty)),
-        },
-        variadic: sig.variadic.is_some(),
     }
 }
 

@@ -9,8 +9,8 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use toml_edit::{DocumentMut, Item, Value};
 
-use super::find::Text;
 use super::write::{Edit, whole_lines};
+use crate::source::text::Text;
 
 /// Whether a build script's output line links libcuda: `cargo:rustc-link-lib=[KIND[:MODS]=]cuda`
 /// or `cargo::rustc-link-lib=...`.

@@ -23,7 +23,9 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{Expr, Fields, GenericArgument, ImplItem, Lit, Pat, PathArguments, Safety, Type};
 
-use super::find::{Linked, Text, is_driver_name, linked_of};
+use super::binding::{Linked, linked_of};
+use crate::source::linked::is_driver_name;
+use crate::source::text::Text;
 
 /// What a source loads by name.
 #[derive(Debug, Default)]

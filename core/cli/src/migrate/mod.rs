@@ -3,18 +3,23 @@
 //! `cudarc::driver::sys`), says which typedef each export implements and the `#[cuda_entry]`
 //! declaration to use, and with `--write` turns the `extern` blocks into `#[cuda_entry]` ones.
 //!
-//! One job a file: [`find`] reads a parsed source, [`plan`] maps each export to its typedef and
-//! holds the signature against it, [`write`](mod@write) builds the edits (and the one adapter a shim's body
-//! is), [`diff`] shows them, [`render`] prints. Sources are read as `check` reads them (the same
-//! limits, the same nesting bound).
+//! One job a file: [`find`] reads a parsed source ([`loaded`]: the bindings loaded by name), each
+//! driver function found a [`binding`], [`plan`] maps each export to its typedef and holds the
+//! signature against it, [`write`](mod@write) builds the edits (and the one adapter a shim's
+//! body is), [`link`] removes the other libcuda links, [`manifest`] edits a crate's Cargo.toml,
+//! [`diff`] shows the edits, [`summary`] counts once, [`render`] prints. Sources are listed, read
+//! and parsed by [`source`](crate::source), as `check` reads them (the same limits, the same
+//! nesting bound).
 
+mod binding;
 mod diff;
-pub(crate) mod find;
+mod find;
 mod link;
 mod loaded;
 mod manifest;
 mod plan;
 mod render;
+mod summary;
 mod write;
 
 #[cfg(test)]
@@ -23,14 +28,15 @@ mod fixture;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::check::read::{self, Content};
-use crate::check::scan;
-use crate::check::walk::{self, Input};
 use crate::common::CliError;
 use crate::output;
 use crate::shown;
+use crate::source::parse::parse;
+use crate::source::read::{self, Content, Input};
+use crate::source::walk;
 use manifest::{Dependency, Manifest};
 use plan::{Plan, Status};
+use summary::Summary;
 use write::Edit;
 
 /// Options of `migrate`.
@@ -110,9 +116,6 @@ fn minimal_edit(old: &str, new: &str) -> Option<Edit> {
         text: new[prefix..new.len() - suffix].to_owned(),
     })
 }
-
-/// The exit status when something was not migrated (an unknown export) and nothing disagrees.
-const NOT_MIGRATED: u8 = 3;
 
 /// A crate folder given: one with a `Cargo.toml`.
 fn is_crate(path: &Path) -> bool {
@@ -212,10 +215,11 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         (true, false) => render::Mode::Write,
         (false, false) => render::Mode::Report,
     };
+    let summary = Summary::new(&files);
     let out = if options.json {
-        format!("{}\n", render::json(&files, &advice, mode))
+        output::json(&render::json(&files, &advice, mode, &summary))
     } else {
-        render::text(&files, &advice, mode)
+        render::text(&files, &advice, mode, &summary)
     };
     output::print(&out)?;
     if mode == render::Mode::Write {
@@ -229,16 +233,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
             })?;
         }
     }
-    let statuses = files.iter().flat_map(|m| m.plans.iter().map(Plan::status));
-    let statuses: Vec<Status> = statuses.collect();
-    let left = files.iter().any(|m| !m.left.is_empty());
-    Ok(if statuses.contains(&Status::Disagrees) {
-        ExitCode::from(1)
-    } else if statuses.contains(&Status::Unknown) || left {
-        ExitCode::from(NOT_MIGRATED)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(summary.exit_code())
 }
 
 /// A crate's `Cargo.toml` with the dependency, its `.cargo/config.toml` without `-l cuda`, and
@@ -300,7 +295,7 @@ fn migrate(
     stdin: bool,
     build_script: bool,
 ) -> Result<Migrated, String> {
-    let (found, plans, mut edits, changes, left) = scan::parse(&file, source, |ast, _| {
+    let (found, plans, mut edits, changes, left) = parse(&file, source, |ast, _| {
         let found = find::find(source, ast);
         let plans = plan::plans(&found);
         let mut edits = write::edits(source, &found, &plans);

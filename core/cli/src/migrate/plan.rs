@@ -6,7 +6,8 @@
 use cuda_entry_table::rules::{self as shared, twin};
 use cuda_entry_table::{Typedef, export};
 
-use super::find::{Call, Found, Linked};
+use super::binding::Linked;
+use super::find::{Call, Found};
 use crate::ctype::qualified;
 use crate::decl::{function_name, snake_case};
 use cuda_entry_table::rules::table_range;

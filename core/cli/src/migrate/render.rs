@@ -4,10 +4,12 @@
 
 use std::fmt::Write;
 
+use serde_json::{Value, json};
+
 use super::Migrated;
-use super::find::Linked;
+use super::binding::Linked;
 use super::plan::{Origin, Plan, Status};
-use crate::json::Json;
+use super::summary::Summary;
 use crate::shown::{self, shown};
 
 /// What is done with the edits.
@@ -126,14 +128,12 @@ fn changes(files: &[Migrated], advice: &[Stale]) -> String {
     out
 }
 
-pub(super) fn text(files: &[Migrated], advice: &[Stale], mode: Mode) -> String {
+pub(super) fn text(files: &[Migrated], advice: &[Stale], mode: Mode, summary: &Summary) -> String {
     let mut out = String::new();
-    let mut counts = [0usize; 3];
     for m in files {
         for plan in &m.plans {
             let at = format!("{}:{}:{}", shown::path(&m.file), plan.line, plan.column);
             let status = plan.status();
-            counts[status as usize] += 1;
             let head = match (&plan.target, status) {
                 (Some(t), Status::Ready) => format!(
                     "{at}: {} is {} at {} ({}); declare it as:",
@@ -172,26 +172,19 @@ pub(super) fn text(files: &[Migrated], advice: &[Stale], mode: Mode) -> String {
         }
     }
     out.push_str(&changes(files, advice));
-    let changed = files
-        .iter()
-        .filter(|m| !m.edits.is_empty() && !m.stdin)
-        .count();
+    let changed = summary.rewritten;
     let plural = |n: usize| if n == 1 { "" } else { "s" };
-    let bindings = counts.iter().sum::<usize>();
     let _ = write!(
         out,
-        "{bindings} binding{} in {} file{}: {} ready, {} disagree{} with the typedef, {} unknown",
-        plural(bindings),
-        files.len(),
-        plural(files.len()),
-        counts[Status::Ready as usize],
-        counts[Status::Disagrees as usize],
-        if counts[Status::Disagrees as usize] == 1 {
-            "s"
-        } else {
-            ""
-        },
-        counts[Status::Unknown as usize],
+        "{} binding{} in {} file{}: {} ready, {} disagree{} with the typedef, {} unknown",
+        summary.bindings,
+        plural(summary.bindings),
+        summary.files,
+        plural(summary.files),
+        summary.ready,
+        summary.disagree,
+        if summary.disagree == 1 { "s" } else { "" },
+        summary.unknown,
     );
     let _ = match mode {
         Mode::Report if changed > 0 => writeln!(
@@ -210,7 +203,7 @@ pub(super) fn text(files: &[Migrated], advice: &[Stale], mode: Mode) -> String {
     out
 }
 
-fn plan_json(m: &Migrated, plan: &Plan) -> Json {
+fn plan_json(m: &Migrated, plan: &Plan) -> Value {
     let t = plan.target.as_ref();
     let name = |f: Option<&Linked>| f.map_or_else(|| plan.export.clone(), |f| f.name.clone());
     let (origin, name) = match (&plan.origin, linked(m, plan)) {
@@ -219,141 +212,75 @@ fn plan_json(m: &Migrated, plan: &Plan) -> Json {
         (Origin::Wrapper { .. }, f) => ("wrapper", name(f)),
         (Origin::Extern { .. }, f) => ("extern", name(f)),
     };
-    Json::object([
-        ("file", Json::str(m.file.display().to_string())),
-        ("line", Json::Number(plan.line as u64)),
-        ("column", Json::Number(plan.column as u64)),
-        ("origin", Json::str(origin)),
-        ("name", Json::str(name)),
-        ("export", Json::str(plan.export.clone())),
-        (
-            "status",
-            Json::str(match plan.status() {
-                Status::Ready => "ready",
-                Status::Disagrees => "disagrees",
-                Status::Unknown => "unknown_export",
-            }),
-        ),
-        ("symbol", Json::opt_str(t.map(|t| t.symbol))),
-        ("version", Json::opt_number(t.map(|t| t.version))),
-        (
-            "stream",
-            Json::opt_str(t.map(|t| if t.per_thread { "per_thread" } else { "legacy" })),
-        ),
-        ("typedef", Json::opt_str(t.map(|t| t.typedef.clone()))),
-        (
-            "declaration",
-            Json::opt_str(t.map(|t| t.declaration.clone())),
-        ),
-        (
-            "notes",
-            Json::Array(
-                plan.notes
-                    .iter()
-                    .map(|n| {
-                        Json::object([
-                            ("kind", Json::str(n.kind)),
-                            ("message", Json::str(n.message.clone())),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-    ])
+    let notes: Vec<Value> = plan
+        .notes
+        .iter()
+        .map(|n| json!({"kind": n.kind, "message": n.message}))
+        .collect();
+    json!({
+        "file": m.file.display().to_string(),
+        "line": plan.line,
+        "column": plan.column,
+        "origin": origin,
+        "name": name,
+        "export": plan.export,
+        "status": match plan.status() {
+            Status::Ready => "ready",
+            Status::Disagrees => "disagrees",
+            Status::Unknown => "unknown_export",
+        },
+        "symbol": t.map(|t| t.symbol),
+        "version": t.map(|t| t.version),
+        "stream": t.map(|t| if t.per_thread { "per_thread" } else { "legacy" }),
+        "typedef": t.map(|t| &t.typedef),
+        "declaration": t.map(|t| &t.declaration),
+        "notes": notes,
+    })
 }
 
-pub(super) fn json(files: &[Migrated], advice: &[Stale], mode: Mode) -> Json {
-    let count = |status: Status| {
-        let n = files
-            .iter()
-            .flat_map(|m| &m.plans)
-            .filter(|p| p.status() == status)
-            .count();
-        Json::Number(n as u64)
-    };
-    let changed: Vec<&Migrated> = files.iter().filter(|m| !m.edits.is_empty()).collect();
-    let listed = files
+pub(super) fn json(files: &[Migrated], advice: &[Stale], mode: Mode, summary: &Summary) -> Value {
+    let bindings: Vec<Value> = files
         .iter()
-        .filter(|m| !m.edits.is_empty() || !m.left.is_empty());
-    let strings = |lines: &[String]| Json::Array(lines.iter().cloned().map(Json::str).collect());
-    Json::object([
-        (
-            "bindings",
-            Json::Array(
-                files
-                    .iter()
-                    .flat_map(|m| m.plans.iter().map(move |p| plan_json(m, p)))
-                    .collect(),
-            ),
-        ),
-        (
-            "files",
-            Json::Array(
-                listed
-                    .map(|m| {
-                        Json::object([
-                            ("file", Json::str(m.file.display().to_string())),
-                            ("changes", strings(&m.changes)),
-                            ("left", strings(&m.left)),
-                            (
-                                "diff",
-                                if mode == Mode::Report {
-                                    Json::Null
-                                } else {
-                                    Json::str(m.diff.clone())
-                                },
-                            ),
-                            (
-                                "written",
-                                Json::Bool(mode == Mode::Write && !m.edits.is_empty()),
-                            ),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "lockfiles",
-            Json::Array(
-                by_lock(advice)
-                    .into_iter()
-                    .map(|(lock, stale)| {
-                        Json::object([
-                            ("lockfile", Json::str(lock.display().to_string())),
-                            (
-                                "stale",
-                                Json::Array(
-                                    stale
-                                        .iter()
-                                        .map(|s| {
-                                            Json::object([
-                                                ("package", Json::str(s.spec.clone())),
-                                                ("held", Json::str(s.held.clone())),
-                                                ("minimum", Json::str(s.minimum.clone())),
-                                            ])
-                                        })
-                                        .collect(),
-                                ),
-                            ),
-                            ("update", Json::str(update_command(&stale))),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "totals",
-            Json::object([
-                ("files", Json::Number(files.len() as u64)),
-                (
-                    "bindings",
-                    Json::Number(files.iter().map(|m| m.plans.len() as u64).sum()),
-                ),
-                ("ready", count(Status::Ready)),
-                ("disagree", count(Status::Disagrees)),
-                ("unknown", count(Status::Unknown)),
-                ("changed_files", Json::Number(changed.len() as u64)),
-            ]),
-        ),
-    ])
+        .flat_map(|m| m.plans.iter().map(move |p| plan_json(m, p)))
+        .collect();
+    let listed: Vec<Value> = files
+        .iter()
+        .filter(|m| !m.edits.is_empty() || !m.left.is_empty())
+        .map(|m| {
+            json!({
+                "file": m.file.display().to_string(),
+                "changes": m.changes,
+                "left": m.left,
+                "diff": (mode != Mode::Report).then_some(&m.diff),
+                "written": mode == Mode::Write && !m.edits.is_empty(),
+            })
+        })
+        .collect();
+    let lockfiles: Vec<Value> = by_lock(advice)
+        .into_iter()
+        .map(|(lock, stale)| {
+            let packages: Vec<Value> = stale
+                .iter()
+                .map(|s| json!({"package": s.spec, "held": s.held, "minimum": s.minimum}))
+                .collect();
+            json!({
+                "lockfile": lock.display().to_string(),
+                "stale": packages,
+                "update": update_command(&stale),
+            })
+        })
+        .collect();
+    json!({
+        "bindings": bindings,
+        "files": listed,
+        "lockfiles": lockfiles,
+        "totals": {
+            "files": summary.files,
+            "bindings": summary.bindings,
+            "ready": summary.ready,
+            "disagree": summary.disagree,
+            "unknown": summary.unknown,
+            "changed_files": summary.changed,
+        },
+    })
 }

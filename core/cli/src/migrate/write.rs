@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::ops::Range;
 
-use super::find::{Found, Linked};
+use super::binding::Linked;
+use super::find::Found;
 use super::plan::{Origin, Plan, STATUS_TYPE, Status};
 use crate::decl::signature;
 

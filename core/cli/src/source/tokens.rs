@@ -19,8 +19,8 @@ use syn::punctuated::Punctuated;
 
 /// The deepest nesting read, in the units above. Real code stays under 40; at 256 the parse
 /// needs about 15 MiB of stack in a debug build, and it runs on a thread with
-/// [`PARSE_STACK`](super::scan::PARSE_STACK).
-pub(super) const NESTING_LIMIT: usize = 256;
+/// [`PARSE_STACK`](super::parse::PARSE_STACK).
+pub(crate) const NESTING_LIMIT: usize = 256;
 
 /// Where a `#[cuda_entry...]` attribute sits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,17 +39,17 @@ pub(crate) enum Context {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Found {
     /// The line and column (0-based, in characters) of its `#`.
-    pub(super) at: (usize, usize),
-    pub(super) context: Context,
+    pub(crate) at: (usize, usize),
+    pub(crate) context: Context,
     /// Whether it is behind `cfg_attr`.
-    pub(super) cfg_attr: bool,
+    pub(crate) cfg_attr: bool,
 }
 
 /// The source nests deeper than [`NESTING_LIMIT`] at this line and column (1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct TooDeep {
-    pub(super) line: usize,
-    pub(super) column: usize,
+pub(crate) struct TooDeep {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
 }
 
 impl TooDeep {
@@ -249,7 +249,7 @@ const OTHER_KEYWORDS: &[&str] = &[
 ];
 
 /// Measures `tokens` and finds every `#[cuda_entry]` attribute in them.
-pub(super) fn pass(tokens: TokenStream) -> Result<Vec<Found>, TooDeep> {
+pub(crate) fn pass(tokens: TokenStream) -> Result<Vec<Found>, TooDeep> {
     let mut found = Vec::new();
     // Every other attribute, to be read once the whole source is measured.
     let mut others = Vec::new();

@@ -1,16 +1,17 @@
-//! The macro's rules, as `check` applies them: `cuda_entry_table::rules`, the one module the macro
-//! itself runs, so that the command rejects the same declarations with the same message and kind
-//! name. What only the command says is added here: the table's notes (an older typedef, an
-//! unverified signature) on a declaration the rules accept.
+//! The ruling on a declaration: the macro's rules as `check` applies them,
+//! `cuda_entry_table::rules`, the one module the macro itself runs, so that the command rejects
+//! the same declarations with the same message and kind name. What only the command says is added
+//! here: the table's notes (an older typedef, an unverified signature) on a declaration the rules
+//! accept.
 
-use cuda_entry_table::rules::{self as shared, Argument, Checked, Mistake, Resolver};
+use cuda_entry_table::rules::{self, Argument, Checked, Mistake, Resolver};
 use cuda_entry_table::{DefaultStream, manifest};
 
 use super::{Judged, Rejection, Request};
 
 /// A source declaration as the macro judges it: `block` holds the mistakes of the `extern` block
 /// it sits in, which make the macro reject every declaration of the block.
-pub(super) fn declaration(decl: &shared::Declaration, block: &[Mistake]) -> Judged {
+pub(super) fn declaration(decl: &rules::Declaration, block: &[Mistake]) -> Judged {
     let asked = request(&decl.args);
     let mut mistakes: Vec<Rejection> = block.iter().map(|m| rejection(m, true)).collect();
     match decl.validate() {
@@ -48,7 +49,7 @@ pub(super) fn record(request: Request) -> Judged {
         optional: request.optional,
         package: "",
     };
-    let decl = shared::Declaration::from_record(&record);
+    let decl = rules::Declaration::from_record(&record);
     match decl.validate() {
         Ok(checked) => accepted(&checked, false),
         Err(found) => Judged::Rejected {
@@ -60,7 +61,7 @@ pub(super) fn record(request: Request) -> Judged {
 
 /// What the arguments ask for, when they name a symbol and a version (a rejected declaration may
 /// still: it counts towards the minimum driver).
-fn request(args: &shared::Arguments) -> Option<Request> {
+fn request(args: &rules::Arguments) -> Option<Request> {
     let (Argument::Given(_, symbol), Argument::Given(_, version)) = (&args.symbol, &args.version)
     else {
         return None;

@@ -1,22 +1,53 @@
-//! Reading one input, once, within limits: a source is read whole (at most [`SOURCE_LIMIT`]), a
-//! binary is left open for the object reader to read the parts it needs (at most
-//! [`BINARY_LIMIT`]). Nothing is memory-mapped: a file that changes while it is read cannot
-//! change memory the command already checked.
+//! Reading one input ([`Input`]: a file or standard input), once, within limits: a source is read
+//! whole (at most [`SOURCE_LIMIT`]), a binary is left open for the object reader to read the
+//! parts it needs (at most [`BINARY_LIMIT`]). Nothing is memory-mapped: a file that changes
+//! while it is read cannot change memory the command already checked.
 
 use std::fs::File;
 use std::io::{Cursor, Read, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::walk::{Input, NOT_REGULAR, io_message};
 use crate::shown;
 
 /// The largest source file read: 16 MiB, beyond any hand-written or generated Rust file.
-pub(super) const SOURCE_LIMIT: u64 = 16 << 20;
+pub(crate) const SOURCE_LIMIT: u64 = 16 << 20;
 /// The largest binary read: 2 GiB.
-pub(super) const BINARY_LIMIT: u64 = 2 << 30;
+pub(crate) const BINARY_LIMIT: u64 = 2 << 30;
 /// How the limits read in messages.
 const SOURCE_LIMIT_SHOWN: &str = "16 MiB";
 const BINARY_LIMIT_SHOWN: &str = "2 GiB";
+
+/// One thing to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Input {
+    /// `-`: standard input, whatever it is (a pipe, a terminal, a file).
+    Stdin,
+    /// A regular file, named or found in a folder.
+    File(PathBuf),
+}
+
+impl Input {
+    /// The name the output gives it.
+    pub(crate) fn name(&self) -> PathBuf {
+        match self {
+            Input::Stdin => PathBuf::from("<stdin>"),
+            Input::File(path) => path.clone(),
+        }
+    }
+}
+
+/// Why a FIFO, socket or device is not read.
+pub(crate) const NOT_REGULAR: &str = "not a regular file (a FIFO, socket or device): check reads \
+                                      files and folders; to read standard input, pass `-`";
+
+/// An I/O error in the words the command's messages use.
+pub(crate) fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => e.to_string(),
+    }
+}
 
 /// What an input holds.
 #[derive(Debug)]
@@ -36,7 +67,7 @@ pub(crate) enum Binary {
 
 /// Whether `head`, a file's first bytes, starts like an executable or library: ELF, PE, Mach-O
 /// (32 and 64 bits, either byte order) or a universal Mach-O.
-pub(super) fn is_binary(head: &[u8]) -> bool {
+pub(crate) fn is_binary(head: &[u8]) -> bool {
     head.starts_with(b"\x7fELF")
         || head.starts_with(b"MZ")
         || matches!(
@@ -81,7 +112,7 @@ fn head(file: &mut File) -> Result<Vec<u8>, String> {
 
 /// Whether the regular file at `path` starts like an executable or library (how a folder's
 /// binaries are found).
-pub(super) fn starts_like_binary(path: &Path) -> Result<bool, String> {
+pub(crate) fn starts_like_binary(path: &Path) -> Result<bool, String> {
     let (mut file, _) = open(path)?;
     Ok(is_binary(&head(&mut file)?))
 }

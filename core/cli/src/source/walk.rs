@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::read;
+use super::read::{self, Input, NOT_REGULAR, io_message};
 use crate::shown;
 
 /// What a folder is searched for.
@@ -17,25 +17,6 @@ pub(crate) enum Look {
     /// Rust sources and built binaries (ELF, PE, Mach-O, told by their first bytes): `check`,
     /// whose folder may be a `src/` or a `dist/`. A folder holding neither is bad input.
     SourcesAndBinaries,
-}
-
-/// One thing to read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Input {
-    /// `-`: standard input, whatever it is (a pipe, a terminal, a file).
-    Stdin,
-    /// A regular file, named or found in a folder.
-    File(PathBuf),
-}
-
-impl Input {
-    /// The name the output gives it.
-    pub(crate) fn name(&self) -> PathBuf {
-        match self {
-            Input::Stdin => PathBuf::from("<stdin>"),
-            Input::File(path) => path.clone(),
-        }
-    }
 }
 
 /// The inputs: each path as given or, for a folder, what `look` looks for under it, sorted; and a
@@ -76,21 +57,8 @@ pub(crate) fn collect(paths: &[PathBuf], look: Look) -> (Vec<Input>, Vec<String>
     (inputs, bad)
 }
 
-/// Why a FIFO, socket or device is not read.
-pub(super) const NOT_REGULAR: &str = "not a regular file (a FIFO, socket or device): check reads \
-                                      files and folders; to read standard input, pass `-`";
-
 fn not_regular(path: &Path) -> String {
     format!("{}: {NOT_REGULAR}", shown::path(path))
-}
-
-/// An I/O error in the words the command's messages use.
-pub(super) fn io_message(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
-    }
 }
 
 /// Recursively adds the `.rs` files of `dir` and, when `look` says so, its binaries, skipping
