@@ -29,6 +29,13 @@ pub fn entries() -> &'static [&'static Entry] {
 ///
 /// # Errors
 /// A [`PreloadError`] listing each entry that cannot be resolved and is not optional.
+///
+/// # Thread-safety
+/// May be called from any thread, at any time, any number of times, while other threads call
+/// the declared functions: each entry is still resolved at most once per process. A call that
+/// finds an entry another thread is resolving waits for that resolution and takes its outcome; an
+/// entry already resolved (or already failed: errors are cached) is not asked again, so a second
+/// `preload_all` asks the driver nothing and reports the same failures.
 pub fn preload_all() -> Result<(), PreloadError> {
     let mut failures = Vec::new();
     resolve_all(entries().iter().copied(), |entry, error| {
