@@ -89,6 +89,17 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     let unverified = checked.typedef.is_none();
     // The declaring package, as cargo tells the compiler of the crate being expanded.
     let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+    // The record's length, known here (`encode` checks it): no constant per declaration to
+    // compute it from.
+    let record_len = manifest::record_len(&manifest::Record {
+        symbol,
+        version,
+        stream: manifest::StreamCode::Legacy,
+        resolver: manifest::ResolverCode::Driver,
+        unverified,
+        optional,
+        package: &package,
+    });
     let sections = link_sections();
     let retention = gnu_pe_retention(&p);
     let checks = abi_assertions(checked, &paths.private());
@@ -149,11 +160,17 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #[inline]
             #inner_vis fn pointer() -> #p::Result<Pfn, #p::Error> {
                 #link
-                // SAFETY: `Pfn` is the signature checked against the typedef this entry names.
-                unsafe { ENTRY.resolve_as::<Pfn>() }
+                match ENTRY.resolve() {
+                    // SAFETY: `Pfn` is the signature checked against the typedef this entry
+                    // names; the resolution answers a function's address.
+                    #p::Result::Ok(pfn) => #p::Result::Ok(unsafe { #p::transmute::<_, Pfn>(pfn) }),
+                    #p::Result::Err(error) => #p::Result::Err(error),
+                }
             }
 
             /// Whether the driver can serve this entry; resolves it (once) but never calls it.
+            // Inline: compiled where it is called, not once per declaration in every build.
+            #[inline]
             #[must_use]
             #inner_vis fn is_available() -> bool {
                 #link
@@ -164,21 +181,22 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #[linkme(crate = #p::linkme)]
             static REGISTERED: &#p::Entry = &ENTRY;
 
-            // The values, not the constants: those count as the user's use of the declaration.
-            const RECORD: #p::manifest::Record<'static> = #p::manifest::Record {
-                symbol: #symbol,
-                version: #version_const,
-                stream: #p::manifest_stream(#stream_const),
-                resolver: #p::manifest_resolver(#resolver),
-                unverified: #unverified,
-                optional: #optional,
-                package: #package,
-            };
             /// The manifest record that `cuda-entry check BINARY` reads.
             #[used]
             #sections
-            static MANIFEST_RECORD: [u8; #p::manifest::record_len(&RECORD)] =
-                #p::manifest::encode(&RECORD);
+            static MANIFEST_RECORD: [u8; #record_len] = #p::manifest::encode(
+                // The values, not the constants: those count as the user's use of the
+                // declaration.
+                &#p::manifest::Record {
+                    symbol: #symbol,
+                    version: #version_const,
+                    stream: #p::manifest_stream(#stream_const),
+                    resolver: #p::manifest_resolver(#resolver),
+                    unverified: #unverified,
+                    optional: #optional,
+                    package: #package,
+                },
+            );
 
             #retention
         }

@@ -14,9 +14,13 @@ pub(crate) unsafe fn launch(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match unsafe { launch::ENTRY.resolve_as::<<() as launch::Signature>::Status>() } {
+    match launch::ENTRY.resolve() {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
-            unsafe { pfn(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra) },
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as launch::Signature>::Status>(pfn)(
+                    f, gx, gy, gz, bx, by, bz, shared, stream, params, extra,
+                )
+            },
             &launch::ENTRY,
         ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
@@ -402,9 +406,19 @@ pub(crate) mod launch {
     pub(crate) fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error>
     {
         let () = <() as Signature>::LINK;
-        unsafe { ENTRY.resolve_as::<Pfn>() }
+        match ENTRY.resolve() {
+            ::cuda_entry::__private::Result::Ok(pfn) => {
+                ::cuda_entry::__private::Result::Ok(unsafe {
+                    ::cuda_entry::__private::transmute::<_, Pfn>(pfn)
+                })
+            }
+            ::cuda_entry::__private::Result::Err(error) => {
+                ::cuda_entry::__private::Result::Err(error)
+            }
+        }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(crate) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -413,8 +427,16 @@ pub(crate) mod launch {
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
     # [linkme (crate = :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
+    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
+    #[used]
+    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
+    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
+    #[cfg_attr(
+        not(any(windows, target_vendor = "apple")),
+        unsafe(link_section = "cuda_entry")
+    )]
+    static MANIFEST_RECORD: [u8; 47usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
             symbol: "cuLaunchKernel",
             version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
             stream: ::cuda_entry::__private::manifest_stream(
@@ -426,17 +448,7 @@ pub(crate) mod launch {
             unverified: false,
             optional: false,
             package: "cuda-entry-macros",
-        };
-    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
-    #[used]
-    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
-    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
-    #[cfg_attr(
-        not(any(windows, target_vendor = "apple")),
-        unsafe(link_section = "cuda_entry")
-    )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
@@ -449,10 +461,15 @@ pub(crate) mod launch {
 unsafe fn mem_free(
     dptr: CUdeviceptr,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match unsafe { mem_free::ENTRY.resolve_as::<<() as mem_free::Signature>::Status>() } {
-        ::cuda_entry::__private::Result::Ok(pfn) => {
-            ::cuda_entry::__private::checked_status(unsafe { pfn(dptr) }, &mem_free::ENTRY)
-        }
+    match mem_free::ENTRY.resolve() {
+        ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as mem_free::Signature>::Status>(pfn)(
+                    dptr,
+                )
+            },
+            &mem_free::ENTRY,
+        ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }
 }
@@ -586,9 +603,19 @@ mod mem_free {
     pub(super) fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error>
     {
         let () = <() as Signature>::LINK;
-        unsafe { ENTRY.resolve_as::<Pfn>() }
+        match ENTRY.resolve() {
+            ::cuda_entry::__private::Result::Ok(pfn) => {
+                ::cuda_entry::__private::Result::Ok(unsafe {
+                    ::cuda_entry::__private::transmute::<_, Pfn>(pfn)
+                })
+            }
+            ::cuda_entry::__private::Result::Err(error) => {
+                ::cuda_entry::__private::Result::Err(error)
+            }
+        }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(super) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -597,8 +624,16 @@ mod mem_free {
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
     # [linkme (crate = :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
+    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
+    #[used]
+    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
+    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
+    #[cfg_attr(
+        not(any(windows, target_vendor = "apple")),
+        unsafe(link_section = "cuda_entry")
+    )]
+    static MANIFEST_RECORD: [u8; 42usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
             symbol: "cuMemFree",
             version: 3020u32,
             stream: ::cuda_entry::__private::manifest_stream(
@@ -610,17 +645,7 @@ mod mem_free {
             unverified: false,
             optional: false,
             package: "cuda-entry-macros",
-        };
-    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
-    #[used]
-    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
-    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
-    #[cfg_attr(
-        not(any(windows, target_vendor = "apple")),
-        unsafe(link_section = "cuda_entry")
-    )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

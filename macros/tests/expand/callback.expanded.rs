@@ -6,11 +6,13 @@ pub unsafe fn launch_host_func(
     f: CUhostFn,
     user_data: *mut c_void,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match unsafe {
-        launch_host_func::ENTRY.resolve_as::<<() as launch_host_func::Signature>::Status>()
-    } {
+    match launch_host_func::ENTRY.resolve() {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
-            unsafe { pfn(stream, f, user_data) },
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as launch_host_func::Signature>::Status>(
+                    pfn,
+                )(stream, f, user_data)
+            },
             &launch_host_func::ENTRY,
         ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
@@ -188,9 +190,19 @@ pub mod launch_host_func {
     #[inline]
     pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
         let () = <() as Signature>::LINK;
-        unsafe { ENTRY.resolve_as::<Pfn>() }
+        match ENTRY.resolve() {
+            ::cuda_entry::__private::Result::Ok(pfn) => {
+                ::cuda_entry::__private::Result::Ok(unsafe {
+                    ::cuda_entry::__private::transmute::<_, Pfn>(pfn)
+                })
+            }
+            ::cuda_entry::__private::Result::Err(error) => {
+                ::cuda_entry::__private::Result::Err(error)
+            }
+        }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -199,8 +211,16 @@ pub mod launch_host_func {
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
     # [linkme (crate = :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
+    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
+    #[used]
+    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
+    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
+    #[cfg_attr(
+        not(any(windows, target_vendor = "apple")),
+        unsafe(link_section = "cuda_entry")
+    )]
+    static MANIFEST_RECORD: [u8; 49usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
             symbol: "cuLaunchHostFunc",
             version: ::cuda_entry::__private::default_stream_version(10000u32, 10000u32),
             stream: ::cuda_entry::__private::manifest_stream(
@@ -212,17 +232,7 @@ pub mod launch_host_func {
             unverified: false,
             optional: false,
             package: "cuda-entry-macros",
-        };
-    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
-    #[used]
-    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
-    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
-    #[cfg_attr(
-        not(any(windows, target_vendor = "apple")),
-        unsafe(link_section = "cuda_entry")
-    )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

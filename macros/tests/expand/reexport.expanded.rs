@@ -9,10 +9,15 @@ pub(crate) unsafe fn ctx_create_v4(
     flags: u32,
     dev: CUdevice,
 ) -> gpu_sys::cuda_entry::__private::Result<(), gpu_sys::cuda_entry::__private::Error> {
-    match unsafe { ctx_create_v4::ENTRY.resolve_as::<<() as ctx_create_v4::Signature>::Status>() } {
+    match ctx_create_v4::ENTRY.resolve() {
         gpu_sys::cuda_entry::__private::Result::Ok(pfn) => {
             gpu_sys::cuda_entry::__private::checked_status(
-                unsafe { pfn(pctx, params, flags, dev) },
+                unsafe {
+                    gpu_sys::cuda_entry::__private::transmute::<
+                        _,
+                        <() as ctx_create_v4::Signature>::Status,
+                    >(pfn)(pctx, params, flags, dev)
+                },
                 &ctx_create_v4::ENTRY,
             )
         }
@@ -241,9 +246,19 @@ pub(crate) mod ctx_create_v4 {
     pub(crate) fn pointer()
     -> gpu_sys::cuda_entry::__private::Result<Pfn, gpu_sys::cuda_entry::__private::Error> {
         let () = <() as Signature>::LINK;
-        unsafe { ENTRY.resolve_as::<Pfn>() }
+        match ENTRY.resolve() {
+            gpu_sys::cuda_entry::__private::Result::Ok(pfn) => {
+                gpu_sys::cuda_entry::__private::Result::Ok(unsafe {
+                    gpu_sys::cuda_entry::__private::transmute::<_, Pfn>(pfn)
+                })
+            }
+            gpu_sys::cuda_entry::__private::Result::Err(error) => {
+                gpu_sys::cuda_entry::__private::Result::Err(error)
+            }
+        }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(crate) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -254,8 +269,16 @@ pub(crate) mod ctx_create_v4 {
     )]
     # [linkme (crate = gpu_sys :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &gpu_sys::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: gpu_sys::cuda_entry::__private::manifest::Record<'static> =
-        gpu_sys::cuda_entry::__private::manifest::Record {
+    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
+    #[used]
+    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
+    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
+    #[cfg_attr(
+        not(any(windows, target_vendor = "apple")),
+        unsafe(link_section = "cuda_entry")
+    )]
+    static MANIFEST_RECORD: [u8; 44usize] = gpu_sys::cuda_entry::__private::manifest::encode(
+        &gpu_sys::cuda_entry::__private::manifest::Record {
             symbol: "cuCtxCreate",
             version: 12050u32,
             stream: gpu_sys::cuda_entry::__private::manifest_stream(
@@ -267,17 +290,8 @@ pub(crate) mod ctx_create_v4 {
             unverified: false,
             optional: true,
             package: "cuda-entry-macros",
-        };
-    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
-    #[used]
-    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
-    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
-    #[cfg_attr(
-        not(any(windows, target_vendor = "apple")),
-        unsafe(link_section = "cuda_entry")
-    )]
-    static MANIFEST_RECORD: [u8; gpu_sys::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        gpu_sys::cuda_entry::__private::manifest::encode(&RECORD);
+        },
+    );
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

@@ -7,9 +7,13 @@ pub unsafe fn mem_alloc(
     dptr: *mut CUdeviceptr,
     bytesize: usize,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match unsafe { mem_alloc::ENTRY.resolve_as::<<() as mem_alloc::Signature>::Status>() } {
+    match mem_alloc::ENTRY.resolve() {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
-            unsafe { pfn(dptr, bytesize) },
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as mem_alloc::Signature>::Status>(pfn)(
+                    dptr, bytesize,
+                )
+            },
             &mem_alloc::ENTRY,
         ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
@@ -177,9 +181,19 @@ pub mod mem_alloc {
     #[inline]
     pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
         let () = <() as Signature>::LINK;
-        unsafe { ENTRY.resolve_as::<Pfn>() }
+        match ENTRY.resolve() {
+            ::cuda_entry::__private::Result::Ok(pfn) => {
+                ::cuda_entry::__private::Result::Ok(unsafe {
+                    ::cuda_entry::__private::transmute::<_, Pfn>(pfn)
+                })
+            }
+            ::cuda_entry::__private::Result::Err(error) => {
+                ::cuda_entry::__private::Result::Err(error)
+            }
+        }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -188,8 +202,16 @@ pub mod mem_alloc {
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
     # [linkme (crate = :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
+    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
+    #[used]
+    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
+    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
+    #[cfg_attr(
+        not(any(windows, target_vendor = "apple")),
+        unsafe(link_section = "cuda_entry")
+    )]
+    static MANIFEST_RECORD: [u8; 43usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
             symbol: "cuMemAlloc",
             version: 3020u32,
             stream: ::cuda_entry::__private::manifest_stream(
@@ -201,17 +223,7 @@ pub mod mem_alloc {
             unverified: false,
             optional: false,
             package: "cuda-entry-macros",
-        };
-    #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
-    #[used]
-    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
-    #[cfg_attr(windows, unsafe(link_section = ".cuentry"))]
-    #[cfg_attr(
-        not(any(windows, target_vendor = "apple")),
-        unsafe(link_section = "cuda_entry")
-    )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
