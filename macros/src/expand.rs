@@ -376,11 +376,10 @@ fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
     let typedefs = checked.typedefs_lines();
     let each = assertions.iter().map(|a| assertion(private, a));
     quote! {
-        // For the probes' answers where no inherent constant applies.
+        // For the probes' answers where no inherent constant applies: one glob import of the
+        // fallback traits (one item, where naming the four made four more).
         #[allow(unused_imports)]
-        use #private::{
-            AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-        };
+        use #private::fallbacks::*;
         // The lines that end every message: the symbol's typedefs.
         const TYPEDEFS: &str = #typedefs;
         #(#each)*

@@ -33,9 +33,7 @@ impl launch_host_func::Signature for () {
 }
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-    };
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {

@@ -46,9 +46,7 @@ impl ctx_create_v4::Signature for () {
 }
 const _: () = {
     #[allow(unused_imports)]
-    use gpu_sys::cuda_entry::__private::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-    };
+    use gpu_sys::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {
