@@ -103,6 +103,15 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     let sections = link_sections();
     let retention = gnu_pe_retention(&p);
     let checks = abi_assertions(checked, &paths.private());
+    // None without assertions: no empty constant.
+    let checks = (!checks.is_empty()).then(|| {
+        quote! {
+            #(#cfgs)*
+            // The table's figures hold where pointers have 64 bits.
+            #[cfg(target_pointer_width = "64")]
+            const _: () = { #checks };
+        }
+    });
     let callbacks = crate::callback::assertions(checked, &paths.private());
     let callbacks =
         (!callbacks.is_empty()).then(|| quote!(#(#cfgs)* const _: () = { #callbacks };));
@@ -128,8 +137,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
 
         #signature
 
-        #(#cfgs)*
-        const _: () = { #checks };
+        #checks
 
         #callbacks
 
@@ -371,9 +379,9 @@ fn gnu_pe_retention(private: &TokenStream) -> TokenStream {
 }
 
 /// `const` assertions of what the tokens of the declared types leave open (the rules'
-/// [`Assertion`]s), each at the declared type and evaluated on targets with 64-bit pointers,
-/// where the table's figures hold. A failure is the rules' message at the type, with no frame of
-/// `cuda_entry` (the checks are `#[track_caller]`).
+/// [`Assertion`]s), each at the declared type (the caller keeps them to targets with 64-bit
+/// pointers, where the table's figures hold). A failure is the rules' message at the type, with
+/// no frame of `cuda_entry` (the checks are `#[track_caller]`).
 fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
     let assertions = checked.assertions();
     if assertions.is_empty() {
@@ -459,7 +467,6 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
         body.extend(at.call(quote!(#p::status), args));
     }
     quote_spanned! {at.first=>
-        #[cfg(target_pointer_width = "64")]
         const _: () = {
             #body
         };

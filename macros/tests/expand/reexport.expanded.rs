@@ -44,11 +44,11 @@ impl ctx_create_v4::Signature for () {
         let _ = ctx_create_v4;
     };
 }
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
     use gpu_sys::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::layout::<
             <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
@@ -79,7 +79,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::layout::<
             <*mut c_void as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
@@ -110,7 +109,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::value::<u32>(
             gpu_sys::cuda_entry::__private::Expect {
@@ -130,7 +128,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::value::<CUdevice>(
             gpu_sys::cuda_entry::__private::Expect {
@@ -150,7 +147,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::value::<CUresult>(
             gpu_sys::cuda_entry::__private::Expect {
