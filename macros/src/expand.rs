@@ -168,12 +168,9 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #[inline]
             #inner_vis fn pointer() -> #p::Result<Pfn, #p::Error> {
                 #link
-                match ENTRY.resolve() {
-                    // SAFETY: `Pfn` is the signature checked against the typedef this entry
-                    // names; the resolution answers a function's address.
-                    #p::Result::Ok(pfn) => #p::Result::Ok(unsafe { #p::transmute::<_, Pfn>(pfn) }),
-                    #p::Result::Err(error) => #p::Result::Err(error),
-                }
+                // SAFETY: `Pfn` is the signature checked against the typedef this entry names.
+                // (Generic, but instantiated only where `pointer()` is called: it is inline.)
+                unsafe { ENTRY.resolve_as::<Pfn>() }
             }
 
             /// Whether the driver can serve this entry; resolves it (once) but never calls it.

@@ -185,16 +185,7 @@ pub mod launch_host_func {
     #[inline]
     pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
         let () = <() as Signature>::LINK;
-        match ENTRY.resolve() {
-            ::cuda_entry::__private::Result::Ok(pfn) => {
-                ::cuda_entry::__private::Result::Ok(unsafe {
-                    ::cuda_entry::__private::transmute::<_, Pfn>(pfn)
-                })
-            }
-            ::cuda_entry::__private::Result::Err(error) => {
-                ::cuda_entry::__private::Result::Err(error)
-            }
-        }
+        unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
     #[inline]

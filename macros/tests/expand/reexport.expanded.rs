@@ -240,16 +240,7 @@ pub(crate) mod ctx_create_v4 {
     pub(crate) fn pointer()
     -> gpu_sys::cuda_entry::__private::Result<Pfn, gpu_sys::cuda_entry::__private::Error> {
         let () = <() as Signature>::LINK;
-        match ENTRY.resolve() {
-            gpu_sys::cuda_entry::__private::Result::Ok(pfn) => {
-                gpu_sys::cuda_entry::__private::Result::Ok(unsafe {
-                    gpu_sys::cuda_entry::__private::transmute::<_, Pfn>(pfn)
-                })
-            }
-            gpu_sys::cuda_entry::__private::Result::Err(error) => {
-                gpu_sys::cuda_entry::__private::Result::Err(error)
-            }
-        }
+        unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
     #[inline]
