@@ -71,7 +71,9 @@ pub struct Entry {
     claim: Claim,
     /// The error, once the resolution failed: a `Box` stored before `pfn` becomes [`FAILED`],
     /// never changed after that, freed with the entry (a `static`'s, never). NULL before.
-    error: AtomicPtr<Error>,
+    /// Untyped (an `Error` behind it): the type's debug info, which every codegen unit holding
+    /// a declaration's `static` carries, then stops at `c_void` instead of the whole error.
+    error: AtomicPtr<c_void>,
     symbol: &'static CStr,
     /// `symbol` as text, for errors (decoded once, at construction).
     name: &'static str,
@@ -330,7 +332,8 @@ impl Entry {
     fn publish_error(&self, error: Error) {
         let earlier = self
             .error
-            .swap(Box::into_raw(Box::new(error)), Ordering::AcqRel);
+            .swap(Box::into_raw(Box::new(error)).cast(), Ordering::AcqRel)
+            .cast::<Error>();
         if !earlier.is_null() {
             // SAFETY: an error stored by an owner that never published FAILED (a thread of the
             // process this one was forked from, interrupted between the two stores): readers
@@ -355,7 +358,7 @@ impl Entry {
     /// The published error, once `pfn` was seen [`FAILED`].
     #[cold]
     fn published_error(&self) -> Option<Error> {
-        let error = self.error.load(Ordering::Acquire);
+        let error = self.error.load(Ordering::Acquire).cast::<Error>();
         // SAFETY: stored (from `Box::into_raw`) before FAILED was (Release), so seen here
         // (Acquire); never changed or freed once FAILED is stored, until the entry is
         // dropped, which no `&self` outlives. NULL never pairs with FAILED; were it to,
@@ -450,7 +453,7 @@ impl Resolvers {
 
 impl Drop for Entry {
     fn drop(&mut self) {
-        let error = owned(&mut self.error);
+        let error = owned(&mut self.error).cast::<Error>();
         if !error.is_null() {
             // SAFETY: the published error, from `Box::into_raw`; `&mut self` means no reader
             // and no clone borrows it (clones own their data).

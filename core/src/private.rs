@@ -20,9 +20,18 @@ pub use values::{
     AccessFallback, AccessProbe, InvalidValues, ReadOnly, ValueFallback, ValueProbe, status, valid,
     writable,
 };
+/// The probes' fallback traits, brought into scope by one glob import per declaration.
+pub mod fallbacks {
+    pub use super::{
+        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
+    };
+}
 // The language's items the expansion names, through this crate so that a crate of any edition
 // (2015's `::core` is the crate's own root) reaches them.
 pub use core::ffi::c_int;
+// The cast of a resolved address to a declaration's pointer type: an intrinsic, so no function
+// is instantiated per declaration (a generic one would be, with its debug info, in every crate).
+pub use core::mem::transmute;
 pub use core::result::Result;
 
 /// The body of a rejected declaration's stub, which never runs: the build fails.

@@ -85,9 +85,29 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     let unverified = checked.typedef.is_none();
     // The declaring package, as cargo tells the compiler of the crate being expanded.
     let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+    // The record's length, known here (`encode` checks it): no constant per declaration to
+    // compute it from.
+    let record_len = manifest::record_len(&manifest::Record {
+        symbol,
+        version,
+        stream: cuda_entry_table::DefaultStream::Legacy,
+        resolver: Resolver::Driver,
+        unverified,
+        optional,
+        package: &package,
+    });
     let sections = link_sections();
     let retention = gnu_pe_retention(&p);
     let checks = abi_assertions(checked, &paths.private());
+    // None without assertions: no empty constant.
+    let checks = (!checks.is_empty()).then(|| {
+        quote! {
+            #(#cfgs)*
+            // The table's figures hold where pointers have 64 bits.
+            #[cfg(target_pointer_width = "64")]
+            const _: () = { #checks };
+        }
+    });
     let callbacks = crate::callback::assertions(checked, &paths.private());
     let callbacks =
         (!callbacks.is_empty()).then(|| quote!(#(#cfgs)* const _: () = { #callbacks };));
@@ -113,8 +133,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
 
         #signature
 
-        #(#cfgs)*
-        const _: () = { #checks };
+        #checks
 
         #callbacks
 
@@ -146,35 +165,45 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #inner_vis fn pointer() -> #p::Result<Pfn, #p::Error> {
                 #link
                 // SAFETY: `Pfn` is the signature checked against the typedef this entry names.
+                // (Generic, but instantiated only where `pointer()` is called: it is inline.)
                 unsafe { ENTRY.resolve_as::<Pfn>() }
             }
 
             /// Whether the driver can serve this entry; resolves it (once) but never calls it.
+            // Inline: compiled where it is called, not once per declaration in every build.
+            #[inline]
             #[must_use]
             #inner_vis fn is_available() -> bool {
                 #link
                 ENTRY.is_available()
             }
 
-            #[#p::linkme::distributed_slice(#p::ENTRIES)]
-            #[linkme(crate = #p::linkme)]
-            static REGISTERED: &#p::Entry = &ENTRY;
+            // The registration as linkme's `#[distributed_slice(ENTRIES)]` writes it, less the
+            // function (and its closures) that checks the element's type, known here: the
+            // slice's own macro places the static in the section. That macro's input is the
+            // one every linkme 0.3 element sends it (a slice and its elements may be built by
+            // different 0.3 releases), so it holds across them.
+            #p::ENTRIES! {
+                #![linkme_macro = #p::ENTRIES]
+                static REGISTERED: &#p::Entry = &ENTRY;
+            }
 
-            // The values, not the constants: those count as the user's use of the declaration.
-            const RECORD: #p::manifest::Record<'static> = #p::manifest::Record {
-                symbol: #symbol,
-                version: #version_const,
-                stream: #stream_const,
-                resolver: #resolver,
-                unverified: #unverified,
-                optional: #optional,
-                package: #package,
-            };
             /// The manifest record that `cuda-entry check BINARY` reads.
             #[used]
             #sections
-            static MANIFEST_RECORD: [u8; #p::manifest::record_len(&RECORD)] =
-                #p::manifest::encode(&RECORD);
+            static MANIFEST_RECORD: [u8; #record_len] = #p::manifest::encode(
+                // The values, not the constants: those count as the user's use of the
+                // declaration.
+                &#p::manifest::Record {
+                    symbol: #symbol,
+                    version: #version_const,
+                    stream: #stream_const,
+                    resolver: #resolver,
+                    unverified: #unverified,
+                    optional: #optional,
+                    package: #package,
+                },
+            );
 
             #retention
         }
@@ -343,9 +372,9 @@ fn gnu_pe_retention(private: &TokenStream) -> TokenStream {
 }
 
 /// `const` assertions of what the tokens of the declared types leave open (the rules'
-/// [`Assertion`]s), each at the declared type and evaluated on targets with 64-bit pointers,
-/// where the table's figures hold. A failure is the rules' message at the type, with no frame of
-/// `cuda_entry` (the checks are `#[track_caller]`).
+/// [`Assertion`]s), each at the declared type (the caller keeps them to targets with 64-bit
+/// pointers, where the table's figures hold). A failure is the rules' message at the type, with
+/// no frame of `cuda_entry` (the checks are `#[track_caller]`).
 fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
     let assertions = checked.assertions();
     if assertions.is_empty() {
@@ -354,11 +383,10 @@ fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
     let typedefs = checked.typedefs_lines();
     let each = assertions.iter().map(|a| assertion(private, a));
     quote! {
-        // For the probes' answers where no inherent constant applies.
+        // For the probes' answers where no inherent constant applies: one glob import of the
+        // fallback traits (one item, where naming the four made four more).
         #[allow(unused_imports)]
-        use #private::{
-            AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-        };
+        use #private::fallbacks::*;
         // The lines that end every message: the symbol's typedefs.
         const TYPEDEFS: &str = #typedefs;
         #(#each)*
@@ -432,7 +460,6 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
         body.extend(at.call(quote!(#p::status), args));
     }
     quote_spanned! {at.first=>
-        #[cfg(target_pointer_width = "64")]
         const _: () = {
             #body
         };

@@ -70,10 +70,17 @@ impl Shape {
         // shadowed.
         let pfn = Ident::new("pfn", Span::mixed_site());
         let error = Ident::new("error", Span::mixed_site());
-        let call = quote! {
-            // SAFETY: the pointer has the signature checked against the typedef; the caller
-            // upholds the driver function's contract.
-            unsafe { #pfn(#(#names),*) }
+        let call = match status {
+            Some(Status::Checked) => quote! {
+                // SAFETY: `Status` is the signature checked against the typedef, with the C
+                // return type, `int`; the caller upholds the driver function's contract.
+                unsafe { #private::transmute::<_, <() as #name::Signature>::Status>(#pfn)(#(#names),*) }
+            },
+            _ => quote! {
+                // SAFETY: the pointer has the signature checked against the typedef; the caller
+                // upholds the driver function's contract.
+                unsafe { #pfn(#(#names),*) }
+            },
         };
         let answer = match status {
             None => quote!(#private::Result::Ok(#call)),
@@ -87,10 +94,9 @@ impl Shape {
         // A checked call reads the status as the C `int` it is, whatever type was declared for
         // it: a status the declared type cannot hold is an error, never an invalid value.
         let pointer = match status {
-            Some(Status::Checked) => quote! {
-                // SAFETY: `Status` is the checked signature with the C return type, `int`.
-                unsafe { #name::ENTRY.resolve_as::<<() as #name::Signature>::Status>() }
-            },
+            // The resolution is the same non-generic function for every declaration; only the
+            // transmute to this signature's pointer type is the declaration's own.
+            Some(Status::Checked) => quote!(#name::ENTRY.resolve()),
             _ => quote!(#name::pointer()),
         };
         let mut body = Group::new(

@@ -14,9 +14,13 @@ pub(crate) unsafe fn launch(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match unsafe { launch::ENTRY.resolve_as::<<() as launch::Signature>::Status>() } {
+    match launch::ENTRY.resolve() {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
-            unsafe { pfn(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra) },
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as launch::Signature>::Status>(pfn)(
+                    f, gx, gy, gz, bx, by, bz, shared, stream, params, extra,
+                )
+            },
             &launch::ENTRY,
         ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
@@ -54,13 +58,11 @@ impl launch::Signature for () {
         let _ = launch;
     };
 }
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-    };
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUfunction>(
             ::cuda_entry::__private::Expect {
@@ -80,7 +82,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<u32>(
             ::cuda_entry::__private::Expect {
@@ -100,7 +101,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<u32>(
             ::cuda_entry::__private::Expect {
@@ -120,7 +120,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<u32>(
             ::cuda_entry::__private::Expect {
@@ -140,7 +139,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<u32>(
             ::cuda_entry::__private::Expect {
@@ -160,7 +158,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<u32>(
             ::cuda_entry::__private::Expect {
@@ -180,7 +177,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<u32>(
             ::cuda_entry::__private::Expect {
@@ -200,7 +196,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<u32>(
             ::cuda_entry::__private::Expect {
@@ -220,7 +215,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUstream>(
             ::cuda_entry::__private::Expect {
@@ -240,7 +234,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::layout::<
             <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
@@ -271,7 +264,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::layout::<
             <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
@@ -302,7 +294,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUresult>(
             ::cuda_entry::__private::Expect {
@@ -405,24 +396,13 @@ pub(crate) mod launch {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(crate) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
-            symbol: "cuLaunchKernel",
-            version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
-            stream: ::cuda_entry::__private::default_stream(7000u32),
-            resolver: ::cuda_entry::__private::Resolver::Driver,
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        };
+    ::cuda_entry::__private::ENTRIES! { # ! [linkme_macro = :: cuda_entry :: __private :: ENTRIES] static REGISTERED : & :: cuda_entry :: __private :: Entry = & ENTRY ; }
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -431,8 +411,16 @@ pub(crate) mod launch {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 47usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
+            symbol: "cuLaunchKernel",
+            version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
+            stream: ::cuda_entry::__private::default_stream(7000u32),
+            resolver: ::cuda_entry::__private::Resolver::Driver,
+            unverified: false,
+            optional: false,
+            package: "cuda-entry-macros",
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
@@ -445,10 +433,15 @@ pub(crate) mod launch {
 unsafe fn mem_free(
     dptr: CUdeviceptr,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match unsafe { mem_free::ENTRY.resolve_as::<<() as mem_free::Signature>::Status>() } {
-        ::cuda_entry::__private::Result::Ok(pfn) => {
-            ::cuda_entry::__private::checked_status(unsafe { pfn(dptr) }, &mem_free::ENTRY)
-        }
+    match mem_free::ENTRY.resolve() {
+        ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as mem_free::Signature>::Status>(pfn)(
+                    dptr,
+                )
+            },
+            &mem_free::ENTRY,
+        ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }
 }
@@ -462,13 +455,11 @@ impl mem_free::Signature for () {
     };
 }
 #[cfg(unix)]
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-    };
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUdeviceptr>(
             ::cuda_entry::__private::Expect {
@@ -492,7 +483,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUresult>(
             ::cuda_entry::__private::Expect {
@@ -585,24 +575,13 @@ mod mem_free {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(super) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
-            symbol: "cuMemFree",
-            version: 3020u32,
-            stream: ::cuda_entry::__private::Stream::Legacy,
-            resolver: ::cuda_entry::__private::Resolver::Runtime,
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        };
+    ::cuda_entry::__private::ENTRIES! { # ! [linkme_macro = :: cuda_entry :: __private :: ENTRIES] static REGISTERED : & :: cuda_entry :: __private :: Entry = & ENTRY ; }
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -611,8 +590,16 @@ mod mem_free {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 42usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
+            symbol: "cuMemFree",
+            version: 3020u32,
+            stream: ::cuda_entry::__private::Stream::Legacy,
+            resolver: ::cuda_entry::__private::Resolver::Runtime,
+            unverified: false,
+            optional: false,
+            package: "cuda-entry-macros",
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

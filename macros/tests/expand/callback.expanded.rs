@@ -6,11 +6,13 @@ pub unsafe fn launch_host_func(
     f: CUhostFn,
     user_data: *mut c_void,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match unsafe {
-        launch_host_func::ENTRY.resolve_as::<<() as launch_host_func::Signature>::Status>()
-    } {
+    match launch_host_func::ENTRY.resolve() {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
-            unsafe { pfn(stream, f, user_data) },
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as launch_host_func::Signature>::Status>(
+                    pfn,
+                )(stream, f, user_data)
+            },
             &launch_host_func::ENTRY,
         ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
@@ -29,13 +31,11 @@ impl launch_host_func::Signature for () {
         let _ = launch_host_func;
     };
 }
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-    };
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUstream>(
             ::cuda_entry::__private::Expect {
@@ -55,7 +55,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUhostFn>(
             ::cuda_entry::__private::Expect {
@@ -75,7 +74,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::pointer::<*mut c_void>();
         ::cuda_entry::__private::writable(
@@ -91,7 +89,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUresult>(
             ::cuda_entry::__private::Expect {
@@ -191,24 +188,13 @@ pub mod launch_host_func {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub fn is_available() -> bool {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
-            symbol: "cuLaunchHostFunc",
-            version: ::cuda_entry::__private::default_stream_version(10000u32, 10000u32),
-            stream: ::cuda_entry::__private::default_stream(10000u32),
-            resolver: ::cuda_entry::__private::Resolver::Driver,
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        };
+    ::cuda_entry::__private::ENTRIES! { # ! [linkme_macro = :: cuda_entry :: __private :: ENTRIES] static REGISTERED : & :: cuda_entry :: __private :: Entry = & ENTRY ; }
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -217,8 +203,16 @@ pub mod launch_host_func {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 49usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
+            symbol: "cuLaunchHostFunc",
+            version: ::cuda_entry::__private::default_stream_version(10000u32, 10000u32),
+            stream: ::cuda_entry::__private::default_stream(10000u32),
+            resolver: ::cuda_entry::__private::Resolver::Driver,
+            unverified: false,
+            optional: false,
+            package: "cuda-entry-macros",
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

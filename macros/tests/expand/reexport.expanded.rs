@@ -9,10 +9,15 @@ pub(crate) unsafe fn ctx_create_v4(
     flags: u32,
     dev: CUdevice,
 ) -> gpu_sys::cuda_entry::__private::Result<(), gpu_sys::cuda_entry::__private::Error> {
-    match unsafe { ctx_create_v4::ENTRY.resolve_as::<<() as ctx_create_v4::Signature>::Status>() } {
+    match ctx_create_v4::ENTRY.resolve() {
         gpu_sys::cuda_entry::__private::Result::Ok(pfn) => {
             gpu_sys::cuda_entry::__private::checked_status(
-                unsafe { pfn(pctx, params, flags, dev) },
+                unsafe {
+                    gpu_sys::cuda_entry::__private::transmute::<
+                        _,
+                        <() as ctx_create_v4::Signature>::Status,
+                    >(pfn)(pctx, params, flags, dev)
+                },
                 &ctx_create_v4::ENTRY,
             )
         }
@@ -39,13 +44,11 @@ impl ctx_create_v4::Signature for () {
         let _ = ctx_create_v4;
     };
 }
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use gpu_sys::cuda_entry::__private::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-    };
+    use gpu_sys::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::layout::<
             <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
@@ -76,7 +79,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::layout::<
             <*mut c_void as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
@@ -107,7 +109,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::value::<u32>(
             gpu_sys::cuda_entry::__private::Expect {
@@ -127,7 +128,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::value::<CUdevice>(
             gpu_sys::cuda_entry::__private::Expect {
@@ -147,7 +147,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::value::<CUresult>(
             gpu_sys::cuda_entry::__private::Expect {
@@ -244,26 +243,13 @@ pub(crate) mod ctx_create_v4 {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(crate) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[gpu_sys::cuda_entry::__private::linkme::distributed_slice(
-        gpu_sys::cuda_entry::__private::ENTRIES
-    )]
-    # [linkme (crate = gpu_sys :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &gpu_sys::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: gpu_sys::cuda_entry::__private::manifest::Record<'static> =
-        gpu_sys::cuda_entry::__private::manifest::Record {
-            symbol: "cuCtxCreate",
-            version: 12050u32,
-            stream: gpu_sys::cuda_entry::__private::Stream::Legacy,
-            resolver: gpu_sys::cuda_entry::__private::Resolver::Driver,
-            unverified: false,
-            optional: true,
-            package: "cuda-entry-macros",
-        };
+    gpu_sys::cuda_entry::__private::ENTRIES! { # ! [linkme_macro = gpu_sys :: cuda_entry :: __private :: ENTRIES] static REGISTERED : & gpu_sys :: cuda_entry :: __private :: Entry = & ENTRY ; }
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -272,8 +258,17 @@ pub(crate) mod ctx_create_v4 {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; gpu_sys::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        gpu_sys::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 44usize] = gpu_sys::cuda_entry::__private::manifest::encode(
+        &gpu_sys::cuda_entry::__private::manifest::Record {
+            symbol: "cuCtxCreate",
+            version: 12050u32,
+            stream: gpu_sys::cuda_entry::__private::Stream::Legacy,
+            resolver: gpu_sys::cuda_entry::__private::Resolver::Driver,
+            unverified: false,
+            optional: true,
+            package: "cuda-entry-macros",
+        },
+    );
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

@@ -7,9 +7,13 @@ pub unsafe fn mem_alloc(
     dptr: *mut CUdeviceptr,
     bytesize: usize,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match unsafe { mem_alloc::ENTRY.resolve_as::<<() as mem_alloc::Signature>::Status>() } {
+    match mem_alloc::ENTRY.resolve() {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
-            unsafe { pfn(dptr, bytesize) },
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as mem_alloc::Signature>::Status>(pfn)(
+                    dptr, bytesize,
+                )
+            },
             &mem_alloc::ENTRY,
         ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
@@ -26,13 +30,11 @@ impl mem_alloc::Signature for () {
         let _ = mem_alloc;
     };
 }
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
-    };
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::layout::<
             <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
@@ -67,7 +69,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<usize>(
             ::cuda_entry::__private::Expect {
@@ -91,7 +92,6 @@ const _: () = {
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUresult>(
             ::cuda_entry::__private::Expect {
@@ -180,24 +180,13 @@ pub mod mem_alloc {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub fn is_available() -> bool {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
-            symbol: "cuMemAlloc",
-            version: 3020u32,
-            stream: ::cuda_entry::__private::Stream::Legacy,
-            resolver: ::cuda_entry::__private::Resolver::Driver,
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        };
+    ::cuda_entry::__private::ENTRIES! { # ! [linkme_macro = :: cuda_entry :: __private :: ENTRIES] static REGISTERED : & :: cuda_entry :: __private :: Entry = & ENTRY ; }
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -206,8 +195,16 @@ pub mod mem_alloc {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 43usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
+            symbol: "cuMemAlloc",
+            version: 3020u32,
+            stream: ::cuda_entry::__private::Stream::Legacy,
+            resolver: ::cuda_entry::__private::Resolver::Driver,
+            unverified: false,
+            optional: false,
+            package: "cuda-entry-macros",
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
