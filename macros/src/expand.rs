@@ -178,15 +178,9 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
                 ENTRY.is_available()
             }
 
-            // The registration as linkme's `#[distributed_slice(ENTRIES)]` writes it, less the
-            // function (and its closures) that checks the element's type, known here: the
-            // slice's own macro places the static in the section. That macro's input is the
-            // one every linkme 0.3 element sends it (a slice and its elements may be built by
-            // different 0.3 releases), so it holds across them.
-            #p::ENTRIES! {
-                #![linkme_macro = #p::ENTRIES]
-                static REGISTERED: &#p::Entry = &ENTRY;
-            }
+            #[#p::linkme::distributed_slice(#p::ENTRIES)]
+            #[linkme(crate = #p::linkme)]
+            static REGISTERED: &#p::Entry = &ENTRY;
 
             /// The manifest record that `cuda-entry check BINARY` reads.
             #[used]

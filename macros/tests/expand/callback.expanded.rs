@@ -194,7 +194,9 @@ pub mod launch_host_func {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    ::cuda_entry::__private::ENTRIES! { # ! [linkme_macro = :: cuda_entry :: __private :: ENTRIES] static REGISTERED : & :: cuda_entry :: __private :: Entry = & ENTRY ; }
+    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
+    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
+    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]

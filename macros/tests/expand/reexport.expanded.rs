@@ -249,7 +249,11 @@ pub(crate) mod ctx_create_v4 {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    gpu_sys::cuda_entry::__private::ENTRIES! { # ! [linkme_macro = gpu_sys :: cuda_entry :: __private :: ENTRIES] static REGISTERED : & gpu_sys :: cuda_entry :: __private :: Entry = & ENTRY ; }
+    #[gpu_sys::cuda_entry::__private::linkme::distributed_slice(
+        gpu_sys::cuda_entry::__private::ENTRIES
+    )]
+    # [linkme (crate = gpu_sys :: cuda_entry :: __private :: linkme)]
+    static REGISTERED: &gpu_sys::cuda_entry::__private::Entry = &ENTRY;
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
