@@ -8,7 +8,7 @@
 //! Then the same for an API newer than every header this crate knows (`unverified`), and, on
 //! purpose, each way a run-time request can fail that the compiler cannot judge.
 //!
-//! Without a CUDA driver it runs against the simulated driver (tests/simdriver). Try an older
+//! Without a CUDA driver it runs against the simulated driver (core/sim/simdriver). Try an older
 //! simulated driver with `CUDA_ENTRY_SIM_VERSION=12080 cargo run --example new_api`.
 //!
 //!     cargo run --example new_api

@@ -113,7 +113,7 @@ impl SimRecords {
 
     /// The name of the export most recently called (`"cuCtxCreate_v4"`).
     pub fn last_call(&self) -> String {
-        // SAFETY: the instrumentation export's signature, as tests/simdriver defines it.
+        // SAFETY: the instrumentation export's signature, as core/sim/simdriver defines it.
         unsafe {
             let f = self
                 .library
