@@ -321,6 +321,6 @@ fn queries() -> Option<u64> {
         return None;
     }
     let path = std::env::var_os(cuda_entry::PATH_VARIABLE)?;
-    let records = cuda_entry_support::SimRecords::open(std::path::Path::new(&path)).ok()?;
-    Some(records.queries())
+    let records = cuda_entry_sim::Simulator::open(path).ok()?;
+    Some(cuda_entry_support::Queries::queries(&records))
 }
