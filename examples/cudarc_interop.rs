@@ -13,7 +13,7 @@
 //! Without a driver: cudarc's loader would panic (it `dlopen`s its standard names and panics with
 //! `Unable to dynamically load the "cuda" shared library` when none opens), so the program asks
 //! cuda-entry first (`cuda_entry::driver_info()`), says so, and re-runs itself against the
-//! simulated driver (tests/simdriver). cudarc cannot be pointed at the simulator: it has no
+//! simulated driver (core/sim/simdriver). cudarc cannot be pointed at the simulator: it has no
 //! variable naming a library file, and behind a `libcuda.so.1` link on `LD_LIBRARY_PATH` it
 //! fails in `CudaContext::new` on `cuDeviceGetAttribute`, which the simulator does not implement
 //! (it answers 801, `CUDA_ERROR_NOT_SUPPORTED`).

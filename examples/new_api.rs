@@ -8,7 +8,7 @@
 //! Then the same for an API newer than every header this crate knows (`unverified`), and, on
 //! purpose, each way a run-time request can fail that the compiler cannot judge.
 //!
-//! Without a CUDA driver it runs against the simulated driver (tests/simdriver). Try an older
+//! Without a CUDA driver it runs against the simulated driver (core/sim/simdriver). Try an older
 //! simulated driver with `CUDA_ENTRY_SIM_VERSION=12080 cargo run --example new_api`.
 //!
 //!     cargo run --example new_api
@@ -321,6 +321,6 @@ fn queries() -> Option<u64> {
         return None;
     }
     let path = std::env::var_os(cuda_entry::PATH_VARIABLE)?;
-    let records = cuda_entry_support::SimRecords::open(std::path::Path::new(&path)).ok()?;
-    Some(records.queries())
+    let records = cuda_entry_sim::Simulator::open(path).ok()?;
+    Some(cuda_entry_support::Queries::queries(&records))
 }

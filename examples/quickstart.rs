@@ -2,7 +2,7 @@
 //! reaches, allocate and free device memory.
 //!
 //! Without a CUDA driver it says so, then runs the same against the simulated driver
-//! (tests/simdriver), labelled as simulated.
+//! (core/sim/simdriver), labelled as simulated.
 //!
 //!     cargo run --example quickstart
 #![warn(clippy::pedantic)]

@@ -7,9 +7,10 @@
 use std::process::ExitCode;
 
 use cuda_entry::{Entry, Error, ErrorKind, Resolver, Stream};
-use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios};
+use cuda_entry_sim as sim;
+use cuda_entry_support::{Driver, Queries, Scenario, run_scenarios, simulator, simulator_at};
 
-const SIM: Driver = Driver::Sim(Simulator::Current);
+const SIM: Driver = Driver::Sim(sim::Driver::Current);
 
 fn main() -> ExitCode {
     run_scenarios(&[
@@ -33,7 +34,7 @@ fn main() -> ExitCode {
         },
         Scenario {
             name: "the_runtimes_driver_version_is_held_to_the_same_rule",
-            driver: Driver::Runtime(Simulator::Runtime),
+            driver: Driver::Runtime(sim::Runtime::Current),
             env: &[("CUDA_ENTRY_SIM_VERSION", "13005")],
             run: implausible_driver_version_through_the_runtime,
         },
@@ -75,7 +76,7 @@ fn implausible_driver_version(reported: i32) {
     let resolved = entry.resolve().expect_err("never resolved");
     assert_names(&resolved, reported);
     assert_eq!(resolved.request().map(|r| r.symbol), Some("cuMemAlloc"));
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     assert_eq!(sim.queries(), 0, "the driver was not asked");
 }
 
@@ -87,7 +88,7 @@ fn implausible_driver_version_through_the_runtime() {
         err.to_string().contains("libcuda_entry_simruntime"),
         "{err}"
     );
-    let sim = SimRecords::from_variable("CUDA_ENTRY_RUNTIME_PATH");
+    let sim = simulator_at("CUDA_ENTRY_RUNTIME_PATH");
     assert_eq!(
         sim.calls("cudaGetDriverEntryPointByVersion"),
         0,

@@ -19,13 +19,14 @@ fn scenarios() -> Vec<Scenario> {
 
 #[cfg(target_os = "linux")]
 fn scenarios() -> Vec<Scenario> {
-    use cuda_entry_support::{Driver, Simulator};
+    use cuda_entry_sim as sim;
+    use cuda_entry_support::Driver;
     const FAILING: &[(&str, &str)] = &[("CUDA_ENTRY_SIM_MODE", "rc=999")];
     const MISSING: Driver = Driver::Path("/nonexistent/libcuda.so.1");
     vec![
         Scenario {
             name: "a_fork_never_hangs_on_a_failing_drivers_cached_error",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: FAILING,
             run: linux::fork_while_threads_read_the_error,
         },
@@ -37,7 +38,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "a_signal_handler_reads_a_failing_drivers_cached_error",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: FAILING,
             run: linux::signal_while_the_thread_reads_the_error,
         },

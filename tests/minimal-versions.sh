@@ -16,9 +16,9 @@ cd "$(dirname "$0")/.."
 root=$PWD
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
-crates=(core macros macros/table core/sim tests/simdriver tests/simdriver-core
-  tests/simdriver-11x tests/simdriver-old tests/simruntime tests/simruntime-core
-  tests/simruntime-old)
+crates=(core macros macros/table core/sim core/sim/simdriver core/sim/simdriver-core
+  core/sim/simdriver-11x core/sim/simdriver-old core/sim/simruntime core/sim/simruntime-core
+  core/sim/simruntime-old)
 for crate in "${crates[@]}"; do
   mkdir -p "$copy/$crate"
   # The crate's own files, not its nested packages (core/cli) nor build outputs.

@@ -75,33 +75,27 @@ pub(crate) fn simulated() -> bool {
 }
 
 /// A simulator library built next to this executable (`target/<profile>/` or its `deps/`), as
-/// the workspace's tests find it.
-fn built_library(crate_name: &str) -> Result<PathBuf, String> {
-    let file = format!(
-        "{}{crate_name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    let exe = std::env::current_exe().map_err(|e| format!("cannot locate this program: {e}"))?;
-    let mut dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-    if dir.ends_with("deps") || dir.ends_with("examples") {
-        dir.pop();
-    }
-    let candidates = [dir.join("deps").join(&file), dir.join(&file)];
-    candidates
-        .iter()
-        .find(|p| p.is_file())
-        .cloned()
-        .ok_or_else(|| {
-            format!(
-                "the simulated driver `{file}` is not built (looked in {} and its deps/); build \
-                 it with `cargo build -p {}` (same profile and target folder as this program), or \
-                 set {} to its path",
-                dir.display(),
-                crate_name.replace('_', "-"),
-                cuda_entry::PATH_VARIABLE
-            )
-        })
+/// the testing kit (`cuda-entry-sim`) finds it for the workspace's tests and users' own.
+fn built_library(
+    found: Result<PathBuf, cuda_entry_sim::Error>,
+    crate_name: &str,
+) -> Result<PathBuf, String> {
+    found.map_err(|error| match error {
+        cuda_entry_sim::Error::NotBuilt {
+            file, looked_in, ..
+        } => format!(
+            "the simulated driver `{file}` is not built (looked in {} and its deps/); build it \
+             with `cargo build -p {}` (same profile and target folder as this program), or set {} \
+             to its path",
+            looked_in
+                .last()
+                .map_or(Path::new(""), PathBuf::as_path)
+                .display(),
+            crate_name.replace('_', "-"),
+            cuda_entry::PATH_VARIABLE
+        ),
+        other => other.to_string(),
+    })
 }
 
 /// For `--simulated`: when the driver-path variable is not set yet, runs this same command line
@@ -114,7 +108,11 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
     if set(cuda_entry::PATH_VARIABLE) {
         return Ok(None);
     }
-    let driver = built_library("cuda_entry_simdriver").map_err(CliError::Failed)?;
+    let driver = built_library(
+        cuda_entry_sim::Driver::Current.path(),
+        "cuda_entry_simdriver",
+    )
+    .map_err(CliError::Failed)?;
     let exe = std::env::current_exe()
         .map_err(|e| CliError::Failed(format!("cannot locate this program: {e}")))?;
     let mut child = Command::new(exe);
@@ -124,7 +122,7 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
         .env(SIMULATED_VARIABLE, "1");
     // `resolver = "runtime"` declarations need a runtime: the simulated one when it is built.
     if !set(cuda_entry::RUNTIME_PATH_VARIABLE)
-        && let Ok(runtime) = built_library("cuda_entry_simruntime")
+        && let Ok(runtime) = cuda_entry_sim::Runtime::Current.path()
     {
         child.env(cuda_entry::RUNTIME_PATH_VARIABLE, runtime);
     }

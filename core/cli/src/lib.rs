@@ -58,7 +58,7 @@ the version of the typedef its signature was copied from, and the driver must be
 that new.
 
 The driver is libcuda.so.1 (nvcuda.dll on Windows), or the library CUDA_ENTRY_DRIVER_PATH
-names. --simulated uses the simulated driver built with this workspace (tests/simdriver)
+names. --simulated uses the simulated driver built with this workspace (core/sim/simdriver)
 instead.
 
 Exit status: 0 success; 1 a declaration would fail, a binding migrate found disagrees with

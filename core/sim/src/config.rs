@@ -50,27 +50,9 @@ pub enum Runtime {
     BeforeCuda125,
 }
 
-/// How the simulated driver misbehaves, to reach the error paths of the code under test.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Mode {
-    /// `normal`: answers as the real driver 580.159.04 did.
-    #[default]
-    Normal,
-    /// `stub`: every export returns 34 (`CUDA_ERROR_STUB_LIBRARY`), like the toolkit's
-    /// `lib64/stubs/libcuda.so`.
-    Stub,
-    /// `status-unwritten`: `cuGetProcAddress_v2` never writes its status.
-    StatusUnwritten,
-    /// `null-success`: `cuGetProcAddress*` succeed with a NULL pointer.
-    NullSuccess,
-    /// `rc=<N>`: both `cuGetProcAddress` exports return `N`.
-    Rc(i32),
-    /// `version-fails`: `cuDriverGetVersion` returns 3 (`CUDA_ERROR_NOT_INITIALIZED`).
-    VersionFails,
-    /// `no-v2`: `cuGetProcAddress_v2` is exported but answers 500 (`CUDA_ERROR_NOT_FOUND`).
-    NoV2,
-}
+// How the simulated driver misbehaves: the simulators' own definition (cuda-entry-simdriver-core),
+// which reads back the text `Config` hands it.
+pub use cuda_entry_simdriver_core::Mode;
 
 /// How the simulated runtime's entry-point exports misbehave.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -105,15 +87,8 @@ pub enum When {
     },
 }
 
-/// The names the simulators read (their one parser is theirs: [`Config`] hands them the text).
-const MODES: &[(&str, Mode)] = &[
-    ("normal", Mode::Normal),
-    ("stub", Mode::Stub),
-    ("status-unwritten", Mode::StatusUnwritten),
-    ("null-success", Mode::NullSuccess),
-    ("version-fails", Mode::VersionFails),
-    ("no-v2", Mode::NoV2),
-];
+/// The names the simulated runtimes read (their one parser is theirs: [`Config`] hands them the
+/// text).
 const RUNTIME_MODES: &[(&str, RuntimeMode)] = &[
     ("normal", RuntimeMode::Normal),
     ("unwritten-status", RuntimeMode::UnwrittenStatus),
@@ -157,7 +132,6 @@ macro_rules! mode_text {
         }
     };
 }
-mode_text!(Mode, MODES);
 mode_text!(RuntimeMode, RUNTIME_MODES);
 
 /// A process's simulated libraries: which driver (and runtime), and what they report. Fields left

@@ -7,7 +7,7 @@
 //! measured answer follows: the first typedef is the bare export, the k-th `_v<k>`, and a
 //! per-thread typedef the `_ptsz`/`_ptds` twin of the legacy export at its version. A symbol is in
 //! the table when the driver exports every variant's function. The ground-truth test
-//! (tests/simdriver/tests/ground_truth.rs) compares every row of
+//! (core/sim/simdriver/tests/ground_truth.rs) compares every row of
 //! tests/ground-truth/driver-13000-getprocaddress.tsv, so an error here fails it.
 
 use super::config::Mode;

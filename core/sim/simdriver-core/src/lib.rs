@@ -8,7 +8,7 @@
 //! each cdylib linking it exports them) and the logic behind all of them. A build's crate root
 //! adds what makes it that build, with one [`build!`] invocation: the version
 //! `cuDriverGetVersion` reports by default and its `cuGetProcAddress*` exports. See
-//! tests/simdriver/README.md.
+//! core/sim/simdriver/README.md.
 //!
 //! Every other export of the real driver is here too, as a stub that records its call and returns
 //! 801 ([`unsupported`]), so `cuGetProcAddress*` answers every symbol as the real driver did.

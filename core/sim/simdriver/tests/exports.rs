@@ -34,7 +34,7 @@ fn the_shared_object_exports_exactly_the_simulated_api() {
     // is one of the real driver's (driver-13000-exports.txt).
     let real = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../ground-truth/driver-13000-exports.txt"),
+            .join("../../../tests/ground-truth/driver-13000-exports.txt"),
     )
     .expect("exports list");
     let real: Vec<&str> = real.lines().collect();

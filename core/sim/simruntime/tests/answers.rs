@@ -130,7 +130,7 @@ fn measured_requests() -> Vec<(&'static str, u32, u64, Answer)> {
 
 fn ground_truth_rows() -> Vec<Vec<String>> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../ground-truth/driver-13000-getprocaddress.tsv");
+        .join("../../../tests/ground-truth/driver-13000-getprocaddress.tsv");
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()

@@ -7,7 +7,7 @@
 //! exports them); a runtime's crate root adds what makes it that build, with one
 //! [`runtime_build!`] invocation (the version `cudaRuntimeGetVersion` reports by default and
 //! whether it has `cudaGetDriverEntryPointByVersion`) besides the embedded driver's `build!`. See
-//! tests/simruntime/README.md.
+//! core/sim/simruntime/README.md.
 //!
 //! The entry-point exports answer through the embedded driver's own `cuGetProcAddress_v2` logic
 //! (`shared::gpa::get_proc_address_v2`, called as a function, so it is not recorded as a

@@ -7,7 +7,8 @@
 //! [`Modes`] implementation.
 
 use std::ffi::{CStr, CString, c_char, c_int};
-use std::fmt::Debug;
+use std::fmt::{self, Debug};
+use std::str::FromStr;
 use std::sync::Mutex;
 
 /// A simulator's configuration.
@@ -180,31 +181,69 @@ impl<M: Modes> Settings<M> {
     }
 }
 
-/// How the simulated driver behaves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the simulated driver misbehaves, to reach the error paths of the code under test. The one
+/// definition: the test kit (`cuda-entry-sim`) re-exports it, and hands the simulators its text
+/// ([`Display`](fmt::Display)), which they read back ([`Modes::parse`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Mode {
-    /// `normal`: answer as driver 580.159.04 did (tests/ground-truth/).
+    /// `normal`: answers as the real driver 580.159.04 did (tests/ground-truth/).
+    #[default]
     Normal,
-    /// `stub`: every simulated CUDA export returns 34 (`CUDA_ERROR_STUB_LIBRARY`) and writes
-    /// nothing, as the toolkit's `lib64/stubs/libcuda.so` does (measured: `cuDriverGetVersion`,
-    /// `cuInit` and `cuGetProcAddress_v2` all return 34).
+    /// `stub`: every export returns 34 (`CUDA_ERROR_STUB_LIBRARY`) and writes nothing, like the
+    /// toolkit's `lib64/stubs/libcuda.so` (measured: `cuDriverGetVersion`, `cuInit` and
+    /// `cuGetProcAddress_v2` all return 34).
     Stub,
-    /// `status-unwritten`: `cuGetProcAddress_v2` answers as in `normal` but never writes `*status`.
+    /// `status-unwritten`: `cuGetProcAddress_v2` answers as in `normal` but never writes its
+    /// status.
     StatusUnwritten,
-    /// `null-success`: `cuGetProcAddress_v2` returns 0, writes status 0 and sets `*pfn` to NULL
-    /// (`cuGetProcAddress` returns 0 with `*pfn` NULL), whatever was asked. Requests the real
-    /// driver rejects with rc 1 (bad flags, version above the driver) still get rc 1.
+    /// `null-success`: `cuGetProcAddress*` succeed with a NULL pointer (`cuGetProcAddress_v2`
+    /// also writes status 0), whatever was asked. Requests the real driver rejects with rc 1 (bad
+    /// flags, version above the driver) still get rc 1.
     NullSuccess,
-    /// `rc=<N>`: `cuGetProcAddress_v2` and `cuGetProcAddress` return N and write nothing.
+    /// `rc=<N>`: both `cuGetProcAddress` exports return `N` and write nothing.
     Rc(i32),
     /// `version-fails`: `cuDriverGetVersion` returns 3 (`CUDA_ERROR_NOT_INITIALIZED`) and writes
     /// nothing.
     VersionFails,
-    /// `no-v2`: `cuGetProcAddress_v2` behaves as if the driver had no such export: calling it
-    /// anyway returns 500 (`CUDA_ERROR_NOT_FOUND`) with nothing written (and says so on stderr),
-    /// and `cuGetProcAddress("cuGetProcAddress", ..)` never resolves to it. An export cannot be
+    /// `no-v2`: `cuGetProcAddress_v2` is exported but answers 500 (`CUDA_ERROR_NOT_FOUND`) with
+    /// nothing written (and says so on stderr), as if the driver had no such export, and
+    /// `cuGetProcAddress("cuGetProcAddress", ..)` never resolves to it. An export cannot be
     /// removed at run time; `cuda-entry-simdriver-11x` is the build that really lacks it.
     NoV2,
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self, Mode::NAMED.iter().find(|(_, mode)| mode == self)) {
+            (Mode::Rc(code), _) => write!(f, "rc={code}"),
+            (_, Some((name, _))) => f.write_str(name),
+            (_, None) => unreachable!("every mode but rc=<N> is named"),
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+
+    /// The mode a variable's value names (`stub`, `rc=999`).
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if let Some((_, mode)) = Mode::NAMED.iter().find(|(name, _)| *name == text) {
+            return Ok(*mode);
+        }
+        match text.strip_prefix("rc=").map(|n| n.trim().parse()) {
+            Some(Ok(code)) => Ok(Mode::Rc(code)),
+            Some(Err(_)) => Err(format!("{text:?}: rc=<N> needs an integer N")),
+            None => {
+                let names: Vec<&str> = Mode::NAMED.iter().map(|(name, _)| *name).collect();
+                Err(format!(
+                    "{text:?} is not one of {}, rc=<N>",
+                    names.join(", ")
+                ))
+            }
+        }
+    }
 }
 
 /// The simulated driver's configuration.

@@ -1,7 +1,7 @@
 //! The simulated runtime's own configuration: the version `cudaRuntimeGetVersion` reports and the
 //! fault-injection mode of its entry-point exports.
 //!
-//! `CUDA_ENTRY_SIMRT_VERSION` and `CUDA_ENTRY_SIMRT_MODE` (see tests/simruntime/README.md), read
+//! `CUDA_ENTRY_SIMRT_VERSION` and `CUDA_ENTRY_SIMRT_MODE` (see core/sim/simruntime/README.md), read
 //! and set by the driver simulator's configuration mechanism (`shared::config`); this module only
 //! says what the runtime's modes are. The embedded driver keeps its own configuration
 //! (`CUDA_ENTRY_SIM_VERSION`, `CUDA_ENTRY_SIM_MODE`).

@@ -2,7 +2,7 @@
 //! at the runtime's own version) but no `cudaGetDriverEntryPointByVersion`, which arrived with
 //! 12.5, so a library must find the missing symbol at load time. Everything else is
 //! `cuda-entry-simruntime-core` (and the driver simulator's core it embeds); see
-//! tests/simruntime/README.md.
+//! core/sim/simruntime/README.md.
 
 pub use cuda_entry_simruntime_core::{self as runtime, *};
 

@@ -18,7 +18,7 @@ static LOCK: Mutex<()> = Mutex::new(());
 
 fn ground_truth(file: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../ground-truth")
+        .join("../../../tests/ground-truth")
         .join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
