@@ -9,8 +9,7 @@ use cuda_entry_table::rules::{CallbackAssertion, Checked, Value};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::expand::At;
-use crate::shape::respan;
+use crate::shape::{At, respan};
 
 /// The assertions of every callback parameter, in one `const` block of their own; empty when
 /// the declaration has none.

@@ -11,13 +11,12 @@ use cuda_entry_table::rules::{
     Argument, Assertion, Checked, ClassRule, Declaration, DefaultStream, Expected, Resolver,
     is_c_type,
 };
-use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream};
+use proc_macro2::{Group, Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
-use syn::spanned::Spanned;
 
 use crate::crate_path::Paths;
-use crate::shape::{Docs, Shape, Status, respan, signature_text};
+use crate::shape::{At, Docs, Shape, Status, respan, signature_text};
 
 /// The expansion of a declaration the rules accept.
 pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
@@ -492,34 +491,5 @@ fn expect(p: &TokenStream, expected: &Expected) -> TokenStream {
             after: #after,
             others: #others,
         }
-    }
-}
-
-/// The first and last token of a declared type: a call whose path is at the first and whose
-/// parentheses are at the last is reported over the whole type (a span cannot be joined on
-/// stable, so rustc joins the expression's ends).
-#[derive(Clone, Copy)]
-pub(crate) struct At {
-    pub(crate) first: Span,
-    last: Span,
-}
-
-impl At {
-    pub(crate) fn of(ty: &Type) -> At {
-        let mut tokens = ty.to_token_stream().into_iter();
-        let first = tokens.next().map_or_else(|| ty.span(), |t| t.span());
-        let last = tokens.last().map_or(first, |t| t.span());
-        At { first, last }
-    }
-
-    /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
-    /// failure points at it.
-    pub(crate) fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
-        // Every token at the type, so that any error in the call (a type that is no pointer)
-        // points at it.
-        let mut group = Group::new(Delimiter::Parenthesis, respan(args, self.first));
-        group.set_span(self.last);
-        let function = respan(function, self.first);
-        quote_spanned!(self.first=> #function #group;)
     }
 }

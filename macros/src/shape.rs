@@ -14,6 +14,7 @@
 use cuda_entry_table::rules::{Declaration, tokens_text};
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Abi, Attribute, Ident, Type, Visibility};
 
 use crate::crate_path::Paths;
@@ -267,5 +268,34 @@ mod tests {
             let decl = item.declarations().next().expect("one");
             assert_eq!(signature_text(&decl.abi, decl), expected);
         }
+    }
+}
+
+/// The first and last token of a declared type: a call whose path is at the first and whose
+/// parentheses are at the last is reported over the whole type (a span cannot be joined on
+/// stable, so rustc joins the expression's ends).
+#[derive(Clone, Copy)]
+pub(crate) struct At {
+    pub(crate) first: Span,
+    last: Span,
+}
+
+impl At {
+    pub(crate) fn of(ty: &Type) -> At {
+        let mut tokens = ty.to_token_stream().into_iter();
+        let first = tokens.next().map_or_else(|| ty.span(), |t| t.span());
+        let last = tokens.last().map_or(first, |t| t.span());
+        At { first, last }
+    }
+
+    /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
+    /// failure points at it.
+    pub(crate) fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
+        // Every token at the type, so that any error in the call (a type that is no pointer)
+        // points at it.
+        let mut group = Group::new(Delimiter::Parenthesis, respan(args, self.first));
+        group.set_span(self.last);
+        let function = respan(function, self.first);
+        quote_spanned!(self.first=> #function #group;)
     }
 }

@@ -8,18 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::cpp::FunctionType;
 use crate::parse::{self, CTy, ParsedParam};
 use crate::probe::{Compiler, Line, STAGES};
-use crate::types::{self, Class, Measured, TypeInfo};
-
-/// What a function pointer points to: its signature with the parameter names the header gives,
-/// and its measured types.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct CallbackInfo {
-    /// As C writes it: `void (*)(void *userData)`.
-    pub(crate) spelling: String,
-    pub(crate) ret: TypeInfo,
-    /// Each parameter's name (`argN` when the header has none) and type.
-    pub(crate) params: Vec<(String, TypeInfo)>,
-}
+use crate::types::{self, CallbackInfo, Class, Measured, TypeInfo};
 
 /// Typedefs followed at most to reach a function type.
 const MAX_ALIASES: usize = 16;

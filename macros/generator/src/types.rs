@@ -20,7 +20,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::callback::CallbackInfo;
 use crate::probe::{Compiler, Line, STAGES};
 
 /// `sizeof` and `_Alignof` of a type (0/0 for `void` and incomplete types).
@@ -509,4 +508,15 @@ mod compiler_tests {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(e.contains("CUnothing *"), "{e}");
     }
+}
+
+/// What a function pointer points to: its signature with the parameter names the header gives,
+/// and its measured types.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct CallbackInfo {
+    /// As C writes it: `void (*)(void *userData)`.
+    pub(crate) spelling: String,
+    pub(crate) ret: TypeInfo,
+    /// Each parameter's name (`argN` when the header has none) and type.
+    pub(crate) params: Vec<(String, TypeInfo)>,
 }
