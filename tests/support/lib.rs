@@ -15,7 +15,6 @@ mod pe;
 
 pub use harness::{Driver, SCENARIO_VARIABLE, Scenario, run_scenarios};
 
-use std::ffi::{CStr, c_char};
 use std::path::Path;
 use std::process::{Command, ExitCode};
 
@@ -61,9 +60,9 @@ impl Queries for Simulator {
 pub fn export_name(address: *const std::ffi::c_void) -> Option<String> {
     #[repr(C)]
     struct DlInfo {
-        fname: *const c_char,
+        fname: *const std::ffi::c_char,
         fbase: *mut std::ffi::c_void,
-        sname: *const c_char,
+        sname: *const std::ffi::c_char,
         saddr: *mut std::ffi::c_void,
     }
     unsafe extern "C" {
@@ -83,7 +82,7 @@ pub fn export_name(address: *const std::ffi::c_void) -> Option<String> {
     }
     // SAFETY: dladdr returned a NUL-terminated name owned by the loader.
     Some(
-        unsafe { CStr::from_ptr(info.sname) }
+        unsafe { std::ffi::CStr::from_ptr(info.sname) }
             .to_string_lossy()
             .into_owned(),
     )
