@@ -85,7 +85,7 @@ fn implausible_driver_version_through_the_runtime() {
     let err = entry.resolve().expect_err("never resolved");
     assert_names(&err, 13005);
     assert!(
-        err.to_string().contains("libcuda_entry_simruntime"),
+        err.to_string().contains("cuda_entry_simruntime"),
         "{err}"
     );
     let sim = simulator_at("CUDA_ENTRY_RUNTIME_PATH");
