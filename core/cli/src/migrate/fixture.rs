@@ -13,8 +13,8 @@ use std::path::PathBuf;
 
 use cuda_entry_table::{EXPORTS, Stream, TYPEDEFS, Typedef};
 
-use crate::ctype::{Needs, Types, param_type};
 use crate::decl::{KEYWORDS, signature};
+use crate::rust_type::{Needs, Types, param_type};
 
 /// The toolkit whose headers the fixture declares.
 const CUDA: u32 = 13000;
