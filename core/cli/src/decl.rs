@@ -1,5 +1,5 @@
 //! `cuda-entry decl`: a ready-to-paste `#[cuda_entry]` declaration from the typedef table, its types
-//! written by [`crate::ctype`].
+//! written by [`crate::rust_type`].
 
 use std::fmt::Write;
 use std::process::ExitCode;
@@ -11,7 +11,7 @@ use cuda_entry_table::rules::{
 };
 
 use crate::common::CliError;
-use crate::ctype::{Needs, Types, param_type};
+use crate::rust_type::{Needs, Types, param_type};
 
 /// Options of `decl`.
 #[derive(Debug)]

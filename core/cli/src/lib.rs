@@ -23,12 +23,12 @@
 
 mod check;
 mod common;
-mod ctype;
 mod decl;
 mod exit;
 mod migrate;
 mod output;
 mod probe;
+mod rust_type;
 mod shown;
 mod source;
 
@@ -420,8 +420,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             spec: args.spec,
             per_thread: args.stream == StreamArg::PerThread,
             types: match args.types {
-                TypesArg::CudaEntry => ctype::Types::CudaEntry,
-                TypesArg::C => ctype::Types::C,
+                TypesArg::CudaEntry => rust_type::Types::CudaEntry,
+                TypesArg::C => rust_type::Types::C,
             },
         }),
         Command::Check(args) => {

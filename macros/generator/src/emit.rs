@@ -123,7 +123,7 @@ pub(crate) fn rust(t: &Table) -> String {
         "Sizes, alignments and classes are those of\n\
          // x86_64 Linux, measured by compiling probes against each toolkit's headers.",
     );
-    s.push_str("use crate::{CType, Callback, Class, Layout, Param, Stream, Typedef};\n\n");
+    s.push_str("use crate::{CType, Callback, Class, Flavour, Layout, Param, Typedef};\n\n");
     let layouts = layout_lists(t, &consts);
     for (name, runs) in layouts.values().collect::<std::collections::BTreeSet<_>>() {
         let items: Vec<String> = runs
@@ -186,7 +186,7 @@ pub(crate) fn rust(t: &Table) -> String {
                 .collect();
         let _ = writeln!(
             s,
-            "Typedef {{ symbol: {:?}, version: {}, stream: Stream::{:?}, ret: {ret}, params: &[{}], header: {:?}, first_toolkit: {}, last_toolkit: {} }},",
+            "Typedef {{ symbol: {:?}, version: {}, stream: Flavour::{:?}, ret: {ret}, params: &[{}], header: {:?}, first_toolkit: {}, last_toolkit: {} }},",
             e.td.symbol,
             e.td.version,
             e.td.flavour,
@@ -207,7 +207,7 @@ pub(crate) fn exports(t: &Table) -> String {
         "Exports are the `cu` functions the\n\
          // preprocessed headers declare; see macros/generator/src/exports.rs for how each is pinned.",
     );
-    s.push_str("use super::Export;\nuse crate::Stream;\n\n");
+    s.push_str("use super::Export;\nuse crate::Flavour;\n\n");
     s.push_str(
         "/// Every driver export the headers declare, with the typedef it implements, sorted by name.\n",
     );
@@ -215,7 +215,7 @@ pub(crate) fn exports(t: &Table) -> String {
     for e in &t.exports {
         let _ = writeln!(
             s,
-            "Export {{ name: {:?}, symbol: {:?}, version: {}, stream: Stream::{:?} }},",
+            "Export {{ name: {:?}, symbol: {:?}, version: {}, stream: Flavour::{:?} }},",
             e.name, e.symbol, e.version, e.flavour
         );
     }

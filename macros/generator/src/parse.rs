@@ -11,7 +11,7 @@ mod params;
 pub(crate) use lex::{Tok, Token, lex};
 pub(crate) use params::{matching, parse_params, simple_type};
 
-/// The default-stream flavour of a typedef (same order as `cuda_entry_table::Stream`).
+/// The default-stream flavour of a typedef (same order as `cuda_entry_table::Flavour`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Flavour {
     Legacy,

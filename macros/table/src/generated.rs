@@ -3,7 +3,7 @@
 // Regenerate with macros/generator/regenerate.sh. Sizes, alignments and classes are those of
 // x86_64 Linux, measured by compiling probes against each toolkit's headers.
 
-use crate::{CType, Callback, Class, Layout, Param, Stream, Typedef};
+use crate::{CType, Callback, Class, Flavour, Layout, Param, Typedef};
 
 const LAYOUTS_0_0_11070_13050: &[Layout] = &[Layout {
     size: 0,
@@ -4829,7 +4829,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArray3DCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4848,7 +4848,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArray3DCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4867,7 +4867,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArray3DGetDescriptor",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4886,7 +4886,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArray3DGetDescriptor",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4905,7 +4905,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4924,7 +4924,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4943,7 +4943,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hArray",
@@ -4956,7 +4956,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetDescriptor",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4975,7 +4975,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetDescriptor",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4994,7 +4994,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetMemoryRequirements",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5017,7 +5017,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetPlane",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5040,7 +5040,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetSparseProperties",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5059,7 +5059,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointOperationComplete",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "handle",
@@ -5072,7 +5072,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessCheckpoint",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5091,7 +5091,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessGetRestoreThreadId",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5110,7 +5110,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessGetState",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5129,7 +5129,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessLock",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5148,7 +5148,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessRestore",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5167,7 +5167,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessUnlock",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5186,7 +5186,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpDeregisterCompleteCallback",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "callback",
@@ -5199,7 +5199,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpDeregisterStartCallback",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "callback",
@@ -5212,7 +5212,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpGetAttribute",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5235,7 +5235,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpGetAttributeGlobal",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5258,7 +5258,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpRegisterCompleteCallback",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5281,7 +5281,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpRegisterStartCallback",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5304,7 +5304,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpSetAttribute",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5327,7 +5327,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpSetAttributeGlobal",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5350,7 +5350,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxAttach",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5369,7 +5369,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5392,7 +5392,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5415,7 +5415,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxCreate",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5446,7 +5446,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxCreate",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5473,7 +5473,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -5486,7 +5486,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxDestroy",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -5499,7 +5499,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxDetach",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -5512,7 +5512,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxDisablePeerAccess",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "peerContext",
@@ -5525,7 +5525,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxEnablePeerAccess",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5544,7 +5544,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxFromGreenCtx",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5563,7 +5563,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetApiVersion",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5582,7 +5582,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetCacheConfig",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pconfig",
@@ -5595,7 +5595,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetCurrent",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pctx",
@@ -5608,7 +5608,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetDevResource",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5631,7 +5631,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetDevice",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "device",
@@ -5644,7 +5644,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetDevice",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5663,7 +5663,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetExecAffinity",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5682,7 +5682,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetFlags",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "flags",
@@ -5695,7 +5695,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetId",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5714,7 +5714,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetLimit",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5733,7 +5733,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetSharedMemConfig",
         version: 4020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pConfig",
@@ -5746,7 +5746,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetStreamPriorityRange",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5765,7 +5765,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxPopCurrent",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pctx",
@@ -5778,7 +5778,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxPopCurrent",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pctx",
@@ -5791,7 +5791,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxPushCurrent",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -5804,7 +5804,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxPushCurrent",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -5817,7 +5817,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxRecordEvent",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5836,7 +5836,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxResetPersistingL2Cache",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaTypedefs.h",
@@ -5846,7 +5846,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetCacheConfig",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "config",
@@ -5859,7 +5859,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetCurrent",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -5872,7 +5872,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetFlags",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "flags",
@@ -5885,7 +5885,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetLimit",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5904,7 +5904,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetSharedMemConfig",
         version: 4020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "config",
@@ -5917,7 +5917,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSynchronize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaTypedefs.h",
@@ -5927,7 +5927,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSynchronize",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -5940,7 +5940,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxWaitEvent",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5959,7 +5959,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDestroyExternalMemory",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "extMem",
@@ -5972,7 +5972,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDestroyExternalSemaphore",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "extSem",
@@ -5985,7 +5985,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevResourceGenerateDesc",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6008,7 +6008,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevSmResourceSplit",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6043,7 +6043,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevSmResourceSplitByCount",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6078,7 +6078,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceCanAccessPeer",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6101,7 +6101,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceComputeCapability",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6124,7 +6124,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGet",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6143,7 +6143,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetAttribute",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6166,7 +6166,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetByPCIBusId",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6185,7 +6185,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetCliqueCount",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6204,7 +6204,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetCliqueInfo",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6227,7 +6227,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetCount",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "count",
@@ -6240,7 +6240,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetDefaultMemPool",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6259,7 +6259,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetDevResource",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6282,7 +6282,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetExecAffinitySupport",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6305,7 +6305,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetFabricClusterUuid",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6324,7 +6324,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetGraphMemAttribute",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6347,7 +6347,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetHostAtomicCapabilities",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6374,7 +6374,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetLuid",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6397,7 +6397,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetMemPool",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6416,7 +6416,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetName",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6439,7 +6439,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetNvSciSyncAttributes",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6462,7 +6462,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetP2PAtomicCapabilities",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6493,7 +6493,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetP2PAttribute",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6520,7 +6520,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetPCIBusId",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6543,7 +6543,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetProperties",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6562,7 +6562,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetTexture1DLinearMaxWidth",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6589,7 +6589,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetUuid",
         version: 9020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6608,7 +6608,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetUuid",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6627,7 +6627,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGraphMemTrim",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "device",
@@ -6640,7 +6640,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxGetState",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6663,7 +6663,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxRelease",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dev",
@@ -6676,7 +6676,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxRelease",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dev",
@@ -6689,7 +6689,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxReset",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dev",
@@ -6702,7 +6702,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxReset",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dev",
@@ -6715,7 +6715,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxRetain",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6734,7 +6734,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxSetFlags",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6753,7 +6753,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxSetFlags",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6772,7 +6772,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceRegisterAsyncNotification",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6799,7 +6799,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceSetGraphMemAttribute",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6822,7 +6822,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceSetMemPool",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6841,7 +6841,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceTotalMem",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6860,7 +6860,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceTotalMem",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6879,7 +6879,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceUnregisterAsyncNotification",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6898,7 +6898,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDriverGetVersion",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "driverVersion",
@@ -6911,7 +6911,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerAcquireFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6938,7 +6938,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerConnect",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6957,7 +6957,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerConnectWithFlags",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6980,7 +6980,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerDisconnect",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "conn",
@@ -6993,7 +6993,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerReleaseFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7016,7 +7016,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamProducerConnect",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7043,7 +7043,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamProducerDisconnect",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "conn",
@@ -7056,7 +7056,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamProducerPresentFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7079,7 +7079,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamProducerReturnFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7102,7 +7102,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7121,7 +7121,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventCreateFromEGLSync",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7144,7 +7144,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hEvent",
@@ -7157,7 +7157,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventDestroy",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hEvent",
@@ -7170,7 +7170,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventElapsedTime",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7193,7 +7193,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventElapsedTime",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7216,7 +7216,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventQuery",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hEvent",
@@ -7229,7 +7229,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventRecord",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7248,7 +7248,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventRecord",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -7267,7 +7267,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventRecordWithFlags",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7290,7 +7290,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventRecordWithFlags",
         version: 11010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -7313,7 +7313,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventSynchronize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hEvent",
@@ -7326,7 +7326,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuExternalMemoryGetMappedBuffer",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7349,7 +7349,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuExternalMemoryGetMappedMipmappedArray",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7372,7 +7372,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFabricCpyBatchAsync",
         version: 13050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7399,7 +7399,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFabricCpyBatchAsync",
         version: 13050,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -7426,7 +7426,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFlushGPUDirectRDMAWrites",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7445,7 +7445,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetAttribute",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7468,7 +7468,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetModule",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7487,7 +7487,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetName",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7506,7 +7506,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetParamCount",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7525,7 +7525,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetParamInfo",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7552,7 +7552,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncIsLoaded",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7571,7 +7571,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncLoad",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hfunc",
@@ -7584,7 +7584,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetAttribute",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7607,7 +7607,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetBlockShape",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7625,7 +7625,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetCacheConfig",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7644,7 +7644,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetSharedMemConfig",
         version: 4020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7663,7 +7663,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetSharedSize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7682,7 +7682,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLCtxCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7705,7 +7705,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLCtxCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7728,7 +7728,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLGetDevices",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7755,7 +7755,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLGetDevices",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7782,7 +7782,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLInit",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaGLTypedefs.h",
@@ -7792,7 +7792,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObject",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7815,7 +7815,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObject",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7838,7 +7838,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObject",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -7861,7 +7861,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObjectAsync",
         version: 2030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7888,7 +7888,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObjectAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7915,7 +7915,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObjectAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -7942,7 +7942,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLRegisterBufferObject",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "buffer",
@@ -7955,7 +7955,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLSetBufferObjectMapFlags",
         version: 2030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7974,7 +7974,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLUnmapBufferObject",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "buffer",
@@ -7987,7 +7987,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLUnmapBufferObjectAsync",
         version: 2030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8006,7 +8006,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLUnregisterBufferObject",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "buffer",
@@ -8019,7 +8019,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetErrorName",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8038,7 +8038,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetErrorString",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8057,7 +8057,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetExportTable",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8076,7 +8076,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetProcAddress",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8103,7 +8103,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetProcAddress",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8134,7 +8134,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddBatchMemOpNode",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8165,7 +8165,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddChildGraphNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8196,7 +8196,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddDependencies",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8223,7 +8223,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddDependencies",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8254,7 +8254,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddEmptyNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8281,7 +8281,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddEventRecordNode",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8312,7 +8312,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddEventWaitNode",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8343,7 +8343,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddExternalSemaphoresSignalNode",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8374,7 +8374,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddExternalSemaphoresWaitNode",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8405,7 +8405,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddHostNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8436,7 +8436,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddKernelNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8467,7 +8467,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddKernelNode",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8498,7 +8498,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddMemAllocNode",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8529,7 +8529,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddMemFreeNode",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8560,7 +8560,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddMemcpyNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8595,7 +8595,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddMemsetNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8630,7 +8630,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddNode",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8661,7 +8661,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddNode",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8696,7 +8696,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddNode",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8731,7 +8731,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphBatchMemOpNodeGetParams",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8750,7 +8750,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphBatchMemOpNodeSetParams",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8769,7 +8769,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphChildGraphNodeGetGraph",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8788,7 +8788,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphClone",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8807,7 +8807,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphConditionalHandleCreate",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8838,7 +8838,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphCreate",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8857,7 +8857,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphDebugDotPrint",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8880,7 +8880,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphDestroy",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hGraph",
@@ -8893,7 +8893,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphDestroyNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hNode",
@@ -8906,7 +8906,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphEventRecordNodeGetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8925,7 +8925,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphEventRecordNodeSetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8944,7 +8944,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphEventWaitNodeGetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8963,7 +8963,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphEventWaitNodeSetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8982,7 +8982,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecBatchMemOpNodeSetParams",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9005,7 +9005,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecChildGraphNodeSetParams",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9028,7 +9028,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecDestroy",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hGraphExec",
@@ -9041,7 +9041,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecEventRecordNodeSetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9064,7 +9064,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecEventWaitNodeSetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9087,7 +9087,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecExternalSemaphoresSignalNodeSetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9110,7 +9110,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecExternalSemaphoresWaitNodeSetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9133,7 +9133,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecGetFlags",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9152,7 +9152,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecGetId",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9171,7 +9171,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecHostNodeSetParams",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9194,7 +9194,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecKernelNodeSetParams",
         version: 10010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9217,7 +9217,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecKernelNodeSetParams",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9240,7 +9240,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecMemcpyNodeSetParams",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9267,7 +9267,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecMemsetNodeSetParams",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9294,7 +9294,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecNodeSetParams",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9317,7 +9317,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecUpdate",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9344,7 +9344,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecUpdate",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9367,7 +9367,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExternalSemaphoresSignalNodeGetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9386,7 +9386,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExternalSemaphoresSignalNodeSetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9405,7 +9405,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExternalSemaphoresWaitNodeGetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9424,7 +9424,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExternalSemaphoresWaitNodeSetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9443,7 +9443,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetEdges",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9470,7 +9470,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetEdges",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9501,7 +9501,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetId",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9520,7 +9520,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetNodes",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9543,7 +9543,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetRootNodes",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9566,7 +9566,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphHostNodeGetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9585,7 +9585,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphHostNodeSetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9604,7 +9604,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiate",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9635,7 +9635,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiate",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9666,7 +9666,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiateWithFlags",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9689,7 +9689,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiateWithParams",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9712,7 +9712,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiateWithParams",
         version: 12000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -9735,7 +9735,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeCopyAttributes",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9754,7 +9754,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeGetAttribute",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9777,7 +9777,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeGetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9796,7 +9796,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeGetParams",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9815,7 +9815,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeSetAttribute",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9838,7 +9838,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeSetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9857,7 +9857,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeSetParams",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9876,7 +9876,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphLaunch",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9895,7 +9895,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphLaunch",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -9914,7 +9914,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemAllocNodeGetParams",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9933,7 +9933,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemFreeNodeGetParams",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9952,7 +9952,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemcpyNodeGetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9971,7 +9971,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemcpyNodeSetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9990,7 +9990,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemsetNodeGetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10009,7 +10009,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemsetNodeSetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10028,7 +10028,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeFindInClone",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10051,7 +10051,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetContainingGraph",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10070,7 +10070,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetDependencies",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10093,7 +10093,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetDependencies",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10120,7 +10120,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetDependentNodes",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10143,7 +10143,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetDependentNodes",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10170,7 +10170,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetEnabled",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10193,7 +10193,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetLocalId",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10212,7 +10212,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetParams",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10231,7 +10231,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetToolsId",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10250,7 +10250,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetType",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10269,7 +10269,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeSetEnabled",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10292,7 +10292,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeSetParams",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10311,7 +10311,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeSetParams",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10330,7 +10330,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphReleaseUserObject",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10353,7 +10353,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphRemoveDependencies",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10380,7 +10380,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphRemoveDependencies",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10411,7 +10411,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphRetainUserObject",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10438,7 +10438,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphUpload",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10457,7 +10457,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphUpload",
         version: 11010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -10476,7 +10476,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsEGLRegisterImage",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10499,7 +10499,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsGLRegisterBuffer",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10522,7 +10522,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsGLRegisterImage",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10549,7 +10549,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsMapResources",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10572,7 +10572,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsMapResources",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -10595,7 +10595,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceGetMappedEglFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10622,7 +10622,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceGetMappedMipmappedArray",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10641,7 +10641,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceGetMappedPointer",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10664,7 +10664,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceGetMappedPointer",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10687,7 +10687,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceSetMapFlags",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10706,7 +10706,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceSetMapFlags",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10725,7 +10725,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsSubResourceGetMappedArray",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10752,7 +10752,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsUnmapResources",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10775,7 +10775,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsUnmapResources",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -10798,7 +10798,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsUnregisterResource",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "resource",
@@ -10811,7 +10811,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsVDPAURegisterOutputSurface",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10834,7 +10834,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsVDPAURegisterVideoSurface",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10857,7 +10857,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxCreate",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10884,7 +10884,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxDestroy",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hCtx",
@@ -10897,7 +10897,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxGetDevResource",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10920,7 +10920,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxGetId",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10939,7 +10939,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxRecordEvent",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10958,7 +10958,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxStreamCreate",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10985,7 +10985,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxWaitEvent",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11004,7 +11004,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuImportExternalMemory",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11023,7 +11023,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuImportExternalSemaphore",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11042,7 +11042,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuInit",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "Flags",
@@ -11055,7 +11055,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcCloseMemHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dptr",
@@ -11068,7 +11068,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcGetEventHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11087,7 +11087,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcGetMemHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11106,7 +11106,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcOpenEventHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11125,7 +11125,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcOpenMemHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11148,7 +11148,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcOpenMemHandle",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11171,7 +11171,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetAttribute",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11198,7 +11198,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetFunction",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11217,7 +11217,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetLibrary",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11236,7 +11236,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetName",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11255,7 +11255,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetParamCount",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11274,7 +11274,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetParamInfo",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11301,7 +11301,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelSetAttribute",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11328,7 +11328,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelSetCacheConfig",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11351,7 +11351,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunch",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "f",
@@ -11364,7 +11364,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchCooperativeKernel",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11415,7 +11415,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchCooperativeKernel",
         version: 9000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11466,7 +11466,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchCooperativeKernelMultiDevice",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11489,7 +11489,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchGrid",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11512,7 +11512,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchGridAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11539,7 +11539,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchHostFunc",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11562,7 +11562,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchHostFunc",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11589,7 +11589,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchHostFunc",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11612,7 +11612,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchHostFunc",
         version: 13010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11639,7 +11639,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchKernel",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11694,7 +11694,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchKernel",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11749,7 +11749,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchKernelEx",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11776,7 +11776,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchKernelEx",
         version: 11060,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11803,7 +11803,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryEnumerateKernels",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11826,7 +11826,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetGlobal",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11853,7 +11853,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetKernel",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11876,7 +11876,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetKernelCount",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11895,7 +11895,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetManaged",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11922,7 +11922,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetModule",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11941,7 +11941,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetUnifiedFunction",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11964,7 +11964,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryLoadData",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12007,7 +12007,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryLoadFromFile",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12050,7 +12050,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryUnload",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "library",
@@ -12063,7 +12063,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkAddData",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12106,7 +12106,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkAddData",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12149,7 +12149,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkAddFile",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12184,7 +12184,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkAddFile",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12219,7 +12219,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkComplete",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12242,7 +12242,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkCreate",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12269,7 +12269,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkCreate",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12296,7 +12296,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkDestroy",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "state",
@@ -12309,7 +12309,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointAddDevice",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12328,7 +12328,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointBindAddr",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12363,7 +12363,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointBindMem",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12402,7 +12402,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointCreate",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12421,7 +12421,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointDestroy",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "leId",
@@ -12434,7 +12434,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointExport",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12457,7 +12457,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointGetLimits",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12480,7 +12480,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointIdRelease",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12499,7 +12499,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointIdReserve",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12518,7 +12518,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointImport",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12541,7 +12541,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointQuery",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12564,7 +12564,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointUnbind",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12591,7 +12591,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsCurrent",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12610,7 +12610,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsDumpToFile",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12633,7 +12633,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsDumpToMemory",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12660,7 +12660,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsRegisterCallback",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12683,7 +12683,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsUnregisterCallback",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "callback",
@@ -12696,7 +12696,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAddressFree",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12715,7 +12715,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAddressReserve",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12746,7 +12746,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAdvise",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12773,7 +12773,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAdvise",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12800,7 +12800,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAlloc",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12819,7 +12819,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAlloc",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12838,7 +12838,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocAsync",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12861,7 +12861,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocAsync",
         version: 11020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -12884,7 +12884,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocFromPoolAsync",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12911,7 +12911,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocFromPoolAsync",
         version: 11020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -12938,7 +12938,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocHost",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12957,7 +12957,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocHost",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12976,7 +12976,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocManaged",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12999,7 +12999,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocPitch",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13030,7 +13030,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocPitch",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13061,7 +13061,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemBatchDecompressAsync",
         version: 12060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13092,7 +13092,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemBatchDecompressAsync",
         version: 12060,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13123,7 +13123,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemCreate",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13150,7 +13150,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemDiscardAndPrefetchBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13193,7 +13193,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemDiscardAndPrefetchBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13236,7 +13236,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemDiscardBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13267,7 +13267,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemDiscardBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13298,7 +13298,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemExportToShareableHandle",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13325,7 +13325,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFree",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dptr",
@@ -13338,7 +13338,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFree",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dptr",
@@ -13351,7 +13351,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFreeAsync",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13370,7 +13370,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFreeAsync",
         version: 11020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13389,7 +13389,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFreeHost",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "p",
@@ -13402,7 +13402,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAccess",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13425,7 +13425,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAddressRange",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13448,7 +13448,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAddressRange",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13471,7 +13471,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAllocationGranularity",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13494,7 +13494,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAllocationPropertiesFromHandle",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13513,7 +13513,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetDefaultMemPool",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13536,7 +13536,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetHandleForAddressRange",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13567,7 +13567,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetInfo",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13586,7 +13586,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetInfo",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13605,7 +13605,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetLocationInfo",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13636,7 +13636,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetMemPool",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13659,7 +13659,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostAlloc",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13682,7 +13682,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostGetDevicePointer",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13705,7 +13705,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostGetDevicePointer",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13728,7 +13728,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostGetFlags",
         version: 2030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13747,7 +13747,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostRegister",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13770,7 +13770,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostRegister",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13793,7 +13793,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostUnregister",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "p",
@@ -13806,7 +13806,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemImportFromShareableHandle",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13829,7 +13829,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemMap",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13860,7 +13860,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemMapArrayAsync",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13883,7 +13883,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemMapArrayAsync",
         version: 11010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13906,7 +13906,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolCreate",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13925,7 +13925,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolDestroy",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pool",
@@ -13938,7 +13938,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolExportPointer",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13957,7 +13957,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolExportToShareableHandle",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13984,7 +13984,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolGetAccess",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14007,7 +14007,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolGetAttribute",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14030,7 +14030,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolImportFromShareableHandle",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14057,7 +14057,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolImportPointer",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14080,7 +14080,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolSetAccess",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14103,7 +14103,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolSetAttribute",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14126,7 +14126,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolTrimTo",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14145,7 +14145,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchAsync",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14172,7 +14172,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchAsync",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14203,7 +14203,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchAsync",
         version: 8000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14230,7 +14230,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchAsync",
         version: 12020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14261,7 +14261,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14304,7 +14304,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14347,7 +14347,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemRangeGetAttribute",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14378,7 +14378,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemRangeGetAttributes",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14413,7 +14413,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemRelease",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "handle",
@@ -14426,7 +14426,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemRetainAllocationHandle",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14445,7 +14445,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemSetAccess",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14472,7 +14472,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemSetMemPool",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14495,7 +14495,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemUnmap",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14514,7 +14514,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14537,7 +14537,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -14560,7 +14560,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2D",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14573,7 +14573,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2D",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14586,7 +14586,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2D",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14599,7 +14599,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14618,7 +14618,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14637,7 +14637,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14656,7 +14656,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DUnaligned",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14669,7 +14669,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DUnaligned",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14682,7 +14682,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DUnaligned",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14695,7 +14695,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3D",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14708,7 +14708,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3D",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14721,7 +14721,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3D",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14734,7 +14734,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14753,7 +14753,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14772,7 +14772,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14791,7 +14791,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DBatchAsync",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14822,7 +14822,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14849,7 +14849,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DBatchAsync",
         version: 12080,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14880,7 +14880,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14907,7 +14907,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DPeer",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14920,7 +14920,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DPeer",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -14933,7 +14933,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DPeerAsync",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14952,7 +14952,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DPeerAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14971,7 +14971,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DWithAttributesAsync",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14994,7 +14994,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DWithAttributesAsync",
         version: 13020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15017,7 +15017,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAsync",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15044,7 +15044,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15071,7 +15071,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoA",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15102,7 +15102,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoA",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15133,7 +15133,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoA",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15164,7 +15164,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoD",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15191,7 +15191,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoD",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15218,7 +15218,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoD",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15245,7 +15245,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoH",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15272,7 +15272,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoH",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15299,7 +15299,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoH",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15326,7 +15326,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoHAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15357,7 +15357,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoHAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15388,7 +15388,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoHAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15419,7 +15419,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyBatchAsync",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15466,7 +15466,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15509,7 +15509,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyBatchAsync",
         version: 12080,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15556,7 +15556,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15599,7 +15599,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoA",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15626,7 +15626,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoA",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15653,7 +15653,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoA",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15680,7 +15680,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoD",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15703,7 +15703,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoD",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15726,7 +15726,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoD",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15749,7 +15749,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoDAsync",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15776,7 +15776,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoDAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15803,7 +15803,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoDAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15830,7 +15830,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoH",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15853,7 +15853,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoH",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15876,7 +15876,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoH",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15899,7 +15899,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoHAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15926,7 +15926,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoHAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15953,7 +15953,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoHAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15980,7 +15980,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoA",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16007,7 +16007,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoA",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16034,7 +16034,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoA",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -16061,7 +16061,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoAAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16092,7 +16092,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoAAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16123,7 +16123,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoAAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16154,7 +16154,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoD",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16177,7 +16177,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoD",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16200,7 +16200,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoD",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -16223,7 +16223,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoDAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16250,7 +16250,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoDAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16277,7 +16277,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoDAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16304,7 +16304,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyPeer",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16335,7 +16335,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyPeer",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -16366,7 +16366,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyPeerAsync",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16401,7 +16401,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyPeerAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16436,7 +16436,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyWithAttributesAsync",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16467,7 +16467,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyWithAttributesAsync",
         version: 13020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16498,7 +16498,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16521,7 +16521,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16544,7 +16544,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -16567,7 +16567,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16594,7 +16594,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16621,7 +16621,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16652,7 +16652,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16683,7 +16683,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -16714,7 +16714,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16749,7 +16749,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16784,7 +16784,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16815,7 +16815,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16846,7 +16846,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -16877,7 +16877,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16912,7 +16912,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16947,7 +16947,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16978,7 +16978,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17009,7 +17009,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -17040,7 +17040,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17075,7 +17075,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17110,7 +17110,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17133,7 +17133,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17156,7 +17156,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -17179,7 +17179,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17206,7 +17206,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17233,7 +17233,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17256,7 +17256,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17279,7 +17279,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -17302,7 +17302,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17329,7 +17329,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17356,7 +17356,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayCreate",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17379,7 +17379,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayDestroy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hMipmappedArray",
@@ -17392,7 +17392,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayGetLevel",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17415,7 +17415,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayGetMemoryRequirements",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17438,7 +17438,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayGetSparseProperties",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17457,7 +17457,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleEnumerateFunctions",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17480,7 +17480,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetFunction",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17503,7 +17503,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetFunctionCount",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17522,7 +17522,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetGlobal",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17549,7 +17549,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetGlobal",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17576,7 +17576,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetLoadingMode",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "mode",
@@ -17589,7 +17589,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetSurfRef",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17612,7 +17612,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetTexRef",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17635,7 +17635,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleLoad",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17654,7 +17654,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleLoadData",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17673,7 +17673,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleLoadDataEx",
         version: 2010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17704,7 +17704,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleLoadFatBinary",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17723,7 +17723,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleUnload",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hmod",
@@ -17736,7 +17736,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastAddDevice",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17755,7 +17755,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastBindAddr",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17786,7 +17786,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastBindAddr",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17821,7 +17821,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastBindMem",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17856,7 +17856,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastBindMem",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17895,7 +17895,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastCreate",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17914,7 +17914,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastGetGranularity",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17937,7 +17937,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastUnbind",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17964,7 +17964,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyAvailableDynamicSMemPerBlock",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17991,7 +17991,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxActiveBlocksPerMultiprocessor",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18018,7 +18018,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18049,7 +18049,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxActiveClusters",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18072,7 +18072,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxPotentialBlockSize",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18107,7 +18107,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxPotentialBlockSizeWithFlags",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18146,7 +18146,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxPotentialClusterSize",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18169,7 +18169,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSetSize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18188,7 +18188,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSetTexRef",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18211,7 +18211,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSetf",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18234,7 +18234,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSeti",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18257,7 +18257,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSetv",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18284,7 +18284,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuPointerGetAttribute",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18307,7 +18307,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuPointerGetAttributes",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18334,7 +18334,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuPointerSetAttribute",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18357,7 +18357,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuProfilerInitialize",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18380,7 +18380,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuProfilerStart",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaProfilerTypedefs.h",
@@ -18390,7 +18390,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuProfilerStop",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaProfilerTypedefs.h",
@@ -18400,7 +18400,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSignalExternalSemaphoresAsync",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18427,7 +18427,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSignalExternalSemaphoresAsync",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18454,7 +18454,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamAddCallback",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18481,7 +18481,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamAddCallback",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18508,7 +18508,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamAttachMemAsync",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18535,7 +18535,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamAttachMemAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18562,7 +18562,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBatchMemOp",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18589,7 +18589,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBatchMemOp",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18616,7 +18616,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBatchMemOp",
         version: 8000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18643,7 +18643,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBatchMemOp",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18670,7 +18670,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCapture",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -18683,7 +18683,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCapture",
         version: 10010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18702,7 +18702,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCapture",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -18715,7 +18715,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCapture",
         version: 10010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18734,7 +18734,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCaptureToCig",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18753,7 +18753,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCaptureToCig",
         version: 13010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18772,7 +18772,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCaptureToGraph",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18807,7 +18807,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCaptureToGraph",
         version: 12030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18842,7 +18842,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginRecaptureToGraph",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18873,7 +18873,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginRecaptureToGraph",
         version: 13030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18904,7 +18904,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamCopyAttributes",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18923,7 +18923,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamCopyAttributes",
         version: 11000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18942,7 +18942,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18961,7 +18961,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamCreateWithPriority",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18984,7 +18984,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -18997,7 +18997,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamDestroy",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -19010,7 +19010,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamEndCapture",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19029,7 +19029,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamEndCapture",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19048,7 +19048,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamEndCaptureToCig",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -19061,7 +19061,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamEndCaptureToCig",
         version: 13010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -19074,7 +19074,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetAttribute",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19097,7 +19097,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetAttribute",
         version: 11000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19120,7 +19120,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 10010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19143,7 +19143,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19178,7 +19178,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19217,7 +19217,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 10010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19240,7 +19240,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 11030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19275,7 +19275,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 12030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19314,7 +19314,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCtx",
         version: 9020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19333,7 +19333,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCtx",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19356,7 +19356,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCtx",
         version: 9020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19375,7 +19375,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCtx",
         version: 12050,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19398,7 +19398,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetDevResource",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19421,7 +19421,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetDevResource",
         version: 13010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19444,7 +19444,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetDevice",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19463,7 +19463,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetDevice",
         version: 12080,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19482,7 +19482,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetFlags",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19501,7 +19501,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetFlags",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19520,7 +19520,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetGreenCtx",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19539,7 +19539,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetId",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19558,7 +19558,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetId",
         version: 12000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19577,7 +19577,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetPriority",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19596,7 +19596,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetPriority",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19615,7 +19615,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamIsCapturing",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19634,7 +19634,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamIsCapturing",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19653,7 +19653,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamQuery",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -19666,7 +19666,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamQuery",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -19679,7 +19679,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamSetAttribute",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19702,7 +19702,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamSetAttribute",
         version: 11000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19725,7 +19725,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamSynchronize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -19738,7 +19738,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamSynchronize",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -19751,7 +19751,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamUpdateCaptureDependencies",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19778,7 +19778,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamUpdateCaptureDependencies",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19809,7 +19809,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamUpdateCaptureDependencies",
         version: 11030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19836,7 +19836,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamUpdateCaptureDependencies",
         version: 12030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19867,7 +19867,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitEvent",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19890,7 +19890,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitEvent",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19913,7 +19913,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue32",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19940,7 +19940,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue32",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19967,7 +19967,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue32",
         version: 8000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -19994,7 +19994,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue32",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -20021,7 +20021,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue64",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20048,7 +20048,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue64",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20075,7 +20075,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue64",
         version: 9000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -20102,7 +20102,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue64",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -20129,7 +20129,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue32",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20156,7 +20156,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue32",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20183,7 +20183,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue32",
         version: 8000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -20210,7 +20210,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue32",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -20237,7 +20237,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue64",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20264,7 +20264,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue64",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20291,7 +20291,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue64",
         version: 9000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -20318,7 +20318,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue64",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -20345,7 +20345,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfObjectCreate",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20364,7 +20364,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfObjectDestroy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "surfObject",
@@ -20377,7 +20377,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfObjectGetResourceDesc",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20396,7 +20396,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfRefGetArray",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20415,7 +20415,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfRefSetArray",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20438,7 +20438,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapEncodeIm2col",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20509,7 +20509,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapEncodeIm2colWide",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20584,7 +20584,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapEncodeTiled",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20643,7 +20643,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapReplaceAddress",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20662,7 +20662,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapSetAllocationClass",
         version: 13050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20685,7 +20685,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectCreate",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20712,7 +20712,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectDestroy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "texObject",
@@ -20725,7 +20725,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectGetResourceDesc",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20744,7 +20744,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectGetResourceViewDesc",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20763,7 +20763,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectGetTextureDesc",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20782,7 +20782,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pTexRef",
@@ -20795,7 +20795,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hTexRef",
@@ -20808,7 +20808,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetAddress",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20827,7 +20827,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetAddress",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20846,7 +20846,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetAddressMode",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20869,7 +20869,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetArray",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20888,7 +20888,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetBorderColor",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20907,7 +20907,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetFilterMode",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20926,7 +20926,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetFlags",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20945,7 +20945,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetFormat",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20968,7 +20968,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMaxAnisotropy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20987,7 +20987,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMipmapFilterMode",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21006,7 +21006,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMipmapLevelBias",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21025,7 +21025,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMipmapLevelClamp",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21048,7 +21048,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMipmappedArray",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21067,7 +21067,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21094,7 +21094,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21121,7 +21121,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress2D",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21148,7 +21148,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress2D",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21175,7 +21175,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress2D",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21202,7 +21202,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddressMode",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21225,7 +21225,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetArray",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21248,7 +21248,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetBorderColor",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21267,7 +21267,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetFilterMode",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21286,7 +21286,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetFlags",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21305,7 +21305,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetFormat",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21328,7 +21328,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMaxAnisotropy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21347,7 +21347,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMipmapFilterMode",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21366,7 +21366,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMipmapLevelBias",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21385,7 +21385,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMipmapLevelClamp",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21408,7 +21408,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMipmappedArray",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21431,7 +21431,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuThreadExchangeStreamCaptureMode",
         version: 10010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "mode",
@@ -21444,7 +21444,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuUserObjectCreate",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21475,7 +21475,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuUserObjectRelease",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21494,7 +21494,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuUserObjectRetain",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21513,7 +21513,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuVDPAUCtxCreate",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21544,7 +21544,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuVDPAUCtxCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21575,7 +21575,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuVDPAUGetDevice",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21598,7 +21598,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuWGLGetDevice",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21617,7 +21617,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuWaitExternalSemaphoresAsync",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -21644,7 +21644,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuWaitExternalSemaphoresAsync",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {

@@ -27,10 +27,10 @@ pub use request::{DefaultStream, Resolver};
 pub use status::{STATUSES, Status, status};
 pub use version::{Cuda, Version, VersionError};
 
-/// Which default-stream flavour a typedef belongs to: its header suffix ([`Stream::suffix`]), and
-/// the [`DefaultStream`] it is resolved in ([`Stream::default_stream`]).
+/// Which default-stream flavour a typedef belongs to: its header suffix ([`Flavour::suffix`]), and
+/// the [`DefaultStream`] it is resolved in ([`Flavour::default_stream`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Stream {
+pub enum Flavour {
     /// The plain typedef (`PFN_cuLaunchKernel_v4000`): legacy default stream.
     Legacy,
     /// A `_ptsz` typedef (`PFN_cuLaunchKernel_v7000_ptsz`): per-thread default stream, a call that
@@ -41,10 +41,10 @@ pub enum Stream {
     Ptds,
 }
 
-impl Stream {
+impl Flavour {
     /// Whether this is one of the per-thread default stream flavours (`_ptsz` or `_ptds`).
     pub const fn is_per_thread(self) -> bool {
-        !matches!(self, Stream::Legacy)
+        !matches!(self, Flavour::Legacy)
     }
 
     /// The default stream a typedef of this flavour is resolved in.
@@ -55,9 +55,9 @@ impl Stream {
     /// The typedef name suffix: `""`, `"_ptsz"` or `"_ptds"`.
     pub const fn suffix(self) -> &'static str {
         match self {
-            Stream::Legacy => "",
-            Stream::Ptsz => "_ptsz",
-            Stream::Ptds => "_ptds",
+            Flavour::Legacy => "",
+            Flavour::Ptsz => "_ptsz",
+            Flavour::Ptds => "_ptds",
         }
     }
 }
@@ -106,7 +106,7 @@ pub struct Typedef {
     /// The `N` of `_vN`: the version to pass to `cuGetProcAddress` for this ABI.
     pub version: u32,
     /// The default-stream flavour.
-    pub stream: Stream,
+    pub stream: Flavour,
     /// The return type (`CUresult` for nearly all).
     pub ret: CType,
     /// The parameters, in order.

@@ -5,7 +5,7 @@
 //! Inputs are listed, read and parsed by [`source`](crate::source). One job a file: [`binary`]
 //! reads a binary's manifest, [`scan`] finds the declarations of a source file, [`ruling`]
 //! applies the macro's own rules (`cuda_entry_table::rules`: the same mistakes, kind names and
-//! messages), [`judge`] asks the driver (or the table), [`summary`] counts once, and [`render`]
+//! messages), [`verdict`] asks the driver (or the table), [`summary`] counts once, and [`render`]
 //! prints text or JSON from it.
 //!
 //! What could not be read is never passed: an unreadable input stops the command (status 2), and
@@ -13,11 +13,11 @@
 //! nothing fails).
 
 mod binary;
-mod judge;
 mod render;
 mod ruling;
 mod scan;
 mod summary;
+mod verdict;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,8 +27,8 @@ use cuda_entry_table::Version;
 use crate::common::CliError;
 use crate::output;
 use crate::source::{read, walk};
-use judge::{Driver, Verdict};
 use summary::Summary;
+use verdict::{Driver, Verdict};
 
 /// Options of `check`.
 #[derive(Debug)]
@@ -212,7 +212,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     };
     let verdicts: Vec<Verdict> = declarations
         .iter()
-        .map(|d| judge::judge(d, &driver))
+        .map(|d| verdict::judge(d, &driver))
         .collect();
     let mut summary = Summary::new(inputs.len(), &declarations, &verdicts, &unchecked);
     summary.unversioned = unversioned.len();

@@ -6,8 +6,8 @@
 use cuda_entry_table::Cuda;
 use serde_json::{Value, json};
 
-use super::judge::{Driver, Outcome, Verdict};
 use super::summary::Summary;
+use super::verdict::{Driver, Outcome, Verdict};
 use super::{Declaration, Request, Unchecked, Unversioned};
 use crate::common::simulated;
 use crate::shown::{self, shown};

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use cuda_entry_table::{Needs, Version, needs};
 
-use super::judge::Verdict;
+use super::verdict::Verdict;
 use super::{Declaration, Request, Unchecked};
 use crate::exit;
 
@@ -122,7 +122,7 @@ fn needs_of<'a>(required: Vec<&'a Request>, optional: Vec<&'a Request>) -> Needs
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::judge::{Failure, Outcome};
+    use crate::check::verdict::{Failure, Outcome};
 
     fn verdict(failed: bool, notes: usize) -> Verdict {
         Verdict {

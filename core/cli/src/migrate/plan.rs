@@ -8,8 +8,8 @@ use cuda_entry_table::{Typedef, export};
 
 use super::binding::Linked;
 use super::find::{Call, Found};
-use crate::ctype::qualified;
 use crate::decl::{function_name, snake_case};
+use crate::rust_type::qualified;
 use cuda_entry_table::rules::table_range;
 
 /// One binding and what it becomes.

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use cuda_entry_table::{Stream, TYPEDEFS, Typedef};
+use cuda_entry_table::{Flavour, TYPEDEFS, Typedef};
 
 /// The version driver 580.159.04 reports: typedefs newer than it are not its symbols.
 const DRIVER_VERSION: u32 = 13000;
@@ -43,7 +43,7 @@ type Variant = (bool, u32, String);
 fn variants(symbol: &str, typedefs: &[&Typedef]) -> Vec<Variant> {
     let mut legacy: Vec<u32> = typedefs
         .iter()
-        .filter(|t| t.stream == Stream::Legacy)
+        .filter(|t| t.stream == Flavour::Legacy)
         .map(|t| t.version)
         .collect();
     legacy.sort_unstable();
