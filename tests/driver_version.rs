@@ -84,10 +84,7 @@ fn implausible_driver_version_through_the_runtime() {
     let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy).through(Resolver::Runtime);
     let err = entry.resolve().expect_err("never resolved");
     assert_names(&err, 13005);
-    assert!(
-        err.to_string().contains("cuda_entry_simruntime"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("cuda_entry_simruntime"), "{err}");
     let sim = simulator_at("CUDA_ENTRY_RUNTIME_PATH");
     assert_eq!(
         sim.calls("cudaGetDriverEntryPointByVersion"),
