@@ -13,7 +13,7 @@
 //! Without a driver: cudarc's loader would panic (it `dlopen`s its standard names and panics with
 //! `Unable to dynamically load the "cuda" shared library` when none opens), so the program asks
 //! cuda-entry first (`cuda_entry::driver_info()`), says so, and re-runs itself against the
-//! simulated driver (tests/simdriver). cudarc cannot be pointed at the simulator: it has no
+//! simulated driver (core/sim/simdriver). cudarc cannot be pointed at the simulator: it has no
 //! variable naming a library file, and behind a `libcuda.so.1` link on `LD_LIBRARY_PATH` it
 //! fails in `CudaContext::new` on `cuDeviceGetAttribute`, which the simulator does not implement
 //! (it answers 801, `CUDA_ERROR_NOT_SUPPORTED`).
@@ -59,7 +59,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use cuda_entry::types::CUresult;
-use cuda_entry::{DriverInfo, Entry, Error, ErrorKind, cuda_entry};
+use cuda_entry::{Cuda, DriverInfo, Entry, Error, ErrorKind, cuda_entry};
 use cudarc::driver::sys::{CUcontext, CUdevice, CUdeviceptr, CUuuid};
 use cudarc::driver::{CudaContext, CudaStream, DevicePtrMut};
 
@@ -135,7 +135,7 @@ fn main() -> ExitCode {
         },
         info.path,
         info.version,
-        cuda(info.version),
+        Cuda(info.version),
         info.bootstrap
     );
     print_exports(simulated);
@@ -172,11 +172,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// `13000` as `CUDA 13.0`.
-fn cuda(version: u32) -> String {
-    format!("CUDA {}.{}", version / 1000, version % 1000 / 10)
 }
 
 /// Resolves every declaration this program may call on cudarc's handles and prints which driver
@@ -326,7 +321,7 @@ fn device_of(ctx: CUcontext, driver: u32) -> Result<CUdevice, String> {
             if driver >= ctx_get_device_v13000::VERSION {
                 return Err(format!(
                     "a {} driver should serve cuCtxGetDevice 13000: {why}",
-                    cuda(driver)
+                    Cuda(driver)
                 ));
             }
             println!("  cuCtxGetDevice version 13000 is not on this driver: {why}");

@@ -8,7 +8,7 @@
 //! Then the same for an API newer than every header this crate knows (`unverified`), and, on
 //! purpose, each way a run-time request can fail that the compiler cannot judge.
 //!
-//! Without a CUDA driver it runs against the simulated driver (tests/simdriver). Try an older
+//! Without a CUDA driver it runs against the simulated driver (core/sim/simdriver). Try an older
 //! simulated driver with `CUDA_ENTRY_SIM_VERSION=12080 cargo run --example new_api`.
 //!
 //!     cargo run --example new_api
@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use cuda_entry::cuda_entry;
 use cuda_entry::types::{CUcontext, CUdevice, CUdeviceptr, CUresult};
-use cuda_entry::{Entry, Error, ErrorKind, Stream};
+use cuda_entry::{Cuda, Entry, Error, ErrorKind, Stream};
 
 // Each signature is copied from the typedef its version names, in CUDA 13.0's cudaTypedefs.h.
 #[cuda_entry]
@@ -98,7 +98,7 @@ fn main() -> ExitCode {
         "{label} `{}`: cuDriverGetVersion = {} ({}), asked through {:?}",
         info.path,
         info.version,
-        cuda(info.version),
+        Cuda(info.version),
         info.bootstrap
     );
     let mut failures = Vec::new();
@@ -117,11 +117,6 @@ fn main() -> ExitCode {
         }
         ExitCode::FAILURE
     }
-}
-
-/// `13000` as `CUDA 13.0`.
-fn cuda(version: u32) -> String {
-    format!("CUDA {}.{}", version / 1000, version % 1000 / 10)
 }
 
 /// The export an entry reached, by name where the loader knows it.
@@ -188,7 +183,7 @@ fn query_device(ctx: CUcontext, dev: CUdevice) -> Result<(), String> {
         })?;
         println!(
             "    the driver ({}) has it: cuCtxGetDevice(&device, ctx {ctx:p}) says device {found}",
-            cuda(driver)
+            Cuda(driver)
         );
     } else {
         // Why not, in the library's words: for a driver older than 13.0 it is DriverTooOld,
@@ -200,7 +195,7 @@ fn query_device(ctx: CUcontext, dev: CUdevice) -> Result<(), String> {
         if new_enough || !matches!(why.kind(), ErrorKind::DriverTooOld) {
             return Err(format!(
                 "a {} driver should serve cuCtxGetDevice 13000 or be too old for it: {why}",
-                cuda(driver)
+                Cuda(driver)
             ));
         }
         // SAFETY: a valid out-pointer; `ctx` is current on this thread.
@@ -326,6 +321,6 @@ fn queries() -> Option<u64> {
         return None;
     }
     let path = std::env::var_os(cuda_entry::PATH_VARIABLE)?;
-    let records = cuda_entry_support::SimRecords::open(std::path::Path::new(&path)).ok()?;
-    Some(records.queries())
+    let records = cuda_entry_sim::Simulator::open(path).ok()?;
+    Some(cuda_entry_support::Queries::queries(&records))
 }

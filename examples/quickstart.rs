@@ -2,7 +2,7 @@
 //! reaches, allocate and free device memory.
 //!
 //! Without a CUDA driver it says so, then runs the same against the simulated driver
-//! (tests/simdriver), labelled as simulated.
+//! (core/sim/simdriver), labelled as simulated.
 //!
 //!     cargo run --example quickstart
 #![warn(clippy::pedantic)]
@@ -75,11 +75,10 @@ fn main() -> ExitCode {
         "driver"
     };
     println!(
-        "{label} `{}`: cuDriverGetVersion = {} (CUDA {}.{}), asked through {:?}",
+        "{label} `{}`: cuDriverGetVersion = {} ({}), asked through {:?}",
         info.path,
         info.version,
-        info.version / 1000,
-        info.version % 1000 / 10,
+        cuda_entry::Cuda(info.version),
         info.bootstrap
     );
     println!("\nWhich export each declaration reaches:");

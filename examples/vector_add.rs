@@ -6,7 +6,7 @@
 //! No CUDA header, no `libcuda` at link time: every driver function is resolved at run time
 //! through `cuGetProcAddress_v2` with the version of the typedef its signature was copied from.
 //! Without a CUDA driver it says so, then runs the same against the simulated driver
-//! (tests/simdriver), where the kernel is host arithmetic: the output says so.
+//! (core/sim/simdriver), where the kernel is host arithmetic: the output says so.
 //!
 //!     cargo run --example vector_add
 #![warn(clippy::pedantic)]
@@ -178,11 +178,10 @@ fn main() -> ExitCode {
         "driver"
     };
     println!(
-        "{label} `{}`: cuDriverGetVersion = {} (CUDA {}.{}), asked through {:?}",
+        "{label} `{}`: cuDriverGetVersion = {} ({}), asked through {:?}",
         info.path,
         info.version,
-        info.version / 1000,
-        info.version % 1000 / 10,
+        cuda_entry::Cuda(info.version),
         info.bootstrap
     );
     if simulated {

@@ -11,7 +11,8 @@ use cuda_entry::types::CUcontext;
 use cuda_entry::{Entry, ErrorKind, Stream};
 use cuda_entry_fixture_renamed as renamed;
 use cuda_entry_fixture_service as service;
-use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios};
+use cuda_entry_sim as sim;
+use cuda_entry_support::{Driver, Scenario, run_scenarios, simulator};
 use object::{Object, ObjectSection};
 
 fn main() -> ExitCode {
@@ -36,13 +37,13 @@ fn main() -> ExitCode {
         },
         Scenario {
             name: "at_12040_preload_all_passes_and_the_fallback_takes_3020",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[("CUDA_ENTRY_SIM_VERSION", "12040")],
             run: at_12040_preload_all_passes_and_the_fallback_takes_3020,
         },
         Scenario {
             name: "at_13000_the_fallback_takes_12050",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[],
             run: at_13000_the_fallback_takes_12050,
         },
@@ -145,7 +146,7 @@ fn the_manifest_marks_the_optional_record() {
 
 /// `cuInit`, then the fallback chain; the export the simulator saw.
 fn create_context() -> String {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     let mut ctx: CUcontext = std::ptr::null_mut();
     // SAFETY: a valid out-pointer, device 0 of the simulator.
     unsafe {
@@ -169,5 +170,5 @@ fn at_13000_the_fallback_takes_12050() {
     assert_eq!(create_context(), "cuCtxCreate_v4");
     // The declaration inside a function body calls its driver function too.
     assert_eq!(renamed::device_count(), Ok(1));
-    assert_eq!(SimRecords::from_env().last_call(), "cuDeviceGetCount");
+    assert_eq!(simulator().last_call(), "cuDeviceGetCount");
 }

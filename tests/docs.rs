@@ -36,7 +36,7 @@ const PAGES: &[&str] = &[
     "docs/why-versions.md",
     "macros/generator/README.md",
     "tests/ground-truth/README.md",
-    "tests/simdriver/README.md",
+    "core/sim/simdriver/README.md",
 ];
 
 /// The nouns whose counts come from the table or the ground truth.
@@ -124,7 +124,7 @@ fn claims() -> Vec<(&'static str, &'static str, usize)> {
         .count();
 
     // The simulated driver's stubs: the exports its generated list says it does not implement.
-    let exports_md = read("tests/simdriver/EXPORTS.md");
+    let exports_md = read("core/sim/simdriver/EXPORTS.md");
     let stubs = exports_md
         .split("## Not implemented")
         .nth(1)
@@ -206,27 +206,27 @@ fn claims() -> Vec<(&'static str, &'static str, usize)> {
             STATUSES.len(),
         ),
         (
-            "tests/simdriver/README.md",
+            "core/sim/simdriver/README.md",
             "({} of `cuGetProcAddress_v2`",
             v2.len(),
         ),
         (
-            "tests/simdriver/README.md",
+            "core/sim/simdriver/README.md",
             "over {} symbols,",
             measured.len(),
         ),
         (
-            "tests/simdriver/README.md",
+            "core/sim/simdriver/README.md",
             "{} of the 4-argument",
             legacy.len(),
         ),
         (
-            "tests/simdriver/README.md",
+            "core/sim/simdriver/README.md",
             "exports its functions: {} symbols",
             simulated.len(),
         ),
         (
-            "tests/simdriver/README.md",
+            "core/sim/simdriver/README.md",
             "{} are measured in the ground truth",
             measured.len(),
         ),

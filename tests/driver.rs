@@ -6,9 +6,10 @@ use std::sync::Barrier;
 
 use cuda_entry::types::{CUcontext, CUdevice, CUdeviceptr, CUresult};
 use cuda_entry::{Bootstrap, Entry, ErrorKind, Stream};
-use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios};
+use cuda_entry_sim as sim;
+use cuda_entry_support::{Driver, Queries, Scenario, run_scenarios, simulator};
 
-const SIM: Driver = Driver::Sim(Simulator::Current);
+const SIM: Driver = Driver::Sim(sim::Driver::Current);
 
 fn main() -> ExitCode {
     if let Some(code) = privileged_child() {
@@ -71,13 +72,13 @@ fn main() -> ExitCode {
         },
         Scenario {
             name: "driver_11080_uses_the_four_argument_query",
-            driver: Driver::Sim(Simulator::Driver11x),
+            driver: Driver::Sim(sim::Driver::Cuda11x),
             env: &[],
             run: driver_11080_uses_the_four_argument_query,
         },
         Scenario {
             name: "driver_before_11_3_has_no_getprocaddress",
-            driver: Driver::Sim(Simulator::Old),
+            driver: Driver::Sim(sim::Driver::BeforeCuda113),
             env: &[],
             run: driver_before_11_3_has_no_getprocaddress,
         },
@@ -158,7 +159,7 @@ fn per_thread(symbol: &'static std::ffi::CStr, version: u32) -> &'static Entry {
     Box::leak(Box::new(Entry::new(symbol, version, Stream::PerThread)))
 }
 
-fn assert_reaches(sim: &SimRecords, entry: &Entry, export: &str) {
+fn assert_reaches(sim: &sim::Simulator, entry: &Entry, export: &str) {
     let pfn = entry.resolve().unwrap_or_else(|e| panic!("{entry:?}: {e}"));
     let expected = sim
         .address(export)
@@ -173,7 +174,7 @@ fn assert_reaches(sim: &SimRecords, entry: &Entry, export: &str) {
 }
 
 fn each_version_reaches_its_own_export() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     for (version, export) in [
         (2000, "cuCtxCreate"),
         (3020, "cuCtxCreate_v2"),
@@ -201,7 +202,7 @@ fn each_version_reaches_its_own_export() {
 }
 
 fn a_resolved_entry_calls_the_right_abi() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     type InitV2000 = unsafe extern "C" fn(u32) -> CUresult;
     type RetainV7000 = unsafe extern "C" fn(*mut CUcontext, CUdevice) -> CUresult;
     type SetCurrentV4000 = unsafe extern "C" fn(CUcontext) -> CUresult;
@@ -241,7 +242,7 @@ fn a_resolved_entry_calls_the_right_abi() {
 }
 
 fn per_thread_flag_selects_ptsz_exports() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     assert_reaches(
         &sim,
         per_thread(c"cuStreamBeginCapture", 10000),
@@ -318,7 +319,7 @@ fn driver_answers_map_to_typed_errors() {
 }
 
 fn too_new_and_invalid_versions_never_reach_the_driver() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     let before = sim.queries();
     let too_new = legacy(c"cuMemAlloc", 13020).resolve().unwrap_err();
     assert!(
@@ -349,7 +350,7 @@ fn too_new_and_invalid_versions_never_reach_the_driver() {
 }
 
 fn errors_and_pointers_are_cached() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     let ok = legacy(c"cuMemAlloc", 3020);
     let bad = legacy(c"cuFoo", 12000);
     let first_ok = ok.resolve().unwrap();
@@ -369,7 +370,7 @@ fn errors_and_pointers_are_cached() {
 }
 
 fn racing_threads_resolve_once() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     static RACED: Entry = Entry::new(c"cuCtxCreate", 12050, Stream::Legacy);
     static RACED_ERR: Entry = Entry::new(c"cuNoSuchThing", 12000, Stream::Legacy);
     let before = sim.calls("cuGetProcAddress_v2");
@@ -427,7 +428,7 @@ fn preload_reports_every_failure() {
 }
 
 fn driver_12040_is_too_old_for_cuctxcreate_v4() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     let err = legacy(c"cuCtxCreate", 12050).resolve().unwrap_err();
     assert!(
         matches!(err.kind(), ErrorKind::DriverTooOld) && err.driver_version() == Some(12040),
@@ -442,7 +443,7 @@ fn driver_12040_is_too_old_for_cuctxcreate_v4() {
 }
 
 fn driver_11080_uses_the_four_argument_query() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     let info = cuda_entry::driver_info().expect("loads");
     assert_eq!(
         (info.version, info.bootstrap),

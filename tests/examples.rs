@@ -6,9 +6,11 @@
 //! before it runs the integration tests. `cargo test --test examples` alone does not: build them
 //! first with `cargo build --examples`.
 
-use cuda_entry_support::{Simulator, elf, target_command};
-use object::Object;
 use std::path::{Path, PathBuf};
+
+use cuda_entry_sim as sim;
+use cuda_entry_support::{elf, target_command};
+use object::Object;
 
 /// The built example `name`: `target/<profile>/examples/<name>`, beside this test's `deps/`.
 fn example(name: &str) -> PathBuf {
@@ -58,7 +60,7 @@ fn newer_source(binary: &Path) -> Option<PathBuf> {
 
 /// Runs an example against `simulator` with `env` added; returns its exit status's success and
 /// its stdout (stderr appended).
-fn run(name: &str, simulator: Simulator, env: &[(&str, &str)]) -> (bool, String) {
+fn run(name: &str, simulator: sim::Driver, env: &[(&str, &str)]) -> (bool, String) {
     let driver = simulator.path().unwrap_or_else(|e| panic!("{e}"));
     let mut command = target_command(example(name));
     command
@@ -82,7 +84,7 @@ fn run(name: &str, simulator: Simulator, env: &[(&str, &str)]) -> (bool, String)
 }
 
 /// Runs an example that must succeed; returns its output.
-fn run_ok(name: &str, simulator: Simulator, env: &[(&str, &str)]) -> String {
+fn run_ok(name: &str, simulator: sim::Driver, env: &[(&str, &str)]) -> String {
     let (ok, text) = run(name, simulator, env);
     assert!(ok, "the example `{name}` failed:\n{text}");
     text
@@ -113,7 +115,7 @@ fn count(text: &str, needle: &str) -> usize {
 
 #[test]
 fn vector_add_runs_and_verifies_both_launches() {
-    let text = run_ok("vector_add", Simulator::Current, &[]);
+    let text = run_ok("vector_add", sim::Driver::Current, &[]);
     assert_contains(&text, "SIMULATED driver");
     assert_contains(&text, "host arithmetic");
     for (symbol, version, stream, export) in [
@@ -172,7 +174,7 @@ fn vector_add_exits_non_zero_with_the_error_on_a_too_old_driver() {
     // CUDA 6.5 predates the per-thread default stream (PFN_cuLaunchKernel_v7000_ptsz).
     let (ok, text) = run(
         "vector_add",
-        Simulator::Current,
+        sim::Driver::Current,
         &[("CUDA_ENTRY_SIM_VERSION", "6050")],
     );
     assert!(!ok, "vector_add should fail on a CUDA 6.5 driver:\n{text}");
@@ -187,7 +189,7 @@ fn vector_add_exits_non_zero_with_the_error_on_a_too_old_driver() {
 
 #[test]
 fn new_api_on_a_13_0_driver_calls_the_13_0_abi() {
-    let text = run_ok("new_api", Simulator::Current, &[]);
+    let text = run_ok("new_api", sim::Driver::Current, &[]);
     assert_contains(
         &text,
         "the two ABIs are two exports: version 13000 -> cuCtxGetDevice_v2; version 2000 -> \
@@ -229,7 +231,7 @@ fn new_api_on_a_13_0_driver_calls_the_13_0_abi() {
 fn new_api_on_a_12_8_driver_falls_back_to_the_2_0_abi() {
     let text = run_ok(
         "new_api",
-        Simulator::Current,
+        sim::Driver::Current,
         &[("CUDA_ENTRY_SIM_VERSION", "12080")],
     );
     assert_contains(&text, "cuDriverGetVersion = 12080");
@@ -258,7 +260,7 @@ fn new_api_on_a_12_8_driver_falls_back_to_the_2_0_abi() {
 
 #[test]
 fn new_api_on_an_11_8_driver_explains_the_ambiguous_answer() {
-    let text = run_ok("new_api", Simulator::Driver11x, &[]);
+    let text = run_ok("new_api", sim::Driver::Cuda11x, &[]);
     assert_contains(&text, "asked through GetProcAddress\n");
     assert_contains(
         &text,
@@ -278,7 +280,7 @@ fn new_api_on_an_11_8_driver_explains_the_ambiguous_answer() {
 
 #[test]
 fn quickstart_reaches_each_cuctxcreate_abi() {
-    let text = run_ok("quickstart", Simulator::Current, &[]);
+    let text = run_ok("quickstart", sim::Driver::Current, &[]);
     assert_contains(&text, "SIMULATED driver");
     for (version, export) in [
         (2000, "cuCtxCreate"),
@@ -381,7 +383,7 @@ fn the_elf_reader_rejects_what_is_not_elf64() {
 /// cudarc_interop` there.)
 #[test]
 fn cudarc_interop_runs_the_cuda_entry_part_and_says_cudarc_needs_a_real_driver() {
-    let text = run_ok("cudarc_interop", Simulator::Current, &[]);
+    let text = run_ok("cudarc_interop", sim::Driver::Current, &[]);
     assert_contains(&text, "SIMULATED driver");
     for (symbol, version, export) in [
         ("cuCtxGetDevice", 13000, "cuCtxGetDevice_v2"),
@@ -421,7 +423,7 @@ fn cudarc_interop_runs_the_cuda_entry_part_and_says_cudarc_needs_a_real_driver()
     // A 12.8 driver: the 13.0 ABI is refused without asking, the 2.0 one answers.
     let text = run_ok(
         "cudarc_interop",
-        Simulator::Current,
+        sim::Driver::Current,
         &[("CUDA_ENTRY_SIM_VERSION", "12080")],
     );
     assert_contains(

@@ -414,9 +414,9 @@ fn probe(symbol: &'static str, version: u32, per_thread: bool) -> Typedef {
     t.symbol = symbol;
     t.version = version;
     t.stream = if per_thread {
-        cuda_entry_table::Stream::Ptsz
+        cuda_entry_table::Flavour::Ptsz
     } else {
-        cuda_entry_table::Stream::Legacy
+        cuda_entry_table::Flavour::Legacy
     };
     t
 }

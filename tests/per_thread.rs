@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use cuda_entry::cuda_entry;
 use cuda_entry::types::{CUdeviceptr, CUfunction, CUresult, CUstream};
 use cuda_entry::{Entry, Stream};
-use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios};
+use cuda_entry_sim as sim;
+use cuda_entry_support::{Driver, Scenario, run_scenarios, simulator};
 
 const FEATURE: bool = cfg!(feature = "per-thread-default-stream");
 
@@ -81,26 +82,26 @@ fn main() -> ExitCode {
     run_scenarios(&[
         Scenario {
             name: "explicit_streams_ignore_the_feature",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[],
             run: explicit_streams_ignore_the_feature,
         },
         Scenario {
             name: "unnamed_streams_follow_the_feature",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[],
             run: unnamed_streams_follow_the_feature,
         },
         Scenario {
             name: "entries_without_a_twin_are_unaffected",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[],
             run: entries_without_a_twin_are_unaffected,
         },
     ])
 }
 
-fn reaches(sim: &SimRecords, entry: &Entry) -> String {
+fn reaches(sim: &sim::Simulator, entry: &Entry) -> String {
     let pfn = entry.resolve().unwrap_or_else(|e| panic!("{e}"));
     let names = [
         "cuLaunchKernel",
@@ -118,7 +119,7 @@ fn reaches(sim: &SimRecords, entry: &Entry) -> String {
 }
 
 fn explicit_streams_ignore_the_feature() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     assert_eq!(reaches(&sim, &launch_legacy::ENTRY), "cuLaunchKernel");
     assert_eq!(launch_legacy::STREAM, Stream::Legacy);
     assert_eq!(
@@ -129,7 +130,7 @@ fn explicit_streams_ignore_the_feature() {
 }
 
 fn unnamed_streams_follow_the_feature() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     let cases: [(&Entry, &str, &str, u32, &str); 3] = [
         (
             &launch_default::ENTRY,
@@ -181,7 +182,7 @@ fn unnamed_streams_follow_the_feature() {
 }
 
 fn entries_without_a_twin_are_unaffected() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     assert_eq!(reaches(&sim, &mem_alloc::ENTRY), "cuMemAlloc_v2");
     assert_eq!(
         (mem_alloc::VERSION, mem_alloc::STREAM),

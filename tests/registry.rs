@@ -12,7 +12,8 @@ use cuda_entry::manifest::{self, OwnedRecord};
 use cuda_entry::types::{CUdeviceptr, CUresult, CUstream};
 use cuda_entry::{ErrorKind, Resolver, Stream};
 use cuda_entry_fixture_entries as fixture;
-use cuda_entry_support::{Driver, Scenario, Simulator, run_scenarios, target_command};
+use cuda_entry_sim as sim;
+use cuda_entry_support::{Driver, Scenario, run_scenarios, target_command};
 use object::{Object, ObjectSection};
 
 #[cuda_entry]
@@ -49,13 +50,13 @@ fn main() -> ExitCode {
         },
         Scenario {
             name: "preload_all_at_13000_resolves_everything",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[],
             run: preload_all_at_13000_resolves_everything,
         },
         Scenario {
             name: "preload_all_at_12040_reports_exactly_the_newer_entries",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[("CUDA_ENTRY_SIM_VERSION", "12040")],
             run: preload_all_at_12040_reports_exactly_the_newer_entries,
         },
@@ -67,13 +68,13 @@ fn main() -> ExitCode {
         },
         Scenario {
             name: "check_binary_matches_what_running_finds",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[("CUDA_ENTRY_SIM_VERSION", "12040")],
             run: check_binary_matches_what_running_finds,
         },
         Scenario {
             name: "preload_all_at_11080_reports_exactly_the_newer_entries",
-            driver: Driver::Sim(Simulator::Driver11x),
+            driver: Driver::Sim(sim::Driver::Cuda11x),
             env: &[],
             run: preload_all_at_11080_reports_exactly_the_newer_entries,
         },
@@ -140,7 +141,7 @@ fn the_binary_states_the_same_entries() {
     let stated: BTreeSet<_> = records
         .iter()
         .map(|r| {
-            let (stream, resolver) = (Stream::from(r.stream), Resolver::from(r.resolver));
+            let (stream, resolver) = (r.stream, r.resolver);
             (r.symbol.clone(), r.version, stream, resolver)
         })
         .collect();

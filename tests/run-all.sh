@@ -3,8 +3,8 @@
 # same tests built for the other targets and run where this machine can run them: Windows (gnu and
 # msvc) under Wine, aarch64 Linux under qemu-user.
 #
-# Every check is required except those that need something this machine may lack: Miri, the fuzz
-# smoke run, the Windows check, the Windows runs under Wine and the aarch64 run under qemu-user
+# Every check is required except those that need something this machine may lack: Miri, the
+# minimal-versions check (the nightly toolchain), the fuzz smoke run, the Windows check, the Windows runs under Wine and the aarch64 run under qemu-user
 # (a tool or a target), the header completeness test (the downloaded headers) and the GPU suite
 # (a GPU). Those print "SKIPPED <check>: <why>" and the run goes on; the end of the run lists every
 # SKIPPED line again. With CI set (not empty, 0 or false; .ci/run exports CI=1) the tools and the
@@ -16,11 +16,12 @@
 # (docs/testing.md keeps the figures of a cold run).
 #
 # usage: tests/run-all.sh [STAGE...]
-# With STAGE names (fmt clippy tests rustdoc kit loom miri fuzz windows-check windows-gnu
-# windows-msvc aarch64), only those stages run: for working on one part. CI runs them all.
+# With STAGE names (fmt clippy tests rustdoc kit minimal-versions loom miri fuzz windows-check
+# windows-gnu windows-msvc aarch64), only those stages run: for working on one part. CI runs them all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-stages=(fmt clippy tests rustdoc kit loom miri fuzz windows-check windows-gnu windows-msvc aarch64)
+stages=(fmt clippy tests rustdoc kit minimal-versions loom miri fuzz windows-check windows-gnu
+  windows-msvc aarch64)
 only=("$@")
 for name in "${only[@]}"; do
   [[ " ${stages[*]} " == *" $name "* ]] || {
@@ -38,6 +39,7 @@ on_ci() {
   esac
 }
 have_miri() { cargo +nightly miri --version >/dev/null 2>&1; }
+have_nightly() { cargo +nightly --version >/dev/null 2>&1; }
 have_fuzz() { cargo +nightly fuzz --version >/dev/null 2>&1; }
 have_target() { rustup target list --installed 2>/dev/null | grep -qx "$1"; }
 have_windows() { have_target x86_64-pc-windows-gnu; }
@@ -65,6 +67,7 @@ have_qemu_aarch64() {
 install() {
   case "$1" in
     Miri) echo "rustup +nightly component add miri rust-src" ;;
+    "the minimal-versions check") echo "rustup toolchain install nightly --profile minimal" ;;
     "the fuzz smoke run") echo "cargo install cargo-fuzz (needs the nightly toolchain)" ;;
     "the Windows check") echo "rustup target add x86_64-pc-windows-gnu" ;;
     "the Windows run under Wine")
@@ -82,6 +85,7 @@ install() {
 }
 missing=()
 ! selected miri || have_miri || missing+=("Miri")
+! selected minimal-versions || have_nightly || missing+=("the minimal-versions check")
 ! selected fuzz || have_fuzz || missing+=("the fuzz smoke run")
 ! selected windows-check || have_windows || missing+=("the Windows check")
 ! selected windows-gnu || have_wine_gnu || missing+=("the Windows run under Wine")
@@ -158,6 +162,19 @@ kit_check() {
     CARGO_TARGET_DIR=target/outside cargo test --offline --locked \
       --manifest-path "$outside/Cargo.toml"
   done
+  # A cudarc user's crate: what `decl --types c` and `migrate` print, compiled against cudarc's
+  # types of CUDA 13.0 (its default feature) and of CUDA 12.8 (cudarc builds one version at a
+  # time).
+  cargo fmt --check --manifest-path tests/cudarc-user/Cargo.toml
+  local features
+  for features in "--features cuda-13000" "--no-default-features --features cuda-12080"; do
+    # shellcheck disable=SC2086 # two words each
+    CARGO_TARGET_DIR=target/outside cargo clippy --offline --locked \
+      --manifest-path tests/cudarc-user/Cargo.toml $features --all-targets -- -D warnings
+    # shellcheck disable=SC2086
+    CARGO_TARGET_DIR=target/outside cargo test --offline --locked \
+      --manifest-path tests/cudarc-user/Cargo.toml $features
+  done
   # The kit and what it depends on, packaged and verified together (a local registry stands in
   # for crates.io, where none of them is yet).
   # Packaged in a target folder of its own, new each run: cargo extracts a local registry's
@@ -173,6 +190,10 @@ kit_check() {
   rm -rf "$package_dir"
 }
 # --- end of the testing kit -----------------------------------------------------------------
+# The published crates' dependency minimums are what their code needs: checked with every direct
+# dependency at its lowest allowed version (cargo -Z direct-minimal-versions, nightly; a copy of
+# the workspace, the lockfile untouched).
+minimal_versions_check() { tests/minimal-versions.sh; }
 # The entry cache and the one-time loads, model-checked (loom explores every interleaving).
 loom_check() {
   RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test -p cuda-entry --lib --release loom
@@ -199,7 +220,8 @@ windows_check() {
 # tests/fixture-entries), the examples, the search paths and the scenario harness. Each program
 # they start runs through the target's runner too (tests/support/program.rs).
 target_tests=(-p cuda-entry -p cuda-entry-workspace --lib --test driver --test runtime
-  --test per_thread --test stress --test registry --test examples --test search --test harness)
+  --test per_thread --test stress --test registry --test examples --test search --test harness
+  --test driver_version)
 
 # run_target TARGET [CARGO OPTION...] [-- TEST OPTION...]: builds cuda-entry's command, the
 # examples and the tests for TARGET, and runs the tests with the target's runner (exported by the
@@ -310,6 +332,7 @@ stage clippy clippy_check
 stage tests workspace_tests
 stage rustdoc docs_build
 stage kit kit_check
+optional "the minimal-versions check" have_nightly minimal-versions minimal_versions_check
 stage loom loom_check
 optional "Miri" have_miri miri miri_check
 optional "the fuzz smoke run" have_fuzz fuzz fuzz_smoke

@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use cuda_entry::cuda_entry;
 use cuda_entry::types::{CUcontext, CUdevice, CUdeviceptr, CUresult};
 use cuda_entry::{Entry, ErrorKind, Resolver, Stream};
-use cuda_entry_support::{Driver, Scenario, SimRecords, Simulator, run_scenarios};
+use cuda_entry_sim as sim;
+use cuda_entry_support::{Driver, Scenario, run_scenarios, simulator_at};
 
-const RUNTIME: Driver = Driver::Runtime(Simulator::Runtime);
+const RUNTIME: Driver = Driver::Runtime(sim::Runtime::Current);
 
 #[cuda_entry]
 unsafe extern "C" {
@@ -55,7 +56,7 @@ fn main() -> ExitCode {
         },
         Scenario {
             name: "runtime_without_by_version_is_an_error",
-            driver: Driver::Runtime(Simulator::RuntimeOld),
+            driver: Driver::Runtime(sim::Runtime::BeforeCuda125),
             env: &[],
             run: runtime_without_by_version_is_an_error,
         },
@@ -92,11 +93,11 @@ fn runtime_entry(symbol: &'static std::ffi::CStr, version: u32, stream: Stream) 
     ))
 }
 
-fn records() -> SimRecords {
-    SimRecords::from_variable("CUDA_ENTRY_RUNTIME_PATH")
+fn records() -> sim::Simulator {
+    simulator_at("CUDA_ENTRY_RUNTIME_PATH")
 }
 
-fn assert_unversioned_never_called(sim: &SimRecords) {
+fn assert_unversioned_never_called(sim: &sim::Simulator) {
     assert_eq!(
         sim.calls("cudaGetDriverEntryPoint"),
         0,

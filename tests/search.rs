@@ -10,13 +10,14 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cuda_entry_support::{
-    Driver, SCENARIO_VARIABLE, Scenario, Simulator, run_scenarios, target_command,
-};
+use cuda_entry_sim as sim;
+use cuda_entry_support::{Driver, SCENARIO_VARIABLE, Scenario, run_scenarios, target_command};
 
 /// The version every planted simulator reports (`CUDA_ENTRY_SIM_VERSION`,
-/// `CUDA_ENTRY_SIMRT_VERSION`): CUDA 12.345 does not exist.
-const PLANTED: u32 = 12345;
+/// `CUDA_ENTRY_SIMRT_VERSION`): CUDA 99.99, the largest `Version`, which no library reports. (It
+/// must be a version: a driver reporting anything else is refused, `DriverVersionUnavailable`,
+/// and a planted library would then answer an error as a library not loaded does.)
+const PLANTED: u32 = 99_990;
 
 /// In a copy of this test: `driver` or `runtime`, the library to load and report on.
 const CHILD: &str = "CUDA_ENTRY_TEST_SEARCH_CHILD";
@@ -88,8 +89,8 @@ fn folder(name: &str) -> PathBuf {
 }
 
 /// Copies `simulator` into `dir` as `name`.
-fn plant(simulator: Simulator, dir: &Path, name: &str) {
-    let from = simulator.path().unwrap_or_else(|e| panic!("{e}"));
+fn plant(built: Result<PathBuf, sim::Error>, dir: &Path, name: &str) {
+    let from = built.unwrap_or_else(|e| panic!("{e}"));
     let to = dir.join(name);
     std::fs::copy(&from, &to)
         .unwrap_or_else(|e| panic!("{} -> {}: {e}", from.display(), to.display()));
@@ -146,7 +147,7 @@ fn loaded_the_planted_one(answer: &str) -> bool {
 
 fn the_driver_is_never_loaded_from_the_application_folder_the_current_directory_or_path() {
     let dir = folder("driver");
-    plant(Simulator::Current, &dir, DRIVER_NAME);
+    plant(sim::Driver::Current.path(), &dir, DRIVER_NAME);
     let exe = copy_of_this_test(&dir);
     let answer = run(&exe, "driver", &dir, &dir, None);
     let _ = std::fs::remove_dir_all(&dir);
@@ -165,7 +166,7 @@ fn the_driver_is_never_loaded_from_the_application_folder_the_current_directory_
 fn the_runtime_is_loaded_from_the_application_folder_on_windows_only() {
     let dir = folder("runtime-app");
     let elsewhere = folder("runtime-app-cwd");
-    plant(Simulator::Runtime, &dir, RUNTIME_NAME);
+    plant(sim::Runtime::Current.path(), &dir, RUNTIME_NAME);
     let exe = copy_of_this_test(&dir);
     let answer = run(&exe, "runtime", &elsewhere, &elsewhere, None);
     let _ = (
@@ -184,7 +185,7 @@ fn the_runtime_is_loaded_from_the_application_folder_on_windows_only() {
 fn the_runtime_is_never_loaded_from_the_current_directory_or_path() {
     let app = folder("runtime-cwd-app");
     let dir = folder("runtime-cwd");
-    plant(Simulator::Runtime, &dir, RUNTIME_NAME);
+    plant(sim::Runtime::Current.path(), &dir, RUNTIME_NAME);
     let exe = copy_of_this_test(&app);
     let answer = run(&exe, "runtime", &dir, &dir, None);
     let _ = (std::fs::remove_dir_all(&app), std::fs::remove_dir_all(&dir));
@@ -202,8 +203,8 @@ fn a_relative_override_is_resolved_against_the_current_directory_on_linux_only()
     let dir = folder("relative");
     let planted = dir.join("planted");
     std::fs::create_dir_all(&planted).expect("planted folder");
-    plant(Simulator::Current, &planted, DRIVER_NAME);
-    plant(Simulator::Current, &dir, DRIVER_NAME);
+    plant(sim::Driver::Current.path(), &planted, DRIVER_NAME);
+    plant(sim::Driver::Current.path(), &dir, DRIVER_NAME);
     let exe = copy_of_this_test(&dir);
     let relatives: &[String] = if cfg!(windows) {
         &[

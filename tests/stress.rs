@@ -8,9 +8,8 @@ use std::process::ExitCode;
 use std::sync::Barrier;
 
 use cuda_entry::{Entry, Error, ErrorKind, Stream};
-use cuda_entry_support::{
-    Driver, Scenario, SimRecords, Simulator, ground_truth_file, run_scenarios,
-};
+use cuda_entry_sim as sim;
+use cuda_entry_support::{Driver, Queries, Scenario, ground_truth_file, run_scenarios, simulator};
 
 const THREADS: usize = 64;
 const ITERATIONS: usize = 1000;
@@ -19,13 +18,13 @@ fn main() -> ExitCode {
     run_scenarios(&[
         Scenario {
             name: "sixty_four_threads_agree_with_the_ground_truth",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[],
             run: sixty_four_threads_agree_with_the_ground_truth,
         },
         Scenario {
             name: "sixty_four_threads_see_one_fault_consistently",
-            driver: Driver::Sim(Simulator::Current),
+            driver: Driver::Sim(sim::Driver::Current),
             env: &[("CUDA_ENTRY_SIM_MODE", "null-success")],
             run: sixty_four_threads_see_one_fault_consistently,
         },
@@ -34,7 +33,7 @@ fn main() -> ExitCode {
 
 /// Every (symbol, version, flags) row of the ground truth whose answer is an export the simulator
 /// has, as a fresh entry and the address it must resolve to.
-fn served_entries(sim: &SimRecords) -> Vec<(&'static Entry, usize)> {
+fn served_entries(sim: &sim::Simulator) -> Vec<(&'static Entry, usize)> {
     let text = ground_truth_file("driver-13000-getprocaddress.tsv");
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -89,7 +88,7 @@ fn hammer<T: Send>(per_thread: impl Fn() -> T + Sync) -> Vec<T> {
 }
 
 fn sixty_four_threads_agree_with_the_ground_truth() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     let entries = served_entries(&sim);
     assert!(entries.len() > 100, "only {} entries", entries.len());
     let mismatches = hammer(|| {
@@ -114,7 +113,7 @@ fn sixty_four_threads_agree_with_the_ground_truth() {
 }
 
 fn sixty_four_threads_see_one_fault_consistently() {
-    let sim = SimRecords::from_env();
+    let sim = simulator();
     let entries: Vec<&'static Entry> = served_entries(&sim).into_iter().map(|(e, _)| e).collect();
     let outcomes = hammer(|| {
         let mut first: Vec<Option<Error>> = vec![None; entries.len()];

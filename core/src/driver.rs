@@ -7,6 +7,7 @@ use std::ffi::{CStr, c_char, c_int, c_void};
 use std::ptr::{self, NonNull};
 use std::sync::Arc;
 
+use cuda_entry_table::Version;
 use libloading::Library;
 
 use crate::error::{Error, ErrorKind};
@@ -73,7 +74,17 @@ loom::lazy_static! {
 }
 
 /// The process's driver, loaded on first call (the cached loading error after a failed load).
+#[inline]
 pub(crate) fn driver() -> Result<&'static Driver, Error> {
+    match DRIVER.get() {
+        Some(Ok(loaded)) => Ok(loaded),
+        _ => load_or_error(),
+    }
+}
+
+/// [`driver`] before the driver was loaded, or after it failed to load.
+#[cold]
+fn load_or_error() -> Result<&'static Driver, Error> {
     match DRIVER.get_or_init(load) {
         Ok(loaded) => loaded.as_ref().map_err(Clone::clone),
         Err(Reentered) => Err(Error::new(ErrorKind::Reentrant, None, None)),
@@ -121,6 +132,10 @@ pub fn driver_info() -> Result<DriverInfo, Error> {
 ///
 /// # Errors
 /// As [`driver_info`].
+///
+/// # Thread-safety
+/// As [`driver_info`]: the first use loads the driver once for every thread; after that, a read
+/// of the version kept from the load, the same on every call.
 pub fn driver_version() -> Result<u32, Error> {
     driver().map(|d| d.version)
 }
@@ -132,6 +147,24 @@ fn load() -> Result<Driver, Error> {
             Error::new(kind, None, None)
         })?;
     bootstrap(library, path)
+}
+
+/// The driver version `path` reported, when it is a [`Version`] (`1000 * major + 10 * minor`
+/// between CUDA 1.0 and 99.99): any other value would pass or fail the too-old checks at random
+/// (2147483647 passes them all), so it is [`ErrorKind::DriverVersionUnavailable`], naming it.
+/// The driver's `cuDriverGetVersion` and the runtime's `cudaDriverGetVersion` both go through it.
+pub(crate) fn plausible_driver_version(path: &Arc<str>, reported: c_int) -> Result<u32, Error> {
+    match u32::try_from(reported) {
+        Ok(version) if Version::is_valid(version) => Ok(version),
+        _ => {
+            let kind = ErrorKind::DriverVersionUnavailable {
+                path: path.clone(),
+                code: status::SUCCESS,
+                reported: Some(reported),
+            };
+            Err(Error::new(kind, None, None))
+        }
+    }
 }
 
 fn bootstrap(library: Library, path: Arc<str>) -> Result<Driver, Error> {
@@ -149,13 +182,15 @@ fn bootstrap(library: Library, path: Arc<str>) -> Result<Driver, Error> {
     if code == status::STUB_LIBRARY {
         return Err(Error::new(ErrorKind::StubLibrary { path }, None, None));
     }
-    let version = match u32::try_from(version) {
-        Ok(version) if code == status::SUCCESS && version > 0 => version,
-        _ => {
-            let kind = ErrorKind::DriverVersionUnavailable { path, code };
-            return Err(Error::new(kind, None, None));
-        }
-    };
+    if code != status::SUCCESS {
+        let kind = ErrorKind::DriverVersionUnavailable {
+            path,
+            code,
+            reported: None,
+        };
+        return Err(Error::new(kind, None, None));
+    }
+    let version = plausible_driver_version(&path, version)?;
     // SAFETY: cuGetProcAddress_v2's signature is fixed by its name (CUDA 12.0+).
     let v2 = unsafe { library.get::<GetProcAddressV2Fn>(c"cuGetProcAddress_v2") }.map(|s| *s);
     let query = match v2 {
@@ -185,6 +220,7 @@ impl Driver {
     }
 
     /// Asks the driver for `request`'s pointer: the guide's two rules, then the one query.
+    #[inline]
     pub(crate) fn resolve(
         &self,
         symbol: &CStr,
@@ -225,20 +261,24 @@ impl Driver {
                 if code == status::SUCCESS {
                     return answer(request, driver_version, FOUND, pfn);
                 }
-                if code == status::NOT_FOUND {
-                    let kind = ErrorKind::NotFoundByLegacyQuery;
-                    return Err(Error::new(kind, Some(request), Some(driver_version)));
-                }
                 code
             }
         };
-        let kind = if code == status::STUB_LIBRARY {
-            ErrorKind::StubLibrary {
+        Err(self.query_failed(request, code))
+    }
+
+    /// The error for a query that returned `code` instead of `CUDA_SUCCESS` (the error path only).
+    #[cold]
+    fn query_failed(&self, request: Request, code: c_int) -> Error {
+        let kind = match (self.query, code) {
+            // The 4-argument query has no status: an unknown symbol and a too-low version look
+            // the same.
+            (Query::V1(_), status::NOT_FOUND) => ErrorKind::NotFoundByLegacyQuery,
+            (_, status::STUB_LIBRARY) => ErrorKind::StubLibrary {
                 path: self.path.clone(),
-            }
-        } else {
-            ErrorKind::DriverError { code }
+            },
+            _ => ErrorKind::DriverError { code },
         };
-        Err(Error::new(kind, Some(request), Some(driver_version)))
+        Error::new(kind, Some(request), Some(self.version))
     }
 }

@@ -9,7 +9,7 @@ use std::ptr::NonNull;
 use crate::error::Error;
 use crate::error::ErrorKind;
 use crate::request::{Request, Resolver, Stream};
-use crate::sync::{AtomicPtr, Attempt, Claim, Mutex, Ordering, lock, wait};
+use crate::sync::{AtomicPtr, Attempt, Claim, Ordering, owned, wait, wake_waiters};
 use crate::{driver, runtime};
 
 /// `Entry::new`: `const` where the synchronisation primitives are (always, but under loom).
@@ -32,7 +32,7 @@ macro_rules! entry_constructor {
 
 /// `Entry::pfn` before any resolution (and while one runs).
 const UNRESOLVED: *mut c_void = std::ptr::null_mut();
-/// `Entry::pfn` once the resolution failed; the error is in `Entry::error`. No answer can be
+/// `Entry::pfn` once the resolution failed; the error is behind `Entry::error`. No answer can be
 /// mistaken for it: answers in the first page are rejected (`query::FIRST_FUNCTION_ADDRESS`).
 const FAILED: *mut c_void = std::ptr::without_provenance_mut(2);
 
@@ -51,20 +51,29 @@ fn is_resolved(pfn: *mut c_void) -> bool {
 /// `Entry` is `Sync`: one `static` serves every thread. Once resolved, a call reads the cached
 /// pointer with one `Acquire` load and one branch: no lock, no allocation. The first use claims
 /// the entry with one compare-exchange, so threads racing on it resolve once (the others wait)
-/// and all see the same outcome; an error is cached exactly like a pointer, behind a lock only
-/// errors take. A panic inside the resolution releases the claim.
+/// and all see the same outcome. An error is cached like a pointer: published once, never changed,
+/// and read without a lock (atomic loads and a clone, which only counts references), so a child
+/// forked while other threads read it, or a signal handler that interrupts its own thread's read,
+/// gets it too instead of waiting forever. A panic inside the resolution releases the claim.
 ///
 /// # Platform-specific behaviour
 /// None of its own: the driver or runtime it asks is found as [`PATH_VARIABLE`](crate::PATH_VARIABLE)
 /// and [`RUNTIME_PATH_VARIABLE`](crate::RUNTIME_PATH_VARIABLE) describe.
+// One cache line per entry, no more memory: the fields take 64 bytes already. The pointer word
+// that every call reads then never shares its line with another entry's claim, written while that
+// entry resolves, nor with a neighbouring static that something writes (false sharing).
+#[cfg_attr(not(loom), repr(align(64)))]
 pub struct Entry {
     /// The resolved pointer; before it, [`UNRESOLVED`] or [`FAILED`]. The fast path reads only
     /// this.
     pfn: AtomicPtr<c_void>,
     /// Which thread is resolving the entry.
     claim: Claim,
-    /// The error, once the resolution failed (written before `pfn` becomes [`FAILED`]).
-    error: Mutex<Option<Error>>,
+    /// The error, once the resolution failed: a `Box` stored before `pfn` becomes [`FAILED`],
+    /// never changed after that, freed with the entry (a `static`'s, never). NULL before.
+    /// Untyped (an `Error` behind it): the type's debug info, which every codegen unit holding
+    /// a declaration's `static` carries, then stops at `c_void` instead of the whole error.
+    error: AtomicPtr<c_void>,
     symbol: &'static CStr,
     /// `symbol` as text, for errors (decoded once, at construction).
     name: &'static str,
@@ -84,16 +93,45 @@ const fn symbol_name(symbol: &'static CStr) -> &'static str {
 }
 
 impl fmt::Debug for Entry {
+    /// Every field; the pointer and the claim as the state they make (a snapshot: nothing waits).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pfn = self.pfn.load(Ordering::Acquire);
+        let state = match pfn {
+            _ if is_resolved(pfn) => State::Resolved(pfn),
+            FAILED => State::Failed,
+            _ if self.claim.is_claimed() => State::Resolving,
+            _ => State::Unresolved,
+        };
         f.debug_struct("Entry")
             .field("symbol", &self.symbol)
+            .field("name", &self.name)
             .field("version", &self.version)
             .field("stream", &self.stream)
             .field("resolver", &self.resolver)
             .field("optional", &self.optional)
-            .field("pfn", &self.pfn.load(Ordering::Acquire))
-            .field("error", &*lock(&self.error))
+            .field("state", &state)
+            .field("error", &self.published().and_then(Result::err))
             .finish()
+    }
+}
+
+/// Where an entry's resolution is, as its `Debug` shows it.
+enum State {
+    Unresolved,
+    /// A thread is resolving it.
+    Resolving,
+    Resolved(*mut c_void),
+    Failed,
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            State::Unresolved => f.write_str("Unresolved"),
+            State::Resolving => f.write_str("Resolving"),
+            State::Resolved(pfn) => f.debug_tuple("Resolved").field(pfn).finish(),
+            State::Failed => f.write_str("Failed"),
+        }
     }
 }
 
@@ -109,7 +147,7 @@ impl Entry {
         new(symbol, version, stream) -> Entry {
             pfn: AtomicPtr::new(UNRESOLVED),
             claim: Claim::new(),
-            error: Mutex::new(None),
+            error: AtomicPtr::new(std::ptr::null_mut()),
             symbol,
             name: symbol_name(symbol),
             version,
@@ -192,17 +230,38 @@ impl Entry {
     #[cold]
     #[inline(never)]
     fn resolve_slow(&self) -> Result<NonNull<c_void>, Error> {
-        self.resolve_with(|request| {
-            let attribute = |e: Error| e.for_request(request);
-            match self.resolver {
-                Resolver::Driver => driver::driver()
-                    .map_err(attribute)?
-                    .resolve(self.symbol, request),
-                Resolver::Runtime => runtime::runtime()
-                    .map_err(attribute)?
-                    .resolve(self.symbol, request),
-            }
-        })
+        self.resolve_from(&mut Resolvers::default(), Wake::Now)
+    }
+
+    /// Resolves the entry through `resolvers` (loaded at most once for a whole batch), waking
+    /// its waiters now or leaving that to the batch ([`Wake::Later`]).
+    #[inline]
+    pub(crate) fn resolve_from(
+        &self,
+        resolvers: &mut Resolvers,
+        wake: Wake,
+    ) -> Result<NonNull<c_void>, Error> {
+        self.resolve_once(
+            // `Resolver` is the table's, not exhaustive here: any other is the driver.
+            |request| {
+                if self.resolver == Resolver::Runtime {
+                    resolvers.runtime(request)?.resolve(self.symbol, request)
+                } else {
+                    resolvers.driver(request)?.resolve(self.symbol, request)
+                }
+            },
+            wake,
+        )
+    }
+
+    /// [`resolve_once`](Entry::resolve_once) waking at once, with `resolve` in place of the
+    /// driver: the tests' way in.
+    #[cfg(test)]
+    pub(crate) fn resolve_with(
+        &self,
+        resolve: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
+    ) -> Result<NonNull<c_void>, Error> {
+        self.resolve_once(resolve, Wake::Now)
     }
 
     /// The cache itself: the outcome of `resolve` on first use, the cached one after. The first
@@ -210,53 +269,101 @@ impl Entry {
     /// published, so `resolve` runs once. A success is published with one store and never takes
     /// a lock. A resolution that asks for its own entry (from inside the driver's
     /// `cuGetProcAddress`) gets an error instead of waiting for itself.
-    pub(crate) fn resolve_with(
+    #[inline]
+    pub(crate) fn resolve_once(
         &self,
         resolve: impl FnOnce(Request) -> Result<NonNull<c_void>, Error>,
+        wake: Wake,
     ) -> Result<NonNull<c_void>, Error> {
         loop {
             if let Some(outcome) = self.published() {
                 return outcome;
             }
             match self.claim.try_claim() {
-                Attempt::Mine(_guard) => {
+                Attempt::Mine(guard) => {
                     if let Some(outcome) = self.published() {
                         return outcome; // published between the look and the claim
                     }
-                    // A panic inside `resolve` drops the guard: the claim is released and the
-                    // next caller tries again instead of waiting forever.
-                    return match resolve(self.request()) {
+                    // A panic inside `resolve` drops the guard: the claim is released, waiters
+                    // are woken, and the next caller tries again instead of waiting forever.
+                    let outcome = match resolve(self.request()) {
                         Ok(pfn) => {
                             self.pfn.store(pfn.as_ptr(), Ordering::Release);
                             Ok(pfn)
                         }
-                        // Not cached: the outer resolution or load it interrupted may still
-                        // succeed, and the next call then resolves normally.
-                        Err(error) if error.kind() == &ErrorKind::Reentrant => Err(error),
-                        Err(error) => {
-                            *lock(&self.error) = Some(error.clone());
-                            self.pfn.store(FAILED, Ordering::Release);
-                            Err(error)
-                        }
+                        Err(error) => Err(self.failed(error)),
                     };
+                    match wake {
+                        Wake::Now => drop(guard),
+                        Wake::Later => guard.release_quietly(),
+                    }
+                    return outcome;
                 }
-                Attempt::Reentered => {
-                    let kind = ErrorKind::Reentrant;
-                    return Err(Error::new(kind, Some(self.request()), None));
+                Attempt::Reentered => return Err(self.reentered()),
+                Attempt::Busy => {
+                    if let Wake::Later = wake {
+                        wake_waiters(); // the batch's own waiters, before it sleeps
+                    }
+                    wait(&|| self.pfn.load(Ordering::Acquire) != UNRESOLVED);
                 }
-                Attempt::Busy => wait(&|| self.pfn.load(Ordering::Acquire) != UNRESOLVED),
             }
         }
     }
 
-    /// The outcome, once published.
+    /// The owner's failed resolution: published, unless the entry was only asked for from
+    /// inside its own resolution or load, which may still succeed (the next call then resolves
+    /// normally).
+    #[cold]
+    fn failed(&self, error: Error) -> Error {
+        if error.kind() != &ErrorKind::Reentrant {
+            self.publish_error(error.clone());
+        }
+        error
+    }
+
+    /// The error for a caller inside this thread's own resolution of the entry.
+    #[cold]
+    fn reentered(&self) -> Error {
+        Error::new(ErrorKind::Reentrant, Some(self.request()), None)
+    }
+
+    /// Publishes `error` as the outcome: the error first, then [`FAILED`], each with one store.
+    /// Called by the claim's owner only, and only while `pfn` is not [`FAILED`].
+    fn publish_error(&self, error: Error) {
+        let earlier = self
+            .error
+            .swap(Box::into_raw(Box::new(error)).cast(), Ordering::AcqRel)
+            .cast::<Error>();
+        if !earlier.is_null() {
+            // SAFETY: an error stored by an owner that never published FAILED (a thread of the
+            // process this one was forked from, interrupted between the two stores): readers
+            // look at `error` only once `pfn` is FAILED, so none ever saw it, and the claim
+            // makes this thread the only writer. It came from `Box::into_raw`.
+            drop(unsafe { Box::from_raw(earlier) });
+        }
+        self.pfn.store(FAILED, Ordering::Release);
+    }
+
+    /// The outcome, once published. Lock-free, and allocation-free for an error (its clone only
+    /// counts references): what a forked child or a signal handler may call.
+    #[inline]
     fn published(&self) -> Option<Result<NonNull<c_void>, Error>> {
         let pfn = self.pfn.load(Ordering::Acquire);
         if pfn == FAILED {
-            // Written before FAILED was stored (Release), seen after it (Acquire).
-            return lock(&self.error).clone().map(Err);
+            return self.published_error().map(Err);
         }
         NonNull::new(pfn).map(Ok)
+    }
+
+    /// The published error, once `pfn` was seen [`FAILED`].
+    #[cold]
+    fn published_error(&self) -> Option<Error> {
+        let error = self.error.load(Ordering::Acquire).cast::<Error>();
+        // SAFETY: stored (from `Box::into_raw`) before FAILED was (Release), so seen here
+        // (Acquire); never changed or freed once FAILED is stored, until the entry is
+        // dropped, which no `&self` outlives. NULL never pairs with FAILED; were it to,
+        // `None` makes the caller resolve again rather than read it.
+        unsafe { error.as_ref() }.cloned()
     }
 
     /// The pointer as the function pointer type `F`.
@@ -287,9 +394,10 @@ impl Entry {
     #[cold]
     #[inline(never)]
     pub(crate) fn status_error(&self, code: i32) -> Error {
-        let driver_version = match self.resolver {
-            Resolver::Driver => driver::loaded().map(driver::Driver::version),
-            Resolver::Runtime => runtime::loaded().map(runtime::Runtime::driver_version),
+        let driver_version = if self.resolver == Resolver::Runtime {
+            runtime::loaded().map(runtime::Runtime::driver_version)
+        } else {
+            driver::loaded().map(driver::Driver::version)
         };
         let kind = ErrorKind::DriverStatus { code };
         Error::new(kind, Some(self.request()), driver_version)
@@ -298,6 +406,59 @@ impl Entry {
     /// Whether the driver can serve this entry. Resolves it (once) but never calls it.
     pub fn is_available(&self) -> bool {
         self.resolve().is_ok()
+    }
+}
+
+/// When a resolution wakes the threads waiting for it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Wake {
+    /// As it publishes (one resolution).
+    Now,
+    /// Once for a whole batch, by its caller ([`wake_waiters`]) after the last publication.
+    Later,
+}
+
+/// The driver and the runtime a resolution asks, each looked up at most once per batch (or per
+/// resolution) once loaded: the first entry that needs one loads it, or reads its cached load,
+/// and the others of the batch reuse the reference. A load that failed is not kept here: each
+/// entry reads the cached error again (lock-free), the error path only.
+#[derive(Default)]
+pub(crate) struct Resolvers {
+    driver: Option<&'static driver::Driver>,
+    runtime: Option<&'static runtime::Runtime>,
+}
+
+impl Resolvers {
+    /// The driver, or its loading error attributed to `request`.
+    #[inline]
+    fn driver(&mut self, request: Request) -> Result<&'static driver::Driver, Error> {
+        if let Some(driver) = self.driver {
+            return Ok(driver);
+        }
+        let driver = driver::driver().map_err(|e| e.for_request(request))?;
+        self.driver = Some(driver);
+        Ok(driver)
+    }
+
+    /// The runtime, or its loading error attributed to `request`.
+    fn runtime(&mut self, request: Request) -> Result<&'static runtime::Runtime, Error> {
+        if let Some(runtime) = self.runtime {
+            return Ok(runtime);
+        }
+        let runtime = runtime::runtime().map_err(|e| e.for_request(request))?;
+        self.runtime = Some(runtime);
+        Ok(runtime)
+    }
+}
+
+impl Drop for Entry {
+    fn drop(&mut self) {
+        let error = owned(&mut self.error).cast::<Error>();
+        if !error.is_null() {
+            // SAFETY: the published error, from `Box::into_raw`; `&mut self` means no reader
+            // and no clone borrows it (clones own their data).
+            drop(unsafe { Box::from_raw(error) });
+        }
     }
 }
 

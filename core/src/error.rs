@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use cuda_entry_table::Cuda;
+use cuda_entry_table::{Cuda, Version};
 
 use crate::library::{LoadAttempt, PATH_VARIABLE, RUNTIME_PATH_VARIABLE};
 use crate::request::{Request, Stream};
@@ -53,13 +53,18 @@ pub enum ErrorKind {
         /// The export it lacks.
         missing: &'static str,
     },
-    /// `cuDriverGetVersion` failed, so no version check is possible.
+    /// `cuDriverGetVersion` failed, or reported a value that is no [`Version`](crate::Version)
+    /// (not `1000 * major + 10 * minor` between CUDA 1.0 and 99.99: 0, -1, 13005, 2147483647),
+    /// so no version check is possible. Through the runtime, its `cudaDriverGetVersion` reported
+    /// such a value.
     #[non_exhaustive]
     DriverVersionUnavailable {
         /// The library opened.
         path: Arc<str>,
-        /// The `CUresult` returned (0 when it succeeded with a version that is not one).
+        /// The `CUresult` returned (0 when it succeeded with a value that is no version).
         code: i32,
+        /// The value reported, when the call succeeded; `None` when it failed.
+        reported: Option<i32>,
     },
     /// The driver has neither `cuGetProcAddress_v2` (CUDA 12.0+) nor `cuGetProcAddress`
     /// (CUDA 11.3+): it predates driver entry point access.
@@ -156,8 +161,9 @@ pub enum ErrorKind {
     /// or load, on the same thread: a driver callback or an interposer calling back into
     /// cuda-entry. Waiting would deadlock; the inner call fails instead.
     Reentrant,
-    /// The version is not of the form `1000 * major + 10 * minor` (between 1000 and 99990). The
-    /// driver was not asked: it answers success for some such values (version -1, measured).
+    /// The version is not of the form `1000 * major + 10 * minor` (between [`Version::MIN`] and
+    /// [`Version::MAX`]). The driver was not asked: it answers success for some such values
+    /// (version -1, measured).
     InvalidVersion,
 }
 
@@ -257,14 +263,37 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let ErrorKind::DriverStatus { code } = self.kind {
-            return match &self.request {
-                Some(request) => write!(f, "{request} returned {}", Described(code)),
-                None => write!(f, "a driver function returned {}", Described(code)),
-            };
+        match (&self.kind, &self.request) {
+            (ErrorKind::DriverStatus { .. }, Some(request)) => write!(f, "{request} returned ")?,
+            (ErrorKind::DriverStatus { .. }, None) => f.write_str("a driver function returned ")?,
+            (_, Some(request)) => write!(f, "cannot resolve {request}: ")?,
+            (_, None) => {}
         }
-        if let Some(request) = &self.request {
-            write!(f, "cannot resolve {request}: ")?;
+        self.write_reason(f)
+    }
+}
+
+/// An error's [`reason`](Error::reason), written.
+struct Reason<'a>(&'a Error);
+
+impl fmt::Display for Reason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write_reason(f)
+    }
+}
+
+impl Error {
+    /// The message without the request it is about: what `Display` writes after
+    /// `cannot resolve <request>: ` (after `<request> returned ` for a
+    /// [`DriverStatus`](ErrorKind::DriverStatus)), for output that shows the request already.
+    pub fn reason(&self) -> String {
+        Reason(self).to_string()
+    }
+
+    /// Writes the [`reason`](Error::reason).
+    fn write_reason(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let ErrorKind::DriverStatus { code } = self.kind {
+            return write!(f, "{}", Described(code));
         }
         let driver = self.driver();
         let (version, symbol, per_thread) = match &self.request {
@@ -293,12 +322,18 @@ impl fmt::Display for Error {
                 "`{path}` loaded but does not export `{missing}`, so it is not a CUDA driver; \
                  point {PATH_VARIABLE} at libcuda.so.1 (nvcuda.dll on Windows)"
             ),
-            ErrorKind::DriverVersionUnavailable { path, code: 0 } => write!(
+            ErrorKind::DriverVersionUnavailable {
+                path,
+                reported: Some(reported),
+                ..
+            } => write!(
                 f,
-                "cuDriverGetVersion of `{path}` succeeded but reported no valid version; check \
-                 the driver installation"
+                "`{path}` reported the driver version {reported}, which is not a CUDA version (1000 \
+                 * major + 10 * minor, between {} and {}); check the driver installation",
+                Version::MIN.get(),
+                Version::MAX.get()
             ),
-            ErrorKind::DriverVersionUnavailable { path, code } => write!(
+            ErrorKind::DriverVersionUnavailable { path, code, .. } => write!(
                 f,
                 "cuDriverGetVersion of `{path}` failed with {}; check the driver installation",
                 Status(*code)
@@ -416,10 +451,13 @@ impl fmt::Display for Error {
                  callback or an interposer calling back into cuda-entry); resolve it before, or \
                  outside, the code that calls back",
             ),
-            ErrorKind::InvalidVersion => f.write_str(
-                "a typedef version is 1000 * major + 10 * minor (3020 for CUDA 3.2), between 1000 \
-                 and 99990; write the N of the `PFN_<symbol>_v<N>` typedef your signature was \
-                 copied from",
+            ErrorKind::InvalidVersion => write!(
+                f,
+                "a typedef version is 1000 * major + 10 * minor (3020 for CUDA 3.2), between {} \
+                 and {}; write the N of the `PFN_<symbol>_v<N>` typedef your signature was copied \
+                 from",
+                Version::MIN.get(),
+                Version::MAX.get()
             ),
         }
     }
@@ -447,4 +485,46 @@ fn write_attempts(f: &mut fmt::Formatter<'_>, tried: &[LoadAttempt]) -> fmt::Res
         write!(f, "{sep}`{}`: {}", attempt.path, attempt.message)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::Resolver;
+
+    fn request() -> Request {
+        Request::new("cuMemAlloc", 3020, Stream::Legacy, Resolver::Driver)
+    }
+
+    #[test]
+    fn the_reason_is_the_message_without_the_request() {
+        let too_old = Error::new(ErrorKind::DriverTooOld, Some(request()), Some(2000));
+        let message = too_old.to_string();
+        let prefix = format!("cannot resolve {}: ", request());
+        assert_eq!(
+            message.strip_prefix(&prefix),
+            Some(too_old.reason().as_str())
+        );
+        assert!(
+            too_old.reason().starts_with("the driver reports CUDA 2.0"),
+            "{message}"
+        );
+
+        // Without a request, there is no prefix: the reason is the message.
+        let unloaded = Error::new(ErrorKind::InvalidVersion, None, None);
+        assert_eq!(unloaded.reason(), unloaded.to_string());
+
+        // A driver's status: what follows `<request> returned `.
+        let status = Error::new(ErrorKind::DriverStatus { code: 2 }, Some(request()), None);
+        let prefix = format!("{} returned ", request());
+        assert_eq!(
+            status.to_string().strip_prefix(&prefix),
+            Some(status.reason().as_str())
+        );
+        assert!(
+            status.reason().contains("CUDA_ERROR_OUT_OF_MEMORY"),
+            "{}",
+            status.reason()
+        );
+    }
 }

@@ -64,7 +64,6 @@ pub(crate) enum Search {
     /// System32 only: where the display driver installs nvcuda.dll.
     System,
     /// The application's folder, then System32: where programs ship cudart64_*.dll.
-    #[cfg_attr(not(windows), allow(dead_code))]
     ApplicationAndSystem,
 }
 

@@ -2,16 +2,42 @@
 
 #[path = "private/abi.rs"]
 mod abi;
+#[path = "private/callback.rs"]
+mod callback;
+#[path = "private/values.rs"]
+mod values;
 
 pub use crate::entry::Entry;
 pub use crate::error::Error;
 pub use crate::registry::ENTRIES;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
-    CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_OTHERS,
-    NumberClass, Probe, ProbeFallback, layout, pointer, value,
+    CClass, CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
+    NO_OTHERS, NumberClass, Probe, ProbeFallback, layout, pointer, value,
 };
+pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback};
+pub use values::{
+    AccessFallback, AccessProbe, InvalidValues, ReadOnly, ValueFallback, ValueProbe, status, valid,
+    writable,
+};
+/// The probes' fallback traits, brought into scope by one glob import per declaration.
+pub mod fallbacks {
+    pub use super::{
+        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
+    };
+}
+// The language's items the expansion names, through this crate so that a crate of any edition
+// (2015's `::core` is the crate's own root) reaches them.
+pub use core::ffi::c_int;
+// The cast of a resolved address to a declaration's pointer type: an intrinsic, so no function
+// is instantiated per declaration (a generic one would be, with its debug info, in every crate).
+pub use core::mem::transmute;
 pub use core::result::Result;
+
+/// The body of a rejected declaration's stub, which never runs: the build fails.
+pub fn never<T>() -> T {
+    unreachable!("the stub of a rejected `#[cuda_entry]` declaration")
+}
 pub use cuda_entry_table::manifest;
 pub use linkme;
 
@@ -28,34 +54,13 @@ pub fn runtime_load_started() -> bool {
     crate::runtime::load_started()
 }
 
-/// The manifest code of an entry's stream flavour.
-pub const fn manifest_stream(stream: Stream) -> manifest::StreamCode {
-    match stream {
-        Stream::Legacy => manifest::StreamCode::Legacy,
-        Stream::PerThread => manifest::StreamCode::PerThread,
-    }
-}
-
-/// The manifest code of an entry's resolver.
-pub const fn manifest_resolver(resolver: Resolver) -> manifest::ResolverCode {
-    match resolver {
-        Resolver::Driver => manifest::ResolverCode::Driver,
-        Resolver::Runtime => manifest::ResolverCode::Runtime,
-    }
-}
-
 /// The checked form of a call whose typedef returns `CUresult`: `Ok(())` for `CUDA_SUCCESS`, else
-/// the status as an [`Error`] of `entry`. `R` is the declaration's own return type, whose size and
-/// alignment the expansion asserts are `CUresult`'s (4 and 4): an `i32`, a `u32`, a
-/// `#[repr(transparent)]` newtype of one, or a `#[repr(i32)]`/`#[repr(u32)]` enum. The cost over
-/// the raw call: one compare and a branch not taken.
+/// the status as an [`Error`] of `entry`. The expansion calls the driver through a pointer whose
+/// return type is the C `int`, whatever type the declaration names, so a status that type could
+/// not hold is an error here, never an invalid value. The cost over the raw call: one compare and
+/// a branch not taken.
 #[inline(always)]
-pub fn checked_status<R: Copy>(status: R, entry: &Entry) -> Result<(), Error> {
-    const { assert!(size_of::<R>() == size_of::<i32>(), "a CUresult is 4 bytes") };
-    // SAFETY: `R` is 4 bytes (asserted above) of an integer-like type without padding (the
-    // expansion's size and alignment assertions, and the documented contract of a `CUresult`
-    // return type); any 4 bytes are a valid `i32`.
-    let code: i32 = unsafe { core::mem::transmute_copy(&status) };
+pub fn checked_status(code: i32, entry: &Entry) -> Result<(), Error> {
     if code == crate::status::SUCCESS {
         Ok(())
     } else {
@@ -108,20 +113,10 @@ mod tests {
     #[test]
     fn a_checked_status_is_ok_only_for_success() {
         static ENTRY: Entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
-        #[allow(dead_code)]
-        #[derive(Clone, Copy)]
-        #[repr(u32)]
-        enum Code {
-            Success = 0,
-            InvalidValue = 1,
-        }
-        assert_eq!(checked_status(0i32, &ENTRY), Ok(()));
-        assert_eq!(checked_status(Code::Success, &ENTRY), Ok(()));
+        assert_eq!(checked_status(0, &ENTRY), Ok(()));
         for error in [
-            checked_status(1i32, &ENTRY).unwrap_err(),
-            checked_status(1u32, &ENTRY).unwrap_err(),
-            checked_status(Code::InvalidValue, &ENTRY).unwrap_err(),
-            checked_status(crate::types::CUresult::ERROR_INVALID_VALUE, &ENTRY).unwrap_err(),
+            checked_status(1, &ENTRY).unwrap_err(),
+            checked_status(crate::types::CUresult::ERROR_INVALID_VALUE.0, &ENTRY).unwrap_err(),
         ] {
             assert_eq!(error.kind(), &ErrorKind::DriverStatus { code: 1 });
             assert_eq!(error.driver_status(), Some(1));

@@ -37,42 +37,61 @@ pub(crate) const FIRST_FUNCTION_ADDRESS: usize = 4096;
 /// The guide's two rules, before any query: the version is well-formed, and the driver is at least
 /// that new (a driver older than the typedef cannot serve its ABI: do not ask). Returns the version
 /// as the driver's `int`.
+#[inline]
 pub(crate) fn precheck(request: Request, driver_version: u32) -> Result<c_int, Error> {
-    let fail = |kind| Error::new(kind, Some(request), Some(driver_version));
-    if !Version::is_valid(request.version) {
-        return Err(fail(ErrorKind::InvalidVersion));
+    match c_int::try_from(request.version) {
+        // A valid version is at most `Version::MAX`, so it fits.
+        Ok(version) if Version::is_valid(request.version) && driver_version >= request.version => {
+            Ok(version)
+        }
+        _ => Err(refused(request, driver_version)),
     }
-    if driver_version < request.version {
-        return Err(fail(ErrorKind::DriverTooOld));
-    }
-    // Fits: a valid version is at most 99990.
-    Ok(c_int::try_from(request.version).unwrap_or(c_int::MAX))
+}
+
+/// Why [`precheck`] refused `request` (the error path only).
+#[cold]
+fn refused(request: Request, driver_version: u32) -> Error {
+    let kind = if Version::is_valid(request.version) {
+        ErrorKind::DriverTooOld
+    } else {
+        ErrorKind::InvalidVersion
+    };
+    Error::new(kind, Some(request), Some(driver_version))
 }
 
 /// Maps a successful query's status (`CUdriverProcAddressQueryResult`, or the runtime's
 /// `cudaDriverEntryPointQueryResult`: the same values) and pointer to the outcome.
+#[inline]
 pub(crate) fn answer(
     request: Request,
     driver_version: u32,
     status: c_int,
     pfn: *mut c_void,
 ) -> Result<NonNull<c_void>, Error> {
-    let fail = |kind| Err(Error::new(kind, Some(request), Some(driver_version)));
-    match status {
-        FOUND => match NonNull::new(pfn) {
-            Some(pfn) if pfn.addr().get() >= FIRST_FUNCTION_ADDRESS => Ok(pfn),
-            Some(pfn) => fail(ErrorKind::ImplausiblePointer {
-                address: pfn.addr().get(),
-            }),
-            None => fail(ErrorKind::NullPointer),
-        },
-        SYMBOL_NOT_FOUND => fail(ErrorKind::SymbolNotFound),
-        VERSION_NOT_SUFFICIENT => fail(ErrorKind::VersionNotSufficient),
-        STATUS_UNWRITTEN => fail(ErrorKind::MalformedAnswer { status: None }),
-        other => fail(ErrorKind::MalformedAnswer {
-            status: Some(other),
-        }),
+    match NonNull::new(pfn) {
+        Some(found) if status == FOUND && found.addr().get() >= FIRST_FUNCTION_ADDRESS => Ok(found),
+        _ => Err(unusable(request, driver_version, status, pfn)),
     }
+}
+
+/// What an answer that is no function pointer means (the error path only).
+#[cold]
+fn unusable(request: Request, driver_version: u32, status: c_int, pfn: *mut c_void) -> Error {
+    let kind = match status {
+        FOUND => match NonNull::new(pfn) {
+            Some(pfn) => ErrorKind::ImplausiblePointer {
+                address: pfn.addr().get(),
+            },
+            None => ErrorKind::NullPointer,
+        },
+        SYMBOL_NOT_FOUND => ErrorKind::SymbolNotFound,
+        VERSION_NOT_SUFFICIENT => ErrorKind::VersionNotSufficient,
+        STATUS_UNWRITTEN => ErrorKind::MalformedAnswer { status: None },
+        other => ErrorKind::MalformedAnswer {
+            status: Some(other),
+        },
+    };
+    Error::new(kind, Some(request), Some(driver_version))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::fmt;
 use cuda_entry_table::{Cuda, manifest};
 
 use crate::entry::Entry;
-use crate::preload::{PreloadError, preload};
+use crate::preload::{PreloadError, resolve_all};
 use crate::request::Request;
 
 /// Every entry declared with `#[cuda_entry]` in the program, filled by the linker.
@@ -29,14 +29,23 @@ pub fn entries() -> &'static [&'static Entry] {
 ///
 /// # Errors
 /// A [`PreloadError`] listing each entry that cannot be resolved and is not optional.
+///
+/// # Thread-safety
+/// May be called from any thread, at any time, any number of times, while other threads call
+/// the declared functions: each entry is still resolved at most once per process. A call that
+/// finds an entry another thread is resolving waits for that resolution and takes its outcome; an
+/// entry already resolved (or already failed: errors are cached) is not asked again, so a second
+/// `preload_all` asks the driver nothing and reports the same failures.
 pub fn preload_all() -> Result<(), PreloadError> {
-    let (optional, required): (Vec<&Entry>, Vec<&Entry>) =
-        entries().iter().copied().partition(|e| e.is_optional());
-    for entry in optional {
-        // Cached either way: the fallback's `is_available()` then answers at once.
-        let _ = entry.resolve();
-    }
-    preload(&required)
+    let mut failures = Vec::new();
+    resolve_all(entries().iter().copied(), |entry, error| {
+        // An optional entry's error is cached all the same: the fallback's `is_available()`
+        // then answers at once.
+        if !entry.is_optional() {
+            failures.push(error);
+        }
+    });
+    PreloadError::unless_empty(failures)
 }
 
 /// The driver a program needs: the minimum version of each entry and of the whole program.
@@ -57,38 +66,26 @@ pub struct Requirements {
 
 /// What the program's declared entries need of the driver. Asks nothing.
 pub fn requirements() -> Requirements {
-    let newest_first = |requests: &mut Vec<Request>| {
-        requests.sort_by(|a, b| {
-            b.version
-                .cmp(&a.version)
-                .then_with(|| a.symbol.cmp(b.symbol))
-        });
-        requests.dedup();
-    };
-    let (mut optional, mut entries): (Vec<Request>, Vec<Request>) = (Vec::new(), Vec::new());
+    let (mut optional, mut required) = (Vec::new(), Vec::new());
     for entry in self::entries() {
         let list = if entry.is_optional() {
             &mut optional
         } else {
-            &mut entries
+            &mut required
         };
         list.push(entry.request());
     }
-    newest_first(&mut entries);
-    newest_first(&mut optional);
-    // Declared both ways: required.
-    optional.retain(|r| !entries.contains(r));
-    let minimum_driver = entries.first().map_or(0, |r| r.version);
-    let set_by = entries
-        .iter()
-        .filter(|r| r.version == minimum_driver)
-        .copied()
-        .collect();
-    Requirements {
-        entries,
-        minimum_driver,
-        set_by,
+    let needs = cuda_entry_table::needs(
+        required,
         optional,
+        |r: &Request| r.version,
+        |r| (r.symbol, r.stream, r.resolver),
+    );
+    Requirements {
+        set_by: needs.required[..needs.set_by].to_vec(),
+        minimum_driver: needs.minimum.unwrap_or(0),
+        entries: needs.required,
+        optional: needs.optional,
     }
 }
 

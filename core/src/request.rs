@@ -2,39 +2,12 @@
 
 use std::fmt;
 
-use cuda_entry_table::{Cuda, Version, manifest};
-
-/// Which default stream a driver function's variant uses, and so which flag is passed to
-/// `cuGetProcAddress`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Stream {
-    /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`): the plain
-    /// `PFN_<symbol>_v<N>` typedefs.
-    Legacy,
-    /// The per-thread default stream (`CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`): the
-    /// `PFN_<symbol>_v<N>_ptsz` / `_ptds` typedefs, whose `N` is their own.
-    PerThread,
-}
-
-impl fmt::Display for Stream {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Stream::Legacy => "legacy",
-            Stream::PerThread => "per-thread",
-        })
-    }
-}
-
-/// Who an entry asks for its pointer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub enum Resolver {
-    /// The driver's `cuGetProcAddress_v2` (or `cuGetProcAddress` on 11.3-11.8): the default.
-    #[default]
-    Driver,
-    /// The CUDA runtime's `cudaGetDriverEntryPointByVersion` (runtime 12.5 or newer).
-    Runtime,
-}
+/// Which default stream an entry resolves in: the table's
+/// [`DefaultStream`](cuda_entry_table::DefaultStream), the one word the macro, the manifest and the
+/// command use too.
+pub use cuda_entry_table::DefaultStream as Stream;
+pub use cuda_entry_table::Resolver;
+use cuda_entry_table::{Cuda, Version};
 
 /// What an entry asked the driver for: the symbol, the typedef version and the stream flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,23 +52,5 @@ impl fmt::Display for Request {
             f.write_str(", through the CUDA runtime")?;
         }
         f.write_str(")")
-    }
-}
-
-impl From<manifest::StreamCode> for Stream {
-    fn from(code: manifest::StreamCode) -> Stream {
-        match code {
-            manifest::StreamCode::Legacy => Stream::Legacy,
-            manifest::StreamCode::PerThread => Stream::PerThread,
-        }
-    }
-}
-
-impl From<manifest::ResolverCode> for Resolver {
-    fn from(code: manifest::ResolverCode) -> Resolver {
-        match code {
-            manifest::ResolverCode::Driver => Resolver::Driver,
-            manifest::ResolverCode::Runtime => Resolver::Runtime,
-        }
     }
 }

@@ -9,6 +9,7 @@ use std::ptr::{self, NonNull};
 
 use libloading::Library;
 
+use crate::driver::plausible_driver_version;
 use crate::error::{Error, ErrorKind};
 use crate::library::{
     NotOpened, Opened, RUNTIME_LIBRARIES, RUNTIME_PATH_VARIABLE, Search, open_first,
@@ -89,7 +90,8 @@ fn load() -> Result<Runtime, Error> {
     .map_err(|NotOpened { tried, ignored }| {
         Error::new(ErrorKind::RuntimeNotFound { tried, ignored }, None, None)
     })?;
-    let version_of = |name: &'static CStr| -> Result<u32, Error> {
+    // What `name` reports, `None` when it fails.
+    let version_of = |name: &'static CStr| -> Result<Option<c_int>, Error> {
         let missing = || {
             let missing = name.to_str().unwrap_or("?");
             let kind = ErrorKind::NotARuntime {
@@ -106,21 +108,21 @@ fn load() -> Result<Runtime, Error> {
         let mut version: c_int = 0;
         // SAFETY: a valid pointer to a local.
         let code = unsafe { get(&raw mut version) };
-        Ok(if code == status::SUCCESS {
-            u32::try_from(version).unwrap_or(0)
-        } else {
-            0
-        })
+        Ok((code == status::SUCCESS).then_some(version))
     };
-    let version = version_of(c"cudaRuntimeGetVersion")?;
-    let driver_version = version_of(c"cudaDriverGetVersion")?;
-    if driver_version == 0 {
-        let kind = ErrorKind::NoDriverForRuntime {
-            path,
-            runtime_version: version,
-        };
-        return Err(Error::new(kind, None, None));
-    }
+    let version = version_of(c"cudaRuntimeGetVersion")?
+        .and_then(|v| u32::try_from(v).ok())
+        .unwrap_or(0);
+    let driver_version = match version_of(c"cudaDriverGetVersion")? {
+        None | Some(0) => {
+            let kind = ErrorKind::NoDriverForRuntime {
+                path,
+                runtime_version: version,
+            };
+            return Err(Error::new(kind, None, None));
+        }
+        Some(reported) => plausible_driver_version(&path, reported)?,
+    };
     // SAFETY: the signature of cudaGetDriverEntryPointByVersion (CUDA 12.5+).
     let by_version = unsafe { library.get::<ByVersionFn>(c"cudaGetDriverEntryPointByVersion") }
         .map(|s| *s)

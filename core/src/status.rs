@@ -27,27 +27,6 @@ impl fmt::Display for Status {
     }
 }
 
-/// A `CUresult` with its meaning: `CUDA_ERROR_INVALID_VALUE (1): This indicates that ...`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Described(pub(crate) i32);
-
-impl fmt::Display for Described {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match cuda_entry_table::status(self.0) {
-            Some(status) => write!(f, "{} ({}): {}", status.name, self.0, status.description),
-            None => {
-                let toolkits = cuda_entry_table::TOOLKITS;
-                write!(f, "CUresult {} (a code no cuda.h defines", self.0)?;
-                if let (Some(first), Some(last)) = (toolkits.first(), toolkits.last()) {
-                    write!(
-                        f,
-                        " from {} to {}",
-                        cuda_entry_table::Cuda(*first),
-                        cuda_entry_table::Cuda(*last)
-                    )?;
-                }
-                f.write_str(")")
-            }
-        }
-    }
-}
+// A `CUresult` with its meaning: `CUDA_ERROR_INVALID_VALUE (1): This indicates that ...` (the
+// `Display` of `CUresult`, which owns it: `types` needs nothing of this module).
+pub(crate) use crate::types::CUresult as Described;

@@ -3,12 +3,8 @@
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicPtr, Ordering};
-#[cfg(loom)]
-pub(crate) use loom::sync::{Mutex, MutexGuard};
 #[cfg(not(loom))]
 pub(crate) use std::sync::atomic::{AtomicPtr, Ordering};
-#[cfg(not(loom))]
-pub(crate) use std::sync::{Mutex, MutexGuard};
 
 #[cfg(loom)]
 use loom::sync::atomic::AtomicU64;
@@ -17,12 +13,16 @@ use std::sync::atomic::AtomicU64;
 
 use std::ptr;
 
-/// Locks `mutex`, ignoring poisoning: the data it guards is written once, completely, or not at
-/// all, so a panic elsewhere never leaves it half-written.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+/// The pointer an atomic holds, read through `&mut` (no other thread can be reading it).
+#[cfg(not(loom))]
+pub(crate) fn owned<T>(atomic: &mut AtomicPtr<T>) -> *mut T {
+    *atomic.get_mut()
+}
+
+/// The pointer an atomic holds, read through `&mut` (loom's atomics have no `get_mut`).
+#[cfg(loom)]
+pub(crate) fn owned<T>(atomic: &mut AtomicPtr<T>) -> *mut T {
+    atomic.with_mut(|p| *p)
 }
 
 /// Who is doing a one-time piece of work (resolving an entry, loading a library): at most one
@@ -60,6 +60,15 @@ impl Drop for ClaimGuard<'_> {
     }
 }
 
+impl ClaimGuard<'_> {
+    /// Releases the claim without waking anybody: for a batch that wakes its waiters once, with
+    /// [`wake_waiters`], after its last publication (and before it waits itself).
+    pub(crate) fn release_quietly(self) {
+        self.0.owner.store(0, Ordering::Release);
+        std::mem::forget(self);
+    }
+}
+
 impl Claim {
     /// A free claim.
     #[cfg(not(loom))]
@@ -77,53 +86,110 @@ impl Claim {
         }
     }
 
+    /// Whether some thread owns the claim now (a snapshot, for `Debug`).
+    pub(crate) fn is_claimed(&self) -> bool {
+        self.owner.load(Ordering::Relaxed) != 0
+    }
+
     /// Claims the work for this thread if it is free, or was claimed by a thread of the process
     /// this one was forked from.
+    #[inline]
     pub(crate) fn try_claim(&self) -> Attempt<'_> {
         let me = owner_token();
-        let mut current = 0;
+        match self
+            .owner
+            .compare_exchange(0, me, Ordering::Acquire, Ordering::Acquire)
+        {
+            Ok(_) => Attempt::Mine(ClaimGuard(self)),
+            Err(owner) => self.contended(me, owner),
+        }
+    }
+
+    /// [`try_claim`](Claim::try_claim) when the claim was not free.
+    #[cold]
+    fn contended(&self, me: u64, mut owner: u64) -> Attempt<'_> {
         loop {
+            let current = match owner {
+                _ if owner == me => return Attempt::Reentered,
+                0 => 0,
+                // Owned in another process (the parent before a fork): nobody here will finish
+                // it, so take it over.
+                _ if owner >> 32 != me >> 32 => owner,
+                _ => return Attempt::Busy,
+            };
             match self
                 .owner
                 .compare_exchange(current, me, Ordering::Acquire, Ordering::Acquire)
             {
                 Ok(_) => return Attempt::Mine(ClaimGuard(self)),
-                Err(owner) if owner == me => return Attempt::Reentered,
-                // Owned in another process (the parent before a fork): nobody here will finish
-                // it, so take it over.
-                Err(owner) if owner != 0 && owner >> 32 != me >> 32 => current = owner,
-                Err(0) => current = 0,
-                Err(_) => return Attempt::Busy,
+                Err(now) => owner = now,
             }
         }
     }
 }
 
-/// This thread's identity for [`Claim`]: the process id in the high half, a per-thread token
-/// (never 0) in the low half. After `fork`, the child's thread keeps its token but not its pid.
+/// This thread's identity for [`Claim`]: the process id in the high half, a per-thread number
+/// (never 0) in the low half. After `fork`, the child's thread keeps its number but not its pid.
+///
+/// Read once per thread, then from a `const` thread-local: one load and one branch per claim, no
+/// system call. The `fork` child handler rewrites the cached token of the one thread a child
+/// starts with (the one that forked, which runs the handler), so a token never names the parent.
+#[cfg(not(loom))]
+#[inline]
 fn owner_token() -> u64 {
-    (u64::from(process_id()) << 32) | u64::from(thread_token())
+    match TOKEN.get() {
+        0 => first_owner_token(),
+        token => token,
+    }
 }
 
-/// This process's id without a system call per claim: read once, and again in the child of every
-/// `fork` (a `pthread_atfork` child handler), so a child never mistakes its parent's claims for
-/// its own.
 #[cfg(not(loom))]
-fn process_id() -> u32 {
+thread_local! {
+    /// This thread's [`owner_token`], once computed where a `fork` handler keeps it true; 0 before.
+    static TOKEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// This thread's number (the low half of its token); 0 before it is drawn.
+    static NUMBER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// [`owner_token`] on a thread's first claim, or on every claim where no `fork` handler could be
+/// registered (the pid is then asked each time: a cached one could outlive a `fork`).
+#[cfg(not(loom))]
+#[cold]
+fn first_owner_token() -> u64 {
+    let (pid, cached) = process_id();
+    let token = (u64::from(pid) << 32) | u64::from(thread_token());
+    if cached {
+        TOKEN.set(token);
+    }
+    token
+}
+
+#[cfg(loom)]
+fn owner_token() -> u64 {
+    (u64::from(std::process::id()) << 32) | u64::from(thread_token())
+}
+
+/// This process's id, and whether it is the cached one a `pthread_atfork` child handler keeps
+/// true (false: asked with `getpid` because no handler could be registered). The handler also
+/// refreshes the forking thread's cached [`owner_token`].
+#[cfg(not(loom))]
+fn process_id() -> (u32, bool) {
     use std::sync::atomic::AtomicU32;
     static PID: AtomicU32 = AtomicU32::new(0);
     static REGISTER: std::sync::Once = std::sync::Once::new();
 
     #[cfg(all(unix, not(miri)))]
     extern "C" fn refresh_in_child() {
-        // getpid is async-signal-safe, as a fork handler must be.
-        PID.store(std::process::id(), Ordering::Relaxed);
+        // getpid is async-signal-safe, as a fork handler must be; the thread-locals are `const`
+        // cells without destructors: plain memory of this (the only) thread.
+        let pid = std::process::id();
+        PID.store(pid, Ordering::Relaxed);
+        let token = TOKEN.get();
+        if token != 0 {
+            TOKEN.set((u64::from(pid) << 32) | (token & u64::from(u32::MAX)));
+        }
     }
 
-    let pid = PID.load(Ordering::Relaxed);
-    if pid != 0 {
-        return pid;
-    }
     REGISTER.call_once(|| {
         #[cfg(all(unix, not(miri)))]
         {
@@ -134,8 +200,8 @@ fn process_id() -> u32 {
                     child: Option<extern "C" fn()>,
                 ) -> std::ffi::c_int;
             }
-            // SAFETY: registers a handler that only stores the new pid; it lives for the process
-            // (a function item).
+            // SAFETY: registers a handler that only stores the new pid and token; it lives for
+            // the process (a function item).
             let registered = unsafe { pthread_atfork(None, None, Some(refresh_in_child)) };
             if registered != 0 {
                 return; // no handler: PID stays 0 and every claim asks getpid instead
@@ -144,35 +210,27 @@ fn process_id() -> u32 {
         PID.store(std::process::id(), Ordering::Relaxed);
     });
     match PID.load(Ordering::Relaxed) {
-        0 => std::process::id(),
-        pid => pid,
+        0 => (std::process::id(), false),
+        pid => (pid, true),
     }
-}
-
-#[cfg(loom)]
-fn process_id() -> u32 {
-    std::process::id()
 }
 
 #[cfg(not(loom))]
 fn thread_token() -> u32 {
-    use std::cell::Cell;
     use std::sync::atomic::AtomicU32;
     static NEXT: AtomicU32 = AtomicU32::new(1);
-    thread_local! {
-        static TOKEN: Cell<u32> = const { Cell::new(0) };
-    }
-    TOKEN.with(|token| {
-        if token.get() == 0 {
+    match NUMBER.get() {
+        0 => {
             // Wraps after 4 billion threads; 0 is skipped so a token is never "free".
             let mut next = NEXT.fetch_add(1, Ordering::Relaxed);
             if next == 0 {
                 next = NEXT.fetch_add(1, Ordering::Relaxed);
             }
-            token.set(next);
+            NUMBER.set(next);
+            next
         }
-        token.get()
-    })
+        number => number,
+    }
 }
 
 #[cfg(loom)]
@@ -258,15 +316,20 @@ mod parking {
         static ref WOKEN: loom::sync::Condvar = loom::sync::Condvar::new();
     }
 
+    fn lock() -> loom::sync::MutexGuard<'static, ()> {
+        LOCK.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     pub(super) fn wait(done: &dyn Fn() -> bool) {
-        let guard = super::lock(&LOCK);
+        let guard = lock();
         if !done() {
             drop(WOKEN.wait(guard));
         }
     }
 
     pub(super) fn wake_all() {
-        drop(super::lock(&LOCK));
+        drop(lock());
         WOKEN.notify_all();
     }
 }
@@ -276,8 +339,14 @@ pub(crate) fn wait(done: &dyn Fn() -> bool) {
     parking::wait(done);
 }
 
-/// Wakes every waiter.
+/// Wakes every waiter (nobody, without a system call, when nobody waits).
 fn wake_all() {
+    parking::wake_all();
+}
+
+/// Wakes every waiter, for a batch that released its claims with
+/// [`release_quietly`](ClaimGuard::release_quietly).
+pub(crate) fn wake_waiters() {
     parking::wake_all();
 }
 
@@ -321,7 +390,17 @@ impl<T: Send + Sync + 'static> Leaked<T> {
     /// # Errors
     /// [`Reentered`] when called from inside this thread's own `init` (which would otherwise
     /// wait for itself forever).
+    #[inline]
     pub(crate) fn get_or_init(&self, init: impl FnOnce() -> T) -> Result<&'static T, Reentered> {
+        match self.get() {
+            Some(value) => Ok(value),
+            None => self.initialise(init),
+        }
+    }
+
+    /// [`get_or_init`](Leaked::get_or_init) before the value is ready.
+    #[cold]
+    fn initialise(&self, init: impl FnOnce() -> T) -> Result<&'static T, Reentered> {
         loop {
             if let Some(value) = self.get() {
                 return Ok(value);
@@ -349,6 +428,7 @@ impl<T: Send + Sync + 'static> Leaked<T> {
     }
 
     /// The value, if initialised; never initialises.
+    #[inline]
     pub(crate) fn get(&self) -> Option<&'static T> {
         let value = self.ready.load(Ordering::Acquire);
         // SAFETY: non-NULL only once set from a leaked `&'static T` (Release), seen here with
@@ -381,6 +461,17 @@ mod tests {
             1
         });
         assert!(ONCE.started());
+    }
+
+    #[test]
+    fn the_owner_token_is_this_process_and_this_thread_and_stays() {
+        let me = owner_token();
+        assert_eq!(me >> 32, u64::from(std::process::id()));
+        assert_ne!(me & u64::from(u32::MAX), 0);
+        assert_eq!(owner_token(), me, "cached");
+        let other = std::thread::spawn(owner_token).join().expect("no panic");
+        assert_eq!(other >> 32, me >> 32);
+        assert_ne!(other, me, "another thread, another token");
     }
 
     #[test]

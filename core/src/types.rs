@@ -51,7 +51,22 @@ impl fmt::Debug for CUresult {
 
 impl fmt::Display for CUresult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&crate::status::Described(self.0), f)
+        match cuda_entry_table::status(self.0) {
+            Some(status) => write!(f, "{} ({}): {}", status.name, self.0, status.description),
+            None => {
+                let toolkits = cuda_entry_table::TOOLKITS;
+                write!(f, "CUresult {} (a code no cuda.h defines", self.0)?;
+                if let (Some(first), Some(last)) = (toolkits.first(), toolkits.last()) {
+                    write!(
+                        f,
+                        " from {} to {}",
+                        cuda_entry_table::Cuda(*first),
+                        cuda_entry_table::Cuda(*last)
+                    )?;
+                }
+                f.write_str(")")
+            }
+        }
     }
 }
 

@@ -1,19 +1,22 @@
 //! The little of a Cargo.toml the macro needs: the names under which a package depends on other
 //! packages, to find the `cuda-entry` crate when it is renamed (`cuda = { package = "cuda-entry",
 //! ... }`). The macro's dependencies are syn, quote and proc-macro2 only, so this is a small TOML
-//! reader of its own: it reads keys, strings, booleans and inline tables, and steps over arrays
-//! and every other value.
+//! reader of its own: it reads keys, strings, booleans and inline tables, and steps over arrays,
+//! arrays of tables and every other value. `toml_reference` checks it against the `toml` crate.
 
-/// A value the reader keeps; arrays, numbers and dates are [`Scalar::Other`].
+/// A value the reader keeps: strings and booleans; [`Scalar::Table`] where a table is (a header,
+/// an inline table), nothing of its own; arrays, numbers and dates are [`Scalar::Other`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Scalar {
     Str(String),
     Bool(bool),
+    Table,
     Other,
 }
 
 /// Every value of a document with its full key path (table headers, dotted keys and inline tables
 /// flattened: `[dependencies] cuda = { package = "x" }` is `["dependencies", "cuda", "package"]`).
+/// Arrays of tables (`[[bin]]`) are left out: no dependency is declared in one.
 pub(crate) type Entries = Vec<(Vec<String>, Scalar)>;
 
 /// The tables that list dependencies (the underscore spellings are Cargo's old aliases).
@@ -25,6 +28,9 @@ const KINDS: [&str; 5] = [
     "build_dependencies",
 ];
 
+/// The deepest nesting of arrays and inline tables the reader follows.
+const DEPTH: usize = 256;
+
 /// The dependencies of a manifest: (the name the crate is known by, the package it is), normal
 /// dependencies first, then target-specific, dev and build ones. `workspace` is the workspace
 /// root's manifest, for dependencies inherited with `workspace = true`.
@@ -33,59 +39,74 @@ pub(crate) fn dependencies(
     workspace: Option<&Entries>,
 ) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = Vec::new();
-    for kind in &KINDS {
-        for target in [false, true] {
-            for (path, _) in manifest {
-                let rest = match (target, path.as_slice()) {
-                    (false, [k, rest @ ..]) if k == kind => rest,
-                    (true, [t, _, k, rest @ ..]) if t == "target" && k == kind => rest,
-                    _ => continue,
-                };
-                let Some(key) = rest.first() else { continue };
-                let prefix = &path[..path.len() - rest.len() + 1];
-                let name = key.replace('-', "_");
-                if found.iter().any(|(n, _)| *n == name) {
-                    continue;
-                }
-                let field = |field: &str| value(manifest, prefix, field);
-                let package = match (field("package"), field("workspace")) {
-                    (Some(Scalar::Str(package)), _) => package.clone(),
-                    (_, Some(Scalar::Bool(true))) => workspace
-                        .and_then(|w| {
-                            let prefix = [
-                                "workspace".to_owned(),
-                                "dependencies".to_owned(),
-                                key.clone(),
-                            ];
-                            match value(w, &prefix, "package") {
-                                Some(Scalar::Str(p)) => Some(p.clone()),
-                                _ => None,
-                            }
-                        })
-                        .unwrap_or_else(|| key.clone()),
-                    _ => key.clone(),
-                };
-                found.push((name, package));
-            }
+    for prefix in declarations(manifest) {
+        let key = &prefix[prefix.len() - 1];
+        let name = key.replace('-', "_");
+        if found.iter().any(|(n, _)| *n == name) {
+            continue;
         }
+        let field = |field: &str| value(manifest, prefix, field);
+        let package = match (field("package"), field("workspace")) {
+            (Some(Scalar::Str(package)), _) => package.clone(),
+            (_, Some(Scalar::Bool(true))) => workspace
+                .and_then(|w| {
+                    let prefix = [
+                        "workspace".to_owned(),
+                        "dependencies".to_owned(),
+                        key.clone(),
+                    ];
+                    match value(w, &prefix, "package") {
+                        Some(Scalar::Str(p)) => Some(p.clone()),
+                        _ => None,
+                    }
+                })
+                .unwrap_or_else(|| key.clone()),
+            _ => key.clone(),
+        };
+        found.push((name, package));
     }
     found
 }
 
+/// The key path of each dependency's declaration (`["dependencies", "cuda"]`, `["target",
+/// "cfg(unix)", "dependencies", "libc"]`), once per value under it: normal dependencies first,
+/// then target-specific, dev and build ones.
+fn declarations(manifest: &Entries) -> impl Iterator<Item = &[String]> {
+    KINDS.iter().flat_map(move |kind| {
+        [false, true].into_iter().flat_map(move |target| {
+            manifest.iter().filter_map(move |(path, _)| {
+                let depth = match (target, path.as_slice()) {
+                    (false, [k, _, ..]) if k == kind => 2,
+                    (true, [t, _, k, _, ..]) if t == "target" && k == kind => 4,
+                    _ => return None,
+                };
+                Some(&path[..depth])
+            })
+        })
+    })
+}
+
 /// Whether some dependency is inherited from the workspace (`workspace = true`).
 pub(crate) fn inherits(manifest: &Entries) -> bool {
-    manifest.iter().any(|(path, value)| {
-        path.last().is_some_and(|k| k == "workspace")
-            && *value == Scalar::Bool(true)
-            && path.iter().any(|k| KINDS.contains(&k.as_str()))
-    })
+    declarations(manifest)
+        .any(|prefix| value(manifest, prefix, "workspace") == Some(&Scalar::Bool(true)))
 }
 
 /// Whether the manifest is a workspace root (it has a `[workspace]` table).
 pub(crate) fn is_workspace_root(manifest: &Entries) -> bool {
-    manifest
-        .iter()
-        .any(|(path, _)| path.first().is_some_and(|k| k == "workspace"))
+    manifest.iter().any(|(path, value)| match path.as_slice() {
+        [w] => w == "workspace" && *value == Scalar::Table,
+        [w, _, ..] => w == "workspace",
+        [] => false,
+    })
+}
+
+/// `package.workspace`: the path of the workspace root's directory, when the package names it.
+pub(crate) fn package_workspace(manifest: &Entries) -> Option<&str> {
+    manifest.iter().find_map(|(path, value)| match value {
+        Scalar::Str(s) if path.as_slice() == ["package", "workspace"] => Some(s.as_str()),
+        _ => None,
+    })
 }
 
 fn value<'a>(entries: &'a Entries, prefix: &[String], field: &str) -> Option<&'a Scalar> {
@@ -101,12 +122,20 @@ fn value<'a>(entries: &'a Entries, prefix: &[String], field: &str) -> Option<&'a
 /// A description of the first thing it cannot read.
 pub(crate) fn parse(text: &str) -> Result<Entries, String> {
     let mut reader = Reader {
-        chars: text.chars().collect(),
+        // A byte order mark is no part of the document.
+        chars: text
+            .strip_prefix('\u{feff}')
+            .unwrap_or(text)
+            .chars()
+            .collect(),
         at: 0,
+        depth: 0,
         entries: Vec::new(),
     };
+    // The arrays of tables so far, and whether the current table is (in) one.
+    let mut arrays: Vec<Vec<String>> = Vec::new();
     let mut table: Vec<String> = Vec::new();
-    let mut arrays: Vec<(Vec<String>, usize)> = Vec::new();
+    let mut in_array = false;
     loop {
         reader.skip_blank(true);
         match reader.peek() {
@@ -114,34 +143,31 @@ pub(crate) fn parse(text: &str) -> Result<Entries, String> {
             Some('[') => {
                 reader.at += 1;
                 let array = reader.eat('[');
-                let path = reader.key()?;
+                table = reader.key()?;
                 reader.expect(']')?;
-                table = path.clone();
                 if array {
                     reader.expect(']')?;
-                    // Each `[[name]]` is a table of its own: an index keeps them apart.
-                    let n = match arrays.iter_mut().find(|(p, _)| *p == path) {
-                        Some((_, n)) => {
-                            *n += 1;
-                            *n
-                        }
-                        None => {
-                            arrays.push((path, 0));
-                            0
-                        }
-                    };
-                    table.push(format!("[{n}]"));
+                    if !arrays.contains(&table) {
+                        arrays.push(table.clone());
+                    }
                 }
-                // The header itself, so that an empty `[workspace]` is seen.
-                reader.entries.push((table.clone(), Scalar::Other));
+                in_array = arrays.iter().any(|a| table.starts_with(a));
+                if !in_array {
+                    // The header itself, so that an empty `[workspace]` is seen.
+                    reader.entries.push((table.clone(), Scalar::Table));
+                }
                 reader.end_of_line()?;
             }
             Some(_) => {
+                let mark = reader.entries.len();
                 let mut path = table.clone();
                 path.extend(reader.key()?);
                 reader.expect('=')?;
                 reader.value(path, false)?;
                 reader.end_of_line()?;
+                if in_array {
+                    reader.entries.truncate(mark);
+                }
             }
         }
     }
@@ -150,6 +176,8 @@ pub(crate) fn parse(text: &str) -> Result<Entries, String> {
 struct Reader {
     chars: Vec<char>,
     at: usize,
+    /// How deep in arrays and inline tables the value being read is.
+    depth: usize,
     entries: Entries,
 }
 
@@ -246,11 +274,15 @@ impl Reader {
         self.skip_blank(false);
         let scalar = match self.peek() {
             Some('"' | '\'') => Scalar::Str(self.string()?),
+            Some('{' | '[') if self.depth == DEPTH => return self.fail("nested too deep"),
             Some('{') => {
                 self.at += 1;
+                self.depth += 1;
+                self.entries.push((path.clone(), Scalar::Table));
                 loop {
                     self.skip_blank(true);
                     if self.eat('}') {
+                        self.depth -= 1;
                         return Ok(());
                     }
                     let mut inner = path.clone();
@@ -265,9 +297,11 @@ impl Reader {
             }
             Some('[') => {
                 self.at += 1;
+                self.depth += 1;
                 loop {
                     self.skip_blank(true);
                     if self.eat(']') {
+                        self.depth -= 1;
                         break Scalar::Other;
                     }
                     // Arrays are stepped over: their values are read only to find the end.

@@ -65,7 +65,7 @@ pub(crate) fn locate(given: Option<&syn::Path>) -> Result<Paths, String> {
 
 /// The paths without reading a manifest: `::cuda_entry` unless given. For the macro's tests and
 /// fuzz targets, which run outside any declaring crate's build.
-#[cfg_attr(not(test), allow(dead_code))]
+#[cfg(any(test, fuzzing))]
 pub(crate) fn without_manifest(given: Option<&syn::Path>) -> Result<Paths, String> {
     locate_in(given, None, None)
 }
@@ -202,12 +202,7 @@ fn workspace_root(path: &Path, member: &cargo_toml::Entries) -> Option<cargo_tom
         return Some(member.clone());
     }
     let dir = path.parent()?;
-    let explicit = member.iter().find_map(|(key, value)| match value {
-        cargo_toml::Scalar::Str(s) if key.as_slice() == ["package", "workspace"] => {
-            Some(dir.join(s).join("Cargo.toml"))
-        }
-        _ => None,
-    });
+    let explicit = cargo_toml::package_workspace(member).map(|s| dir.join(s).join("Cargo.toml"));
     let candidates: Vec<PathBuf> = match explicit {
         Some(root) => vec![root],
         None => dir

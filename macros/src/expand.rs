@@ -11,13 +11,12 @@ use cuda_entry_table::rules::{
     Argument, Assertion, Checked, ClassRule, Declaration, DefaultStream, Expected, Resolver,
     is_c_type,
 };
-use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream};
+use proc_macro2::{Group, Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
-use syn::spanned::Spanned;
 
 use crate::crate_path::Paths;
-use crate::shape::{Docs, Shape, Status, respan, signature_text};
+use crate::shape::{At, Docs, Shape, Status, respan, signature_text};
 
 /// The expansion of a declaration the rules accept.
 pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
@@ -46,12 +45,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     // The rules accept C identifiers only: no NUL, so the fallback never happens.
     let symbol_c = Literal::c_string(&CString::new(symbol).unwrap_or_default());
     let version = checked.version.get();
-    let stream = if checked.per_thread() {
-        DefaultStream::PerThread
-    } else {
-        DefaultStream::Legacy
-    };
-    let stream = stream_path(&p, stream);
+    let stream = stream_path(&p, DefaultStream::per_thread(checked.per_thread()));
     let typedef_name = checked.typedef_name();
     // A declaration that names no stream and has a per-thread twin resolves one or the other by
     // the facade's `per-thread-default-stream` feature, decided where that feature is known.
@@ -73,12 +67,13 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             quote!(#typedef_name),
         ),
     };
-    let (entry, resolver) = match checked.resolver {
-        Resolver::Driver => (entry, quote!(#p::Resolver::Driver)),
-        Resolver::Runtime => (
+    let (entry, resolver) = if checked.resolver == Resolver::Runtime {
+        (
             quote!(#entry.through(#p::Resolver::Runtime)),
             quote!(#p::Resolver::Runtime),
-        ),
+        )
+    } else {
+        (entry, quote!(#p::Resolver::Driver))
     };
     let optional = checked.optional;
     let entry = if optional {
@@ -89,9 +84,33 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     let unverified = checked.typedef.is_none();
     // The declaring package, as cargo tells the compiler of the crate being expanded.
     let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+    // The record's length, known here (`encode` checks it): no constant per declaration to
+    // compute it from.
+    let record_len = manifest::record_len(&manifest::Record {
+        symbol,
+        version,
+        stream: cuda_entry_table::DefaultStream::Legacy,
+        resolver: Resolver::Driver,
+        unverified,
+        optional,
+        package: &package,
+    });
     let sections = link_sections();
     let retention = gnu_pe_retention(&p);
     let checks = abi_assertions(checked, &paths.private());
+    // None without assertions: no empty constant.
+    let checks = (!checks.is_empty()).then(|| {
+        quote! {
+            #(#cfgs)*
+            // The table's figures hold where pointers have 64 bits.
+            #[cfg(target_pointer_width = "64")]
+            const _: () = { #checks };
+        }
+    });
+    let callbacks = crate::callback::assertions(checked, &paths.private());
+    let callbacks =
+        (!callbacks.is_empty()).then(|| quote!(#(#cfgs)* const _: () = { #callbacks };));
+    let lint = crate::lint::signature(decl);
     let mod_doc = format!(
         " The driver entry behind `{name}()`: `{symbol}` at version {version} \
          (`{typedef_name}`){}.",
@@ -113,8 +132,12 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
 
         #signature
 
+        #checks
+
+        #callbacks
+
         #(#cfgs)*
-        const _: () = { #checks };
+        #lint
 
         #(#cfgs)*
         #[doc = #mod_doc]
@@ -141,10 +164,13 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #inner_vis fn pointer() -> #p::Result<Pfn, #p::Error> {
                 #link
                 // SAFETY: `Pfn` is the signature checked against the typedef this entry names.
+                // (Generic, but instantiated only where `pointer()` is called: it is inline.)
                 unsafe { ENTRY.resolve_as::<Pfn>() }
             }
 
             /// Whether the driver can serve this entry; resolves it (once) but never calls it.
+            // Inline: compiled where it is called, not once per declaration in every build.
+            #[inline]
             #[must_use]
             #inner_vis fn is_available() -> bool {
                 #link
@@ -155,21 +181,22 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             #[linkme(crate = #p::linkme)]
             static REGISTERED: &#p::Entry = &ENTRY;
 
-            // The values, not the constants: those count as the user's use of the declaration.
-            const RECORD: #p::manifest::Record<'static> = #p::manifest::Record {
-                symbol: #symbol,
-                version: #version_const,
-                stream: #p::manifest_stream(#stream_const),
-                resolver: #p::manifest_resolver(#resolver),
-                unverified: #unverified,
-                optional: #optional,
-                package: #package,
-            };
             /// The manifest record that `cuda-entry check BINARY` reads.
             #[used]
             #sections
-            static MANIFEST_RECORD: [u8; #p::manifest::record_len(&RECORD)] =
-                #p::manifest::encode(&RECORD);
+            static MANIFEST_RECORD: [u8; #record_len] = #p::manifest::encode(
+                // The values, not the constants: those count as the user's use of the
+                // declaration.
+                &#p::manifest::Record {
+                    symbol: #symbol,
+                    version: #version_const,
+                    stream: #stream_const,
+                    resolver: #resolver,
+                    unverified: #unverified,
+                    optional: #optional,
+                    package: #package,
+                },
+            );
 
             #retention
         }
@@ -182,9 +209,11 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
 pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
     let unit: Type = syn::parse_quote!(());
     // A type that cannot cross a C call is already reported; `()` keeps the stub well-formed.
+    // Named lifetimes are elided: the generics that declared them are reported, and the stub has
+    // none.
     let c_type = |ty: &Type| {
         if is_c_type(ty) {
-            ty.clone()
+            syn::parse2(elide_lifetimes(ty.to_token_stream())).unwrap_or_else(|_| unit.clone())
         } else {
             unit.clone()
         }
@@ -241,13 +270,35 @@ pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
             #version
             #stream
             #inner_vis fn pointer() -> #p::Result<Pfn, #p::Error> {
-                ::core::unreachable!()
+                #p::never()
             }
             #inner_vis fn is_available() -> bool {
-                ::core::unreachable!()
+                #p::never()
             }
         }
     }
+}
+
+/// `tokens` with every lifetime but `'static` written `'_`.
+fn elide_lifetimes(tokens: TokenStream) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut after_quote = false;
+    for token in tokens {
+        let token = match token {
+            proc_macro2::TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), elide_lifetimes(g.stream()));
+                group.set_span(g.span());
+                proc_macro2::TokenTree::Group(group)
+            }
+            proc_macro2::TokenTree::Ident(i) if after_quote && i != "static" => {
+                proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("_", i.span()))
+            }
+            other => other,
+        };
+        after_quote = matches!(&token, proc_macro2::TokenTree::Punct(p) if p.as_char() == '\'');
+        out.extend([token]);
+    }
+    out
 }
 
 /// The function's `# Errors` and `# Safety` (after the user's docs), and the pointer type's.
@@ -314,9 +365,9 @@ fn gnu_pe_retention(private: &TokenStream) -> TokenStream {
 }
 
 /// `const` assertions of what the tokens of the declared types leave open (the rules'
-/// [`Assertion`]s), each at the declared type and evaluated on targets with 64-bit pointers,
-/// where the table's figures hold. A failure is the rules' message at the type, with no frame of
-/// `cuda_entry` (the checks are `#[track_caller]`).
+/// [`Assertion`]s), each at the declared type (the caller keeps them to targets with 64-bit
+/// pointers, where the table's figures hold). A failure is the rules' message at the type, with
+/// no frame of `cuda_entry` (the checks are `#[track_caller]`).
 fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
     let assertions = checked.assertions();
     if assertions.is_empty() {
@@ -325,9 +376,10 @@ fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
     let typedefs = checked.typedefs_lines();
     let each = assertions.iter().map(|a| assertion(private, a));
     quote! {
-        // For the probes' answers where no inherent constant applies.
+        // For the probes' answers where no inherent constant applies: one glob import of the
+        // fallback traits (one item, where naming the four made four more).
         #[allow(unused_imports)]
-        use #private::{ClassFallback as _, ProbeFallback as _};
+        use #private::fallbacks::*;
         // The lines that end every message: the symbol's typedefs.
         const TYPEDEFS: &str = #typedefs;
         #(#each)*
@@ -350,18 +402,14 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
             }) => (
                 // Only a C float needs integers and pointers told apart.
                 if *float {
-                    quote!((#p::ClassProbe::<#ty>::CLASS, ::core::option::Option::Some(true)))
+                    quote!((#p::ClassProbe::<#ty>::CLASS, #p::CClass::Float))
                 } else {
-                    quote!((#p::Probe::<#ty>::FLOAT, ::core::option::Option::Some(false)))
+                    quote!((#p::Probe::<#ty>::FLOAT, #p::CClass::Integer))
                 },
                 before.as_str(),
                 after.as_str(),
             ),
-            None => (
-                quote!((#p::NumberClass::Unknown, ::core::option::Option::None)),
-                "",
-                "",
-            ),
+            None => (quote!((#p::NumberClass::Unknown, #p::CClass::Any)), "", ""),
         };
         let args = quote!(#expect, #class, #before, #after, TYPEDEFS);
         body.extend(at.call(quote!(#p::value::<#ty>), args));
@@ -385,8 +433,26 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
     } else if a.pointer {
         body.extend(quote!(#p::pointer::<#ty>();));
     }
+    if let Some(message) = &a.writable {
+        let read_only = quote!(#p::AccessProbe::<#ty>::READ_ONLY);
+        body.extend(at.call(quote!(#p::writable), quote!(#read_only, #message)));
+    }
+    if let Some((before, after)) = &a.valid {
+        // What the driver writes through a pointer, or an unverified declaration's return value.
+        let value = if a.pointer {
+            quote!(<#ty as #p::CPointer>::Pointee)
+        } else {
+            quote!(#ty)
+        };
+        let args = quote!(#p::ValueProbe::<#value>::INVALID, #before, #after, TYPEDEFS);
+        body.extend(at.call(quote!(#p::valid), args));
+    }
+    if let Some((before, after)) = &a.status {
+        let found = quote!((#p::ClassProbe::<#ty>::CLASS, #p::ValueProbe::<#ty>::INVALID));
+        let args = quote!(#found, #before, #after, TYPEDEFS);
+        body.extend(at.call(quote!(#p::status), args));
+    }
     quote_spanned! {at.first=>
-        #[cfg(target_pointer_width = "64")]
         const _: () = {
             #body
         };
@@ -407,42 +473,23 @@ fn expect(p: &TokenStream, expected: &Expected) -> TokenStream {
         });
         quote!(&[#(#others),*])
     };
+    let also = if expected.also.is_empty() {
+        quote!(#p::NO_LAYOUTS)
+    } else {
+        let also = expected.also.iter().map(|(size, align)| {
+            let (size, align) = (*size as usize, *align as usize);
+            quote!((#size, #align))
+        });
+        quote!(&[#(#also),*])
+    };
     quote! {
         #p::Expect {
             size: #size,
             align: #align,
+            also: #also,
             before: #before,
             after: #after,
             others: #others,
         }
-    }
-}
-
-/// The first and last token of a declared type: a call whose path is at the first and whose
-/// parentheses are at the last is reported over the whole type (a span cannot be joined on
-/// stable, so rustc joins the expression's ends).
-#[derive(Clone, Copy)]
-struct At {
-    first: Span,
-    last: Span,
-}
-
-impl At {
-    fn of(ty: &Type) -> At {
-        let mut tokens = ty.to_token_stream().into_iter();
-        let first = tokens.next().map_or_else(|| ty.span(), |t| t.span());
-        let last = tokens.last().map_or(first, |t| t.span());
-        At { first, last }
-    }
-
-    /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
-    /// failure points at it.
-    fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
-        // Every token at the type, so that any error in the call (a type that is no pointer)
-        // points at it.
-        let mut group = Group::new(Delimiter::Parenthesis, respan(args, self.first));
-        group.set_span(self.last);
-        let function = respan(function, self.first);
-        quote_spanned!(self.first=> #function #group;)
     }
 }

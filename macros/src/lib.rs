@@ -4,13 +4,17 @@
 
 use proc_macro::TokenStream;
 
+mod callback;
 mod cargo_toml;
 mod crate_path;
 mod expand;
+mod lint;
 mod pipeline;
 mod shape;
 #[cfg(test)]
 mod snapshots;
+#[cfg(test)]
+mod toml_reference;
 
 /// Declares CUDA driver entry points resolved through `cuGetProcAddress` at the exact typedef
 /// version. See the `cuda-entry` crate for the documentation.

@@ -16,7 +16,7 @@ pub(crate) fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// [`cuda_entry`] with `locate` finding the crate of each declaration (the tests and fuzz targets
-/// pass [`crate_path::without_manifest`]).
+/// pass `crate_path::without_manifest`).
 pub(crate) fn expand(
     args: TokenStream,
     item: TokenStream,

@@ -14,6 +14,7 @@
 use cuda_entry_table::rules::{Declaration, tokens_text};
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Abi, Attribute, Ident, Type, Visibility};
 
 use crate::crate_path::Paths;
@@ -70,10 +71,17 @@ impl Shape {
         // shadowed.
         let pfn = Ident::new("pfn", Span::mixed_site());
         let error = Ident::new("error", Span::mixed_site());
-        let call = quote! {
-            // SAFETY: the pointer has the signature checked against the typedef; the caller
-            // upholds the driver function's contract.
-            unsafe { #pfn(#(#names),*) }
+        let call = match status {
+            Some(Status::Checked) => quote! {
+                // SAFETY: `Status` is the signature checked against the typedef, with the C
+                // return type, `int`; the caller upholds the driver function's contract.
+                unsafe { #private::transmute::<_, <() as #name::Signature>::Status>(#pfn)(#(#names),*) }
+            },
+            _ => quote! {
+                // SAFETY: the pointer has the signature checked against the typedef; the caller
+                // upholds the driver function's contract.
+                unsafe { #pfn(#(#names),*) }
+            },
         };
         let answer = match status {
             None => quote!(#private::Result::Ok(#call)),
@@ -84,10 +92,18 @@ impl Shape {
                 #private::Result::Ok(())
             }},
         };
+        // A checked call reads the status as the C `int` it is, whatever type was declared for
+        // it: a status the declared type cannot hold is an error, never an invalid value.
+        let pointer = match status {
+            // The resolution is the same non-generic function for every declaration; only the
+            // transmute to this signature's pointer type is the declaration's own.
+            Some(Status::Checked) => quote!(#name::ENTRY.resolve()),
+            _ => quote!(#name::pointer()),
+        };
         let mut body = Group::new(
             Delimiter::Brace,
             quote! {
-                match #name::pointer() {
+                match #pointer {
                     #private::Result::Ok(#pfn) => #answer,
                     #private::Result::Err(#error) => #private::Result::Err(#error),
                 }
@@ -120,10 +136,13 @@ impl Shape {
             ),
             None => (String::new(), TokenStream::new()),
         };
+        // The user's own `#[inline(...)]` wins (`#[inline(never)]` for a cold path).
+        let inline =
+            (!attrs.iter().any(|a| a.path().is_ident("inline"))).then(|| quote!(#[inline]));
         let function = quote! {
             #(#attrs)*
             #docs
-            #[inline]
+            #inline
             #[allow(clippy::too_many_arguments)] // the C signature's arity is not ours to change
             #vis #unsafe_fn #name(#(#names: #types),*) -> #returns
             #body
@@ -133,6 +152,7 @@ impl Shape {
             #[allow(deprecated)]
             impl #name::Signature for () {
                 type Pfn = unsafe #abi fn(#(#names: #types),*) -> #ret;
+                type Status = unsafe #abi fn(#(#names: #types),*) -> #private::c_int;
                 const LINK: () = {
                     let _ = #name;
                 };
@@ -146,6 +166,8 @@ impl Shape {
             #inner_vis trait Signature {
                 /// The function pointer type.
                 type Pfn: Copy;
+                /// The function pointer type with the C status type, `int`, as its return type.
+                type Status: Copy;
                 /// Names the declared function.
                 const LINK: ();
             }
@@ -246,5 +268,34 @@ mod tests {
             let decl = item.declarations().next().expect("one");
             assert_eq!(signature_text(&decl.abi, decl), expected);
         }
+    }
+}
+
+/// The first and last token of a declared type: a call whose path is at the first and whose
+/// parentheses are at the last is reported over the whole type (a span cannot be joined on
+/// stable, so rustc joins the expression's ends).
+#[derive(Clone, Copy)]
+pub(crate) struct At {
+    pub(crate) first: Span,
+    last: Span,
+}
+
+impl At {
+    pub(crate) fn of(ty: &Type) -> At {
+        let mut tokens = ty.to_token_stream().into_iter();
+        let first = tokens.next().map_or_else(|| ty.span(), |t| t.span());
+        let last = tokens.last().map_or(first, |t| t.span());
+        At { first, last }
+    }
+
+    /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
+    /// failure points at it.
+    pub(crate) fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
+        // Every token at the type, so that any error in the call (a type that is no pointer)
+        // points at it.
+        let mut group = Group::new(Delimiter::Parenthesis, respan(args, self.first));
+        group.set_span(self.last);
+        let function = respan(function, self.first);
+        quote_spanned!(self.first=> #function #group;)
     }
 }

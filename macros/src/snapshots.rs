@@ -108,3 +108,16 @@ fn optional_declaration_through_a_reexport() {
         },
     );
 }
+
+#[test]
+fn callback_declaration() {
+    check(
+        "callback",
+        quote!(symbol = "cuLaunchHostFunc", version = 10000),
+        quote! {
+            pub unsafe extern "C" fn launch_host_func(
+                stream: CUstream, f: CUhostFn, user_data: *mut c_void,
+            ) -> CUresult;
+        },
+    );
+}

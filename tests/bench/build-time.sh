@@ -54,8 +54,17 @@ use std::fmt::Write as _;
 
 use cuda_entry_table::{CType, Class, Stream, TYPEDEFS, Typedef};
 
-/// A Rust type of the C type's size, alignment and class (pointers as `*mut c_void`).
+/// A Rust type of the C type's size, alignment and class (pointers as `*mut c_void`, callbacks as
+/// the function pointer of their C signature).
 fn rust_type(t: &CType) -> Option<String> {
+    if let Some(callback) = t.callback {
+        let params: Option<Vec<String>> = callback.params.iter().map(|p| rust_type(&p.ty)).collect();
+        let ret = match callback.ret.size {
+            0 => String::new(),
+            _ => format!(" -> {}", rust_type(&callback.ret)?),
+        };
+        return Some(format!("Option<unsafe extern \"C\" fn({}){ret}>", params?.join(", ")));
+    }
     if t.pointer {
         return Some("*mut c_void".into());
     }

@@ -31,5 +31,5 @@ pages! {
     Testing => "../../docs/testing.md",
     WhyVersions => "../../docs/why-versions.md",
     SimReadme => "../../core/sim/README.md",
-    SimdriverReadme => "../../tests/simdriver/README.md",
+    SimdriverReadme => "../../core/sim/simdriver/README.md",
 }

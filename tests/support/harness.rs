@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::{Simulator, target_command};
+use crate::target_command;
 
 /// The environment variable through which a scenario's child process learns which scenario to
 /// run. A test that runs a harness binary from inside a scenario removes it from that child.
@@ -59,9 +59,9 @@ pub struct Scenario {
 #[derive(Clone, Copy, Debug)]
 pub enum Driver {
     /// A simulated driver.
-    Sim(Simulator),
+    Sim(cuda_entry_sim::Driver),
     /// A simulated runtime library (through `CUDA_ENTRY_RUNTIME_PATH`); no driver override.
-    Runtime(Simulator),
+    Runtime(cuda_entry_sim::Runtime),
     /// This exact path, through the override (a missing file, a non-library...).
     Path(&'static str),
     /// Whatever the platform's default is (no override).
@@ -359,8 +359,14 @@ fn run_one(s: &Scenario, exe: &Path, nocapture: bool) -> Outcome {
     child.env_remove("CUDA_ENTRY_DRIVER_PATH");
     child.env_remove("CUDA_ENTRY_RUNTIME_PATH");
     let overridden = match s.driver {
-        Driver::Sim(sim) => Some(("CUDA_ENTRY_DRIVER_PATH", sim.path())),
-        Driver::Runtime(sim) => Some(("CUDA_ENTRY_RUNTIME_PATH", sim.path())),
+        Driver::Sim(sim) => Some((
+            "CUDA_ENTRY_DRIVER_PATH",
+            sim.path().map_err(|e| e.to_string()),
+        )),
+        Driver::Runtime(sim) => Some((
+            "CUDA_ENTRY_RUNTIME_PATH",
+            sim.path().map_err(|e| e.to_string()),
+        )),
         Driver::Path(path) => Some(("CUDA_ENTRY_DRIVER_PATH", Ok(PathBuf::from(path)))),
         Driver::Default => None,
     };

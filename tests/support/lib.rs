@@ -1,10 +1,14 @@
-//! Support shared by the workspace's tests and examples: finding the simulated driver libraries,
-//! reading their call records, and running test scenarios each in a process of its own (the driver
-//! is loaded once per process, so every driver configuration needs a fresh one).
+//! Support shared by the workspace's tests and examples: running test scenarios each in a process
+//! of its own (the driver is loaded once per process, so every driver configuration needs a fresh
+//! one), reading ELF and PE files, fork helpers, and the documentation's doctests. The simulated
+//! libraries are found, configured and read through the testing kit, `cuda-entry-sim`, as users'
+//! tests do.
 #![deny(missing_docs)]
 #[cfg(doctest)]
 mod docs;
 pub mod elf;
+#[cfg(target_os = "linux")]
+pub mod fork;
 mod harness;
 #[cfg(windows)]
 mod pe;
@@ -13,148 +17,37 @@ mod program;
 pub use harness::{Driver, SCENARIO_VARIABLE, Scenario, run_scenarios};
 pub use program::{EMULATOR_VARIABLE, target_command};
 
-use std::ffi::{CStr, CString, c_char};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-/// Which simulated driver library.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Simulator {
-    /// The full simulator: a 12.0+ driver with `cuGetProcAddress_v2` (reports 13000 by default).
-    Current,
-    /// A CUDA 11.3-11.8 driver: the 4-argument `cuGetProcAddress` only (reports 11080).
-    Driver11x,
-    /// A driver before 11.3: no `cuGetProcAddress` at all (reports 11020).
-    Old,
-    /// A CUDA runtime with `cudaGetDriverEntryPointByVersion` (reports 13000).
-    Runtime,
-    /// A CUDA 12.0-12.4 runtime: no `cudaGetDriverEntryPointByVersion` (reports 12040).
-    RuntimeOld,
+use cuda_entry_sim::{Config, Simulator};
+
+/// The simulated library named by cuda-entry's driver variable (`CUDA_ENTRY_DRIVER_PATH`, which
+/// the harness sets for a scenario's process), opened for its records.
+///
+/// # Panics
+/// If the variable is unset or the library cannot be opened (test code only).
+pub fn simulator() -> Simulator {
+    simulator_at(cuda_entry::PATH_VARIABLE)
 }
 
-impl Simulator {
-    fn crate_name(self) -> &'static str {
-        match self {
-            Simulator::Current => "cuda_entry_simdriver",
-            Simulator::Driver11x => "cuda_entry_simdriver_11x",
-            Simulator::Old => "cuda_entry_simdriver_old",
-            Simulator::Runtime => "cuda_entry_simruntime",
-            Simulator::RuntimeOld => "cuda_entry_simruntime_old",
-        }
-    }
-
-    /// The built library's path (next to the running executable's `deps/` folder).
-    ///
-    /// # Errors
-    /// A message saying how to build it, when it is not there.
-    pub fn path(self) -> Result<PathBuf, String> {
-        let file = format!(
-            "{}{}{}",
-            std::env::consts::DLL_PREFIX,
-            self.crate_name(),
-            std::env::consts::DLL_SUFFIX
-        );
-        let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
-        let mut dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-        // target/<profile>/deps/<test>, target/<profile>/examples/<example>, or
-        // target/<profile>/<bin>: the cdylibs of dev-dependencies are in target/<profile>/deps.
-        if dir.ends_with("deps") || dir.ends_with("examples") {
-            dir.pop();
-        }
-        let candidates = [dir.join("deps").join(&file), dir.join(&file)];
-        candidates
-            .iter()
-            .find(|p| p.is_file())
-            .cloned()
-            .ok_or_else(|| {
-                format!(
-                    "the simulated driver `{file}` is not built (looked in {}); build it with \
-                 `cargo build -p {}`",
-                    dir.display(),
-                    self.crate_name().replace('_', "-")
-                )
-            })
-    }
+/// The simulated library named by the environment variable `variable`, as [`simulator`].
+///
+/// # Panics
+/// As [`simulator`].
+pub fn simulator_at(variable: &str) -> Simulator {
+    let path = std::env::var_os(variable).unwrap_or_else(|| panic!("{variable} set"));
+    Simulator::open(path).unwrap_or_else(|e| panic!("open simulator: {e}"))
 }
 
-/// The simulated driver's call records, read through its instrumentation exports.
-#[derive(Debug)]
-pub struct SimRecords {
-    library: libloading::Library,
-}
-
-impl SimRecords {
-    /// Opens the simulator at `path` (the same handle the library under test uses, if loaded).
-    ///
-    /// # Errors
-    /// The loader's message, if it cannot be opened.
-    pub fn open(path: &Path) -> Result<SimRecords, String> {
-        // SAFETY: the simulator is this workspace's own library; its initialisers are trivial.
-        let library = unsafe { libloading::Library::new(path) }.map_err(|e| e.to_string())?;
-        Ok(SimRecords { library })
-    }
-
-    /// Opens the simulator named by `CUDA_ENTRY_DRIVER_PATH`.
-    ///
-    /// # Panics
-    /// If the variable is unset or the library cannot be opened (test code only).
-    pub fn from_env() -> SimRecords {
-        SimRecords::from_variable("CUDA_ENTRY_DRIVER_PATH")
-    }
-
-    /// Opens the simulator named by the environment variable `variable`.
-    ///
-    /// # Panics
-    /// As [`SimRecords::from_env`].
-    pub fn from_variable(variable: &str) -> SimRecords {
-        let path = std::env::var(variable).unwrap_or_else(|_| panic!("{variable} set"));
-        SimRecords::open(Path::new(&path)).expect("open simulator")
-    }
-
-    /// The name of the export most recently called (`"cuCtxCreate_v4"`).
-    pub fn last_call(&self) -> String {
-        // SAFETY: the instrumentation export's signature, as tests/simdriver defines it.
-        unsafe {
-            let f = self
-                .library
-                .get::<unsafe extern "C" fn() -> *const c_char>(c"cuda_entry_sim_last_call")
-                .expect("cuda_entry_sim_last_call exported");
-            let p = f();
-            if p.is_null() {
-                String::new()
-            } else {
-                CStr::from_ptr(p).to_string_lossy().into_owned()
-            }
-        }
-    }
-
-    /// How many times the export `name` was called.
-    pub fn calls(&self, name: &str) -> u64 {
-        let name = CString::new(name).expect("no NUL in an export name");
-        // SAFETY: as above.
-        unsafe {
-            let f = self
-                .library
-                .get::<unsafe extern "C" fn(*const c_char) -> u64>(c"cuda_entry_sim_calls")
-                .expect("cuda_entry_sim_calls exported");
-            f(name.as_ptr())
-        }
-    }
-
-    /// The address of the simulator's export `name`, to compare a resolved pointer with.
-    pub fn address(&self, name: &str) -> Option<*mut std::ffi::c_void> {
-        let name = CString::new(name).ok()?;
-        // SAFETY: only the symbol's address is read, never called through this type.
-        unsafe {
-            self.library
-                .get::<*mut std::ffi::c_void>(name.as_c_str())
-                .ok()
-                .map(|s| *s)
-        }
-    }
-
+/// What the workspace's tests count on a simulator besides its own records.
+pub trait Queries {
     /// How many times the driver was asked for an entry point, by either `cuGetProcAddress`.
-    pub fn queries(&self) -> u64 {
+    fn queries(&self) -> u64;
+}
+
+impl Queries for Simulator {
+    fn queries(&self) -> u64 {
         self.calls("cuGetProcAddress_v2") + self.calls("cuGetProcAddress")
     }
 }
@@ -169,9 +62,9 @@ impl SimRecords {
 pub fn export_name(address: *const std::ffi::c_void) -> Option<String> {
     #[repr(C)]
     struct DlInfo {
-        fname: *const c_char,
+        fname: *const std::ffi::c_char,
         fbase: *mut std::ffi::c_void,
-        sname: *const c_char,
+        sname: *const std::ffi::c_char,
         saddr: *mut std::ffi::c_void,
     }
     unsafe extern "C" {
@@ -191,7 +84,7 @@ pub fn export_name(address: *const std::ffi::c_void) -> Option<String> {
     }
     // SAFETY: dladdr returned a NUL-terminated name owned by the loader.
     Some(
-        unsafe { CStr::from_ptr(info.sname) }
+        unsafe { std::ffi::CStr::from_ptr(info.sname) }
             .to_string_lossy()
             .into_owned(),
     )
@@ -253,22 +146,26 @@ pub fn fall_back_to_simulator(why: &dyn std::fmt::Display) -> Option<ExitCode> {
         println!("{REQUIRE_GPU} is set: a real driver is required, no simulated one is tried.");
         return Some(ExitCode::FAILURE);
     }
-    let path = match Simulator::Current.path() {
-        Ok(path) => path,
-        Err(e) => {
-            println!("and the simulated driver is not available either: {e}");
-            return Some(ExitCode::FAILURE);
-        }
-    };
+    let mut command = target_command(std::env::current_exe().expect("current_exe"));
+    command
+        .args(std::env::args_os().skip(1))
+        .env("CUDA_ENTRY_SIMULATED", "1");
+    // The kit's way to point a program at the simulated driver (the default configuration).
+    if let Err(e) = Config::new().apply_to(&mut command) {
+        println!("and the simulated driver is not available either: {e}");
+        return Some(ExitCode::FAILURE);
+    }
+    let path = command
+        .get_envs()
+        .find(|(name, _)| *name == cuda_entry::PATH_VARIABLE)
+        .and_then(|(_, path)| path)
+        .map(Path::new)
+        .unwrap_or(Path::new(""));
     println!(
         "Running the same program against the SIMULATED driver ({}).\n",
         path.display()
     );
-    let status = target_command(std::env::current_exe().expect("current_exe"))
-        .args(std::env::args_os().skip(1))
-        .env("CUDA_ENTRY_DRIVER_PATH", &path)
-        .env("CUDA_ENTRY_SIMULATED", "1")
-        .status();
+    let status = command.status();
     Some(match status {
         Ok(s) if s.success() => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,

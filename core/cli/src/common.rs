@@ -1,5 +1,6 @@
-//! What the subcommands share: the error type and its exit codes, the table's toolkit range,
-//! symbol suggestions, the `cuda_entry::Entry` of a request, and finding the simulated driver.
+//! What the subcommands share: the error type (its exit statuses are [`exit`]'s), the
+//! `cuda_entry::Entry` of a request, and finding the simulated driver. The wording of the table's
+//! facts is the rules' (`cuda_entry_table::rules`).
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -7,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use cuda_entry::{Entry, Resolver, Stream};
-use cuda_entry_table::{Cuda, TOOLKITS, Typedef, Version};
+
+use crate::exit;
 
 /// Why a subcommand stopped early.
 #[derive(Debug)]
@@ -25,19 +27,14 @@ pub(crate) enum CliError {
     ClosedOutput,
 }
 
-/// The exit status when the `--simulated` re-run crashed.
-pub(crate) const CRASHED: u8 = 4;
-/// The exit status when standard output was closed.
-pub(crate) const CLOSED_OUTPUT: u8 = 141;
-
 impl CliError {
     /// The exit status of each kind of error.
     pub(crate) fn exit_code(&self) -> ExitCode {
-        ExitCode::from(match self {
-            CliError::BadInput(_) => 2,
-            CliError::Failed(_) => 1,
-            CliError::Crashed(_) => CRASHED,
-            CliError::ClosedOutput => CLOSED_OUTPUT,
+        exit::code(match self {
+            CliError::BadInput(_) => exit::BAD_INPUT,
+            CliError::Failed(_) => exit::FAILED,
+            CliError::Crashed(_) => exit::CRASHED,
+            CliError::ClosedOutput => exit::CLOSED_OUTPUT,
         })
     }
 }
@@ -49,57 +46,6 @@ impl fmt::Display for CliError {
             CliError::ClosedOutput => Ok(()),
         }
     }
-}
-
-/// `13.5` for `13050`, as [`Version::dotted`] writes it; a number that is no version (a driver
-/// reports what it reports) stays a number.
-pub(crate) fn release(n: u32) -> String {
-    Version::new(n).map_or_else(|_| n.to_string(), Version::dotted)
-}
-
-/// The span of toolkits the table was read from: ` (the headers of CUDA 11.7 to 13.5)`.
-pub(crate) fn table_range() -> String {
-    match (TOOLKITS.first(), TOOLKITS.last()) {
-        (Some(&first), Some(&last)) => {
-            format!(" (the headers of {} to {})", Cuda(first), release(last))
-        }
-        _ => String::new(),
-    }
-}
-
-/// The message for a symbol the table does not know, with the nearest table symbol if any.
-pub(crate) fn unknown_symbol(symbol: &str) -> String {
-    match cuda_entry_table::nearest(symbol) {
-        Some(near) => format!(
-            "unknown symbol `{symbol}`: did you mean `{near}`? (symbols are base names, without \
-             `_v2`/`_ptsz`/`_ptds`: the version and the stream select the variant)"
-        ),
-        None => format!(
-            "unknown symbol `{symbol}`: the typedef table{} does not have it; list the known ones \
-             with `cuda-entry probe --simulated` (a driver API newer than the table can be \
-             declared with `unverified`)",
-            table_range()
-        ),
-    }
-}
-
-/// The typedefs of `symbol` in one flavour group, oldest first.
-pub(crate) fn flavour(symbol: &str, per_thread: bool) -> Vec<&'static Typedef> {
-    let mut typedefs: Vec<&'static Typedef> = cuda_entry_table::lookup(symbol)
-        .iter()
-        .filter(|t| t.stream.is_per_thread() == per_thread)
-        .collect();
-    typedefs.sort_by_key(|t| t.version);
-    typedefs
-}
-
-/// `PFN_cuMemAlloc_v2000 (2000), PFN_cuMemAlloc_v3020 (3020)`.
-pub(crate) fn typedef_list(typedefs: &[&Typedef]) -> String {
-    typedefs
-        .iter()
-        .map(|t| format!("{} ({})", t.typedef_name(), t.version))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A `'static` C string for `Entry::new`. Each distinct symbol is leaked once per process: the
@@ -117,12 +63,7 @@ pub(crate) fn entry(
     per_thread: bool,
     resolver: Resolver,
 ) -> Entry {
-    let stream = if per_thread {
-        Stream::PerThread
-    } else {
-        Stream::Legacy
-    };
-    Entry::new(symbol, version, stream).through(resolver)
+    Entry::new(symbol, version, Stream::per_thread(per_thread)).through(resolver)
 }
 
 /// The environment variable set in the re-run child of `--simulated`, naming the simulator.
@@ -134,33 +75,27 @@ pub(crate) fn simulated() -> bool {
 }
 
 /// A simulator library built next to this executable (`target/<profile>/` or its `deps/`), as
-/// the workspace's tests find it.
-fn built_library(crate_name: &str) -> Result<PathBuf, String> {
-    let file = format!(
-        "{}{crate_name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    let exe = std::env::current_exe().map_err(|e| format!("cannot locate this program: {e}"))?;
-    let mut dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-    if dir.ends_with("deps") || dir.ends_with("examples") {
-        dir.pop();
-    }
-    let candidates = [dir.join("deps").join(&file), dir.join(&file)];
-    candidates
-        .iter()
-        .find(|p| p.is_file())
-        .cloned()
-        .ok_or_else(|| {
-            format!(
-                "the simulated driver `{file}` is not built (looked in {} and its deps/); build \
-                 it with `cargo build -p {}` (same profile and target folder as this program), or \
-                 set {} to its path",
-                dir.display(),
-                crate_name.replace('_', "-"),
-                cuda_entry::PATH_VARIABLE
-            )
-        })
+/// the testing kit (`cuda-entry-sim`) finds it for the workspace's tests and users' own.
+fn built_library(
+    found: Result<PathBuf, cuda_entry_sim::Error>,
+    crate_name: &str,
+) -> Result<PathBuf, String> {
+    found.map_err(|error| match error {
+        cuda_entry_sim::Error::NotBuilt {
+            file, looked_in, ..
+        } => format!(
+            "the simulated driver `{file}` is not built (looked in {} and its deps/); build it \
+             with `cargo build -p {}` (same profile and target folder as this program), or set {} \
+             to its path",
+            looked_in
+                .last()
+                .map_or(Path::new(""), PathBuf::as_path)
+                .display(),
+            crate_name.replace('_', "-"),
+            cuda_entry::PATH_VARIABLE
+        ),
+        other => other.to_string(),
+    })
 }
 
 /// For `--simulated`: when the driver-path variable is not set yet, runs this same command line
@@ -173,7 +108,11 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
     if set(cuda_entry::PATH_VARIABLE) {
         return Ok(None);
     }
-    let driver = built_library("cuda_entry_simdriver").map_err(CliError::Failed)?;
+    let driver = built_library(
+        cuda_entry_sim::Driver::Current.path(),
+        "cuda_entry_simdriver",
+    )
+    .map_err(CliError::Failed)?;
     let exe = std::env::current_exe()
         .map_err(|e| CliError::Failed(format!("cannot locate this program: {e}")))?;
     let mut child = Command::new(exe);
@@ -183,7 +122,7 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
         .env(SIMULATED_VARIABLE, "1");
     // `resolver = "runtime"` declarations need a runtime: the simulated one when it is built.
     if !set(cuda_entry::RUNTIME_PATH_VARIABLE)
-        && let Ok(runtime) = built_library("cuda_entry_simruntime")
+        && let Ok(runtime) = cuda_entry_sim::Runtime::Current.path()
     {
         child.env(cuda_entry::RUNTIME_PATH_VARIABLE, runtime);
     }
@@ -191,7 +130,7 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
         .status()
         .map_err(|e| CliError::Failed(format!("cannot re-run this program: {e}")))?;
     match status.code() {
-        Some(code) => Ok(Some(ExitCode::from(u8::try_from(code).unwrap_or(1)))),
+        Some(code) => Ok(Some(exit::code(u8::try_from(code).unwrap_or(exit::FAILED)))),
         None => Err(CliError::Crashed(format!(
             "the --simulated run against {} crashed: {}; its output above is incomplete",
             crate::shown::path(&driver),

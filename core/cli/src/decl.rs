@@ -1,13 +1,17 @@
 //! `cuda-entry decl`: a ready-to-paste `#[cuda_entry]` declaration from the typedef table, its types
-//! written by [`crate::ctype`].
+//! written by [`crate::rust_type`].
 
 use std::fmt::Write;
 use std::process::ExitCode;
 
 use cuda_entry_table::{Cuda, Param, TOOLKITS, Typedef};
 
-use crate::common::{CliError, flavour, release, typedef_list, unknown_symbol};
-use crate::ctype::{Needs, Types, rust_type};
+use cuda_entry_table::rules::{
+    Miss, Reader, oldest_first, release, typedef_at, typedef_list, unknown_symbol,
+};
+
+use crate::common::CliError;
+use crate::rust_type::{Needs, Types, param_type};
 
 /// Options of `decl`.
 #[derive(Debug)]
@@ -31,22 +35,22 @@ pub(crate) fn select(spec: &str, per_thread: bool) -> Result<&'static Typedef, C
         None => (spec, None),
     };
     if cuda_entry_table::lookup(symbol).is_empty() {
-        return Err(CliError::BadInput(unknown_symbol(symbol)));
+        return Err(CliError::BadInput(unknown_symbol(symbol, Reader::Command)));
     }
-    let group = flavour(symbol, per_thread);
-    let other = flavour(symbol, !per_thread);
+    let group = oldest_first(symbol, per_thread);
+    let other = oldest_first(symbol, !per_thread);
     let Some(&newest) = group.last() else {
         return Err(CliError::BadInput(if per_thread {
             format!(
                 "`{symbol}` has no per-thread default stream typedef: drop `--stream \
                  per_thread` (its typedefs are {})",
-                typedef_list(&other)
+                typedef_list(other.iter().copied())
             )
         } else {
             format!(
                 "`{symbol}` exists only for the per-thread default stream: add `--stream \
                  per_thread` (its typedefs are {})",
-                typedef_list(&other)
+                typedef_list(other.iter().copied())
             )
         }));
     };
@@ -56,28 +60,26 @@ pub(crate) fn select(spec: &str, per_thread: bool) -> Result<&'static Typedef, C
             CliError::BadInput(format!(
                 "`{text}` is not a version: write `{symbol}@N` with N the version of a typedef \
                  ({}), or `{symbol}@latest`",
-                typedef_list(&group)
+                typedef_list(group.iter().copied())
             ))
         })?,
     };
-    if let Some(t) = group.iter().find(|t| t.version == version) {
-        return Ok(t);
-    }
-    let hint = match other.iter().find(|t| t.version == version) {
-        Some(t) if per_thread => format!(
+    let hint = match typedef_at(symbol, version, per_thread) {
+        Ok(t) => return Ok(t),
+        Err(Miss::OtherFlavour(t)) if per_thread => format!(
             "; {version} is the legacy typedef `{}`: drop `--stream per_thread`",
             t.typedef_name()
         ),
-        Some(t) => format!(
+        Err(Miss::OtherFlavour(t)) => format!(
             "; {version} is the per-thread typedef `{}`: add `--stream per_thread`",
             t.typedef_name()
         ),
-        None => String::new(),
+        Err(Miss::NoFlavour | Miss::NotATypedef { .. }) => String::new(),
     };
     Err(CliError::BadInput(format!(
         "`{symbol}` has no {}typedef at version {version}: the valid versions are {}{hint}",
         if per_thread { "per-thread " } else { "" },
-        typedef_list(&group)
+        typedef_list(group.iter().copied())
     )))
 }
 
@@ -196,12 +198,17 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
         .params
         .iter()
         .zip(&names)
-        .map(|(p, name)| format!("{name}: {}", rust_type(p.ty.spelling, types, &mut needs)))
+        .map(|(p, name)| format!("{name}: {}", param_type(&p.ty, types, &mut needs)))
         .collect();
     let ret = if t.ret.size == 0 {
         String::new()
+    } else if t.ret.spelling == "CUresult" && types == Types::C {
+        // Bindings' own `CUresult` may be an enum (cudarc's is), which cannot hold every status
+        // the driver returns: the status is always the crate's, named in full so that it clashes
+        // with no import of the user's.
+        "cuda_entry::types::CUresult".to_owned()
     } else {
-        rust_type(t.ret.spelling, types, &mut needs)
+        param_type(&t.ret, types, &mut needs)
     };
     let mut out = String::new();
     if !needs.std_ffi.is_empty() {

@@ -23,14 +23,14 @@
 
 mod check;
 mod common;
-mod ctype;
 mod decl;
-mod error_text;
-mod json;
+mod exit;
 mod migrate;
 mod output;
 mod probe;
+mod rust_type;
 mod shown;
+mod source;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,7 +58,7 @@ the version of the typedef its signature was copied from, and the driver must be
 that new.
 
 The driver is libcuda.so.1 (nvcuda.dll on Windows), or the library CUDA_ENTRY_DRIVER_PATH
-names. --simulated uses the simulated driver built with this workspace (tests/simdriver)
+names. --simulated uses the simulated driver built with this workspace (core/sim/simdriver)
 instead.
 
 Exit status: 0 success; 1 a declaration would fail, a binding migrate found disagrees with
@@ -138,11 +138,13 @@ fail, and why. What it could not read, it never passes.
 
 Each PATH is a Rust source file, a built binary (an executable or library: ELF, PE,
 Mach-O or universal Mach-O, whatever the machine running this command), a folder, whose
-.rs files are read recursively (skipping target/ and hidden folders), or - for standard
-input. Only regular files are read: a FIFO, socket or device is refused (pass - to read a
-pipe). Limits, far beyond any real project: a source may have 16 MiB, a binary 2 GiB, a
-manifest section 4 MiB; a source nested more than 256 levels deep (brackets, generics,
-prefix operators, closures) is refused rather than risk the parser's stack.
+.rs files and binaries (told by their first bytes) are read recursively (skipping target/
+and hidden folders; a folder with neither is bad input), or - for standard input. Only
+regular files are read: a FIFO, socket or device is refused (pass - to read a pipe).
+Limits, far beyond any real project: a source may have 16 MiB, a binary 2 GiB, a manifest
+section 4 MiB, a binary 100,000 declarations, a universal binary 64 slices; a source nested
+more than 256 levels deep (brackets, generics, prefix operators, closures) is refused rather
+than risk the parser's stack.
 
 A source is parsed (syn) for every #[cuda_entry(...)] declaration: the single-function
 form, and the declarations inside #[cuda_entry] unsafe extern \"C\" { ... } blocks, in
@@ -153,9 +155,10 @@ macro_rules! or cfg_if!, behind cfg_attr, in an impl block or a trait) is listed
 checked, with its file:line. A declaration under a #[cfg] that is always false (cfg(any()))
 is judged all the same, with a note. A binary states its declarations in its manifest
 section (cuda_entry on ELF, .cuentry on PE, __DATA,__cuda_entry on Mach-O), one record per
-declaration linked into it, with the package that declared it; every slice of a universal
-binary is read. A binary (or slice) without that section is listed as not checked: nothing
-in it can be judged.
+declaration linked into it, with the package that declared it; every such section and every
+slice of a universal binary is read, once (slices or sections sharing bytes are refused),
+and nothing but the headers that locate them. A binary (or slice) without that section is
+listed as not checked: nothing in it can be judged.
 
 Each declaration is judged against this machine's driver by resolving it exactly as the
 program would (a fresh cuda_entry::Entry); with --simulated, against the simulated driver
@@ -200,15 +203,22 @@ Examples:
   generate-bindings | cuda-entry check --driver-version 12.4 -";
 
 const MIGRATE_ABOUT: &str = "\
-Print the #[cuda_entry] declarations to use instead of link-time extern bindings and calls
-through cudarc::driver::sys; --write rewrites the extern blocks.
+Print the #[cuda_entry] declarations to use instead of link-time extern bindings, functions
+loaded by name, and calls through cudarc::driver::sys; --write rewrites the bindings, and a
+crate folder's manifest and link settings.
 
-Each PATH is a Rust source file, a folder, whose .rs files are read recursively (skipping
-target/ and hidden folders), or - for standard input (without --write), read as check reads
-them. Found are:
+Each PATH is a crate folder (one with a Cargo.toml: every .rs file under it, its manifest, its
+build script, its .cargo/config.toml, its Cargo.lock), a Rust source file, a folder, whose .rs
+files are read recursively (skipping target/ and hidden folders), or - for standard input
+(without --write), read as check reads them. Found are:
 - the functions of extern \"C\" blocks (not #[cuda_entry] ones) named cu + an uppercase
   letter, or whose #[link_name] is: a binding linked against libcuda, named by the driver's
   export (cuMemAlloc_v2, cuStreamSynchronize_ptsz);
+- the fields of a struct of functions loaded by name, as bindgen's --dynamic-loading writes it
+  (a libloading::Library field and Result<unsafe extern \"C\" fn(..), libloading::Error> or
+  bare function pointer fields, filled by Library::get(b\"cuInit\\0\") in its constructor);
+- wrapper functions loading one export lazily by name (a OnceLock around
+  Library::get(b\"cuMemAlloc_v2\\0\"), cudarc's driver::sys), extern fallback included;
 - calls through cudarc::driver::sys, by that path, an alias of it (use cudarc::driver::sys;
   use ... as cu), its functions imported by name or by a glob.
 
@@ -216,29 +226,39 @@ For each, the typedef its export implements: cuMemAlloc_v2 is cuMemAlloc at vers
 (PFN_cuMemAlloc_v3020),
 cuCtxCreate_v4 cuCtxCreate at 12050, cuStreamSynchronize_ptsz cuStreamSynchronize at 7000
 with the per-thread default stream, cuInit cuInit at 2000. Then the declaration to use, with
-the parameter names and types of the extern declaration (of the typedef, through cudarc's
-types, for a call), and where the signature disagrees with the typedef: the macro's own rules
-(arity, pointers) and the sizes of the types whose size a reader can tell (u32, usize,
-pointers...). An export the table does not know is reported, never guessed.
+the parameter names and types of the binding (of the typedef, through cudarc's types, for a
+call), and where the signature disagrees with the typedef: the macro's own rules (arity,
+pointers) and the sizes of the types whose size a reader can tell (u32, usize, pointers...).
+An export the table does not know is reported, never guessed.
 
-With --write, each extern block's functions that agree with their typedef become a
-#[cuda_entry] block, every other byte of the file staying as it was; the diff is printed
-first (--dry-run prints only the diff). A migrated function keeps its name for its call sites
-as a shim: the #[cuda_entry] declaration is written as <name>_entry, and an unsafe extern
-\"C\" fn with the old name and signature calls it, returning the driver's CUresult, or
-CUDA_ERROR_NOT_FOUND (500) when the entry cannot be resolved (no driver, one too old). Calls
-through cudarc are not rewritten: their declarations are printed, to add by hand. The crate
-needs cuda-entry as a dependency; a block all of whose functions migrate goes, its #[link]
-with it.
+With --write, each binding that agrees with its typedef becomes a #[cuda_entry] declaration,
+every other byte of the file staying as it was; the diff is printed first (--dry-run prints
+only the diff). Every public name and signature stays: an extern function becomes a shim of
+the same name and signature that calls the declaration (written as <name>_entry), returning
+the driver's CUresult, or CUDA_ERROR_NOT_FOUND (500) when the entry cannot be resolved (no
+driver, one too old); a loaded struct's fields are filled with such shims, so its constructors
+and methods keep their API; a wrapper keeps its signature and calls the declaration. Calls
+through cudarc are not rewritten: their declarations are printed, to add by hand. A block all
+of whose functions migrate goes, its #[link] with it; a #[link(name = \"cuda\")] left on a block
+with no cu* function goes too.
+
+For a crate folder, --write also adds the dependency to Cargo.toml (kept as written: its
+formatting and comments; cuda-entry = \"<this version's major.minor>\", or --dependency), removes
+the build script's cargo:rustc-link-lib=cuda statements (any kind, cargo:: too) and the -l cuda
+flags of .cargo/config.toml, and says what it changed, file by file; what still links libcuda
+is said too. When its Cargo.lock holds a package older than cuda-entry needs, it prints the
+cargo update -p to run.
 
 Exit status: 0 every binding found agrees with its typedef (or none was found); 1 one
 disagrees (it is reported, and left as it is by --write), or a file could not be written;
-2 bad input (a missing path, a binary, a source that is not valid Rust, - with --write); 3
-none disagrees but an export is unknown to the table (left as it is); 141 standard output
-was closed.
+2 bad input (a missing path, a binary, a source that is not valid Rust, - with --write, a
+workspace's root manifest, a --dependency that is no Cargo dependency, or no crate folder for
+it); 3 none disagrees but an export is unknown to the table, or something that links libcuda
+could not be removed (each left as it is); 141 standard output was closed.
 
 Examples:
-  cuda-entry migrate src/
+  cuda-entry migrate path/to/crate
+  cuda-entry migrate --write --dependency 'path = \"../cuda-entry/core\"' path/to/crate
   cuda-entry migrate --dry-run src/ffi.rs
   cuda-entry migrate --write src/ffi.rs
   cuda-entry migrate --json src/ | jq '.bindings[] | select(.status != \"ready\")'";
@@ -304,7 +324,7 @@ enum TypesArg {
 
 #[derive(Debug, Args)]
 struct CheckArgs {
-    /// Rust source files, built binaries, folders of .rs files, or - for standard input.
+    /// Rust source files, built binaries, folders of either, or - for standard input.
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
     /// Judge against a driver of this version (12040 or 12.4 for CUDA 12.4) from the typedef
@@ -321,11 +341,12 @@ struct CheckArgs {
 
 #[derive(Debug, Args)]
 struct MigrateArgs {
-    /// Rust source files, folders of .rs files, or - for standard input.
+    /// Crate folders (with a Cargo.toml), Rust source files, folders of .rs files, or - for
+    /// standard input.
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
-    /// Rewrite the files: each extern block's driver functions become #[cuda_entry] ones (the
-    /// diff is printed first).
+    /// Rewrite the files: each binding's driver functions become #[cuda_entry] ones, a crate's
+    /// manifest gets the dependency and loses its libcuda link (the diff is printed first).
     #[arg(long, conflicts_with = "dry_run")]
     write: bool,
     /// Print the diff --write would apply, and write nothing.
@@ -334,6 +355,10 @@ struct MigrateArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// The cuda-entry dependency a crate folder's Cargo.toml gets, in Cargo's words: a version
+    /// (`0.1`) or a dependency's keys (`path = "../cuda-entry/core"`, `git = "URL", rev = "..."`).
+    #[arg(long, value_name = "SPEC")]
+    dependency: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -369,9 +394,11 @@ pub fn main() -> ExitCode {
 /// or a command-line mistake on stderr (status 2).
 fn usage(e: &clap::Error) -> Result<ExitCode, CliError> {
     match e.print() {
-        Ok(()) => Ok(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))),
+        Ok(()) => Ok(exit::code(
+            u8::try_from(e.exit_code()).unwrap_or(exit::BAD_INPUT),
+        )),
         // stderr itself is gone: nothing can be said, the status still tells.
-        Err(_) if e.use_stderr() => Ok(ExitCode::from(2)),
+        Err(_) if e.use_stderr() => Ok(exit::code(exit::BAD_INPUT)),
         Err(io) => Err(output::written(&io)),
     }
 }
@@ -393,8 +420,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             spec: args.spec,
             per_thread: args.stream == StreamArg::PerThread,
             types: match args.types {
-                TypesArg::CudaEntry => ctype::Types::CudaEntry,
-                TypesArg::C => ctype::Types::C,
+                TypesArg::CudaEntry => rust_type::Types::CudaEntry,
+                TypesArg::C => rust_type::Types::C,
             },
         }),
         Command::Check(args) => {
@@ -414,13 +441,14 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             write: args.write,
             dry_run: args.dry_run,
             json: args.json,
+            dependency: args.dependency,
         }),
         Command::Completions(args) => {
             // Written to memory first: clap_complete panics when its writer fails.
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "cuda-entry", &mut script);
             output::print(&String::from_utf8_lossy(&script))?;
-            Ok(ExitCode::SUCCESS)
+            Ok(exit::code(exit::SUCCESS))
         }
     }
 }

@@ -5,10 +5,13 @@ use std::process::ExitCode;
 
 use cuda_entry::{Bootstrap, DriverInfo, Error, ErrorKind, Resolver};
 use cuda_entry_table::{Cuda, Typedef};
+use serde_json::{Value, json};
 
-use crate::common::{CliError, entry, flavour, release, simulated, static_symbol, unknown_symbol};
-use crate::error_text;
-use crate::json::Json;
+use cuda_entry_table::rules::{Reader, oldest_first as flavour, release, unknown_symbol};
+
+use crate::common::{CliError, entry, simulated, static_symbol};
+use crate::exit;
+use crate::output;
 use crate::shown::shown;
 
 /// What the driver answered for one flavour group (legacy or per-thread) of one symbol.
@@ -86,12 +89,12 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         clear_progress();
     }
     let out = if options.json {
-        format!("{}\n", json(&info, &rows))
+        output::json(&json(&info, &rows))
     } else {
         text(&info, &rows)
     };
-    crate::output::print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    output::print(&out)?;
+    Ok(exit::code(exit::SUCCESS))
 }
 
 /// The symbols asked for, in table order, or every table symbol.
@@ -105,7 +108,7 @@ fn selected(asked: &[String]) -> Result<Vec<&'static str>, CliError> {
         match cuda_entry_table::lookup(name).first() {
             Some(t) if !out.contains(&t.symbol) => out.push(t.symbol),
             Some(_) => {}
-            None => unknown.push(unknown_symbol(name)),
+            None => unknown.push(unknown_symbol(name, Reader::Command)),
         }
     }
     if !unknown.is_empty() {
@@ -193,7 +196,7 @@ fn cell(answer: Option<&Answer>) -> String {
         Some(Answer::Refused { error, .. }) => match error.kind() {
             ErrorKind::VersionNotSufficient => "not sufficient".to_owned(),
             ErrorKind::NotFoundByLegacyQuery => "not found".to_owned(),
-            _ => error_text::kind_name(error).replace('_', " "),
+            _ => error.kind().name().replace('_', " "),
         },
         Some(Answer::NewerThanDriver { oldest }) => format!("needs {}", Cuda(*oldest)),
     }
@@ -274,17 +277,17 @@ fn text(info: &DriverInfo, rows: &[Row]) -> String {
     out
 }
 
-fn answer_json(answer: Option<&Answer>, typedefs: Vec<&Typedef>) -> Json {
+fn answer_json(answer: Option<&Answer>, typedefs: Vec<&Typedef>) -> Value {
     let Some(answer) = answer else {
-        return Json::Null;
+        return Value::Null;
     };
     let (status, version, newer, message) = match answer {
         Answer::Served { version, newer } => ("served", Some(*version), newer.clone(), None),
         Answer::Refused { error, newer } => (
-            error_text::kind_name(error),
+            error.kind().name(),
             None,
             newer.clone(),
-            Some(error_text::reason(error)),
+            Some(error.reason()),
         ),
         Answer::NewerThanDriver { .. } => (
             "newer_than_driver",
@@ -293,66 +296,49 @@ fn answer_json(answer: Option<&Answer>, typedefs: Vec<&Typedef>) -> Json {
             None,
         ),
     };
-    Json::object([
-        ("status", Json::str(status)),
-        ("version", Json::opt_number(version)),
-        (
-            "typedefs",
-            Json::numbers(typedefs.iter().map(|t| t.version)),
-        ),
-        ("newer_than_driver", Json::numbers(newer)),
-        ("message", Json::opt_str(message)),
-    ])
+    let typedefs: Vec<u32> = typedefs.iter().map(|t| t.version).collect();
+    json!({
+        "status": status,
+        "version": version,
+        "typedefs": typedefs,
+        "newer_than_driver": newer,
+        "message": message,
+    })
 }
 
-fn json(info: &DriverInfo, rows: &[Row]) -> Json {
+fn json(info: &DriverInfo, rows: &[Row]) -> Value {
     let (served, not_served, newer) = totals(rows);
-    let symbols = rows
+    let symbols: Vec<Value> = rows
         .iter()
         .map(|r| {
-            Json::object([
-                ("symbol", Json::str(r.symbol)),
-                (
-                    "status",
-                    Json::str(match r.verdict() {
-                        Verdict::Served => "served",
-                        Verdict::NotServed => "not_served",
-                        Verdict::NewerThanDriver => "newer_than_driver",
-                    }),
-                ),
-                (
-                    "legacy",
-                    answer_json(r.legacy.as_ref(), flavour(r.symbol, false)),
-                ),
-                (
-                    "per_thread",
-                    answer_json(r.per_thread.as_ref(), flavour(r.symbol, true)),
-                ),
-            ])
+            json!({
+                "symbol": r.symbol,
+                "status": match r.verdict() {
+                    Verdict::Served => "served",
+                    Verdict::NotServed => "not_served",
+                    Verdict::NewerThanDriver => "newer_than_driver",
+                },
+                "legacy": answer_json(r.legacy.as_ref(), flavour(r.symbol, false)),
+                "per_thread": answer_json(r.per_thread.as_ref(), flavour(r.symbol, true)),
+            })
         })
         .collect();
-    Json::object([
-        (
-            "driver",
-            Json::object([
-                ("path", Json::str(info.path.clone())),
-                ("version", Json::Number(info.version.into())),
-                ("cuda", Json::str(release(info.version))),
-                ("bootstrap", Json::str(bootstrap_name(info.bootstrap))),
-                ("simulated", Json::Bool(simulated())),
-            ]),
-        ),
-        ("symbols", Json::Array(symbols)),
-        (
-            "totals",
-            Json::object([
-                ("symbols", Json::Number(rows.len() as u64)),
-                ("served", Json::Number(served as u64)),
-                ("not_served", Json::Number(not_served as u64)),
-                ("newer_than_driver", Json::Number(newer as u64)),
-            ]),
-        ),
-    ])
+    json!({
+        "driver": {
+            "path": info.path,
+            "version": info.version,
+            "cuda": release(info.version),
+            "bootstrap": bootstrap_name(info.bootstrap),
+            "simulated": simulated(),
+        },
+        "symbols": symbols,
+        "totals": {
+            "symbols": rows.len(),
+            "served": served,
+            "not_served": not_served,
+            "newer_than_driver": newer,
+        },
+    })
 }
 
 /// `[=========>          ]  312/724  cuMemAlloc`, redrawn in place on stderr.

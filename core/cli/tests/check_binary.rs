@@ -1,232 +1,18 @@
 //! `cuda-entry check BINARY`: the manifest section of an ELF, PE or Mach-O file, whatever the host.
-//! The files are built here, byte by byte, as small as each reader accepts: one section holding
-//! the records `#[cuda_entry]` writes (`cuda_entry_table::manifest`'s own encoder).
+//! The files are built byte by byte (`common::binary`), as small as each reader accepts: one
+//! section holding the records `#[cuda_entry]` writes.
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use common::binary::{
+    ARM64, CTX_CREATE, CTX_CREATE_BYTES, LAUNCH_BYTES, X86_64, elf, elf_of_kind, macho, macho_for,
+    pe, section, universal, write,
+};
 use common::{cuda_entry, json, run, scratch};
-use cuda_entry_table::manifest::{self, Record, ResolverCode, StreamCode};
-
-const CTX_CREATE: Record<'static> = Record {
-    symbol: "cuCtxCreate",
-    version: 12050,
-    stream: StreamCode::Legacy,
-    resolver: ResolverCode::Driver,
-    unverified: false,
-    optional: false,
-    package: "app",
-};
-const LAUNCH: Record<'static> = Record {
-    symbol: "cuLaunchKernel",
-    version: 7000,
-    stream: StreamCode::PerThread,
-    resolver: ResolverCode::Runtime,
-    unverified: false,
-    optional: false,
-    package: "kernels",
-};
-const CTX_CREATE_BYTES: [u8; manifest::record_len(&CTX_CREATE)] = manifest::encode(&CTX_CREATE);
-const LAUNCH_BYTES: [u8; manifest::record_len(&LAUNCH)] = manifest::encode(&LAUNCH);
-
-/// Two records with the zero padding a linker may put between them.
-fn section() -> Vec<u8> {
-    let mut bytes = CTX_CREATE_BYTES.to_vec();
-    bytes.extend_from_slice(&[0; 4]);
-    bytes.extend_from_slice(&LAUNCH_BYTES);
-    bytes
-}
-
-/// Little-endian writing.
-trait Put {
-    fn u16(&mut self, v: u16);
-    fn u32(&mut self, v: u32);
-    fn u64(&mut self, v: u64);
-    /// `text` in a fixed-size, zero-padded field.
-    fn name(&mut self, text: &str, size: usize);
-    fn pad_to(&mut self, len: usize);
-}
-
-impl Put for Vec<u8> {
-    fn u16(&mut self, v: u16) {
-        self.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u32(&mut self, v: u32) {
-        self.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u64(&mut self, v: u64) {
-        self.extend_from_slice(&v.to_le_bytes());
-    }
-    fn name(&mut self, text: &str, size: usize) {
-        assert!(text.len() <= size, "{text} fits {size} bytes");
-        self.extend_from_slice(text.as_bytes());
-        self.pad_to(self.len() + size - text.len());
-    }
-    fn pad_to(&mut self, len: usize) {
-        assert!(self.len() <= len, "padding backwards");
-        self.resize(len, 0);
-    }
-}
-
-fn len32(n: usize) -> u32 {
-    u32::try_from(n).expect("small")
-}
-
-/// An x86-64 ELF executable with one section, `name`, holding `data`.
-fn elf(name: &str, data: &[u8]) -> Vec<u8> {
-    elf_of_kind(name, 1, data)
-}
-
-/// An x86-64 ELF executable with one section, `name`, of type `kind` (1 PROGBITS, 8 NOBITS).
-fn elf_of_kind(name: &str, kind: u32, data: &[u8]) -> Vec<u8> {
-    let names = format!("\0{name}\0.shstrtab\0");
-    let data_at = 64;
-    let names_at = data_at + data.len();
-    let headers_at = (names_at + names.len()).next_multiple_of(8);
-    let mut f = Vec::new();
-    f.extend_from_slice(b"\x7fELF\x02\x01\x01");
-    f.pad_to(16);
-    f.u16(2); // ET_EXEC
-    f.u16(62); // EM_X86_64
-    f.u32(1);
-    f.u64(0); // entry
-    f.u64(0); // no program headers
-    f.u64(headers_at as u64);
-    f.u32(0);
-    f.u16(64);
-    f.u16(56);
-    f.u16(0);
-    f.u16(64);
-    f.u16(3); // null, the section, .shstrtab
-    f.u16(2);
-    f.extend_from_slice(data);
-    f.extend_from_slice(names.as_bytes());
-    f.pad_to(headers_at + 64); // the null section header
-    let section = |f: &mut Vec<u8>, name: usize, kind: u32, flags: u64, at: usize, size: usize| {
-        f.u32(len32(name));
-        f.u32(kind);
-        f.u64(flags);
-        f.u64(0);
-        f.u64(at as u64);
-        f.u64(size as u64);
-        f.u32(0);
-        f.u32(0);
-        f.u64(1);
-        f.u64(0);
-    };
-    section(&mut f, 1, kind, 2, data_at, data.len()); // ALLOC
-    section(&mut f, 2 + name.len(), 3, 0, names_at, names.len()); // STRTAB
-    f
-}
-
-/// An x86-64 PE32+ executable with one section, `name`, holding `data`.
-fn pe(name: &str, data: &[u8]) -> Vec<u8> {
-    let data_at = 512;
-    let raw_size = data.len().next_multiple_of(512);
-    let mut f = b"MZ".to_vec();
-    f.pad_to(0x3c);
-    f.u32(64); // e_lfanew
-    f.extend_from_slice(b"PE\0\0");
-    f.u16(0x8664);
-    f.u16(1); // sections
-    f.u32(0);
-    f.u32(0);
-    f.u32(0);
-    f.u16(240); // optional header
-    f.u16(0x22);
-    let optional = f.len();
-    f.u16(0x20b); // PE32+
-    f.pad_to(optional + 24);
-    f.u64(0x1_4000_0000); // image base
-    f.u32(0x1000); // section alignment
-    f.u32(512); // file alignment
-    f.pad_to(optional + 56);
-    f.u32(0x2000 + len32(raw_size).next_multiple_of(0x1000)); // image size
-    f.u32(len32(data_at)); // headers size
-    f.u32(0);
-    f.u16(3); // console
-    f.pad_to(optional + 108);
-    f.u32(16); // data directories, all empty
-    f.pad_to(optional + 240);
-    f.name(name, 8);
-    f.u32(len32(data.len()));
-    f.u32(0x1000);
-    f.u32(len32(raw_size));
-    f.u32(len32(data_at));
-    f.pad_to(f.len() + 12);
-    f.u32(0x4000_0040); // initialized data, readable
-    f.pad_to(data_at);
-    f.extend_from_slice(data);
-    f.pad_to(data_at + raw_size);
-    f
-}
-
-/// An x86-64 Mach-O executable with one section, `segment,name`, holding `data`.
-fn macho(segment: &str, name: &str, data: &[u8]) -> Vec<u8> {
-    macho_for(0x0100_0007, segment, name, data)
-}
-
-/// A 64-bit Mach-O executable for the CPU type `cpu`, with one section holding `data`.
-fn macho_for(cpu: u32, segment: &str, name: &str, data: &[u8]) -> Vec<u8> {
-    let data_at = 32 + 72 + 80;
-    let mut f = Vec::new();
-    f.u32(0xfeed_facf);
-    f.u32(cpu);
-    f.u32(3);
-    f.u32(2); // MH_EXECUTE
-    f.u32(1);
-    f.u32(72 + 80);
-    f.u32(0);
-    f.u32(0);
-    f.u32(0x19); // LC_SEGMENT_64
-    f.u32(72 + 80);
-    f.name(segment, 16);
-    f.u64(0x1000);
-    f.u64(data.len() as u64);
-    f.u64(data_at as u64);
-    f.u64(data.len() as u64);
-    f.u32(3);
-    f.u32(3);
-    f.u32(1);
-    f.u32(0);
-    f.name(name, 16);
-    f.name(segment, 16);
-    f.u64(0x1000);
-    f.u64(data.len() as u64);
-    f.u32(len32(data_at));
-    f.pad_to(f.len() + 28); // align, relocations, flags (regular), reserved
-    f.extend_from_slice(data);
-    f
-}
-
-/// A universal Mach-O holding `slices` (CPU type, bytes), each aligned to 4 KiB.
-fn universal(slices: &[(u32, Vec<u8>)]) -> Vec<u8> {
-    let be = |f: &mut Vec<u8>, v: u32| f.extend_from_slice(&v.to_be_bytes());
-    let mut f = Vec::new();
-    be(&mut f, 0xcafe_babe);
-    be(&mut f, len32(slices.len()));
-    let mut at = 0x1000;
-    for (cpu, bytes) in slices {
-        be(&mut f, *cpu);
-        be(&mut f, 3);
-        be(&mut f, len32(at));
-        be(&mut f, len32(bytes.len()));
-        be(&mut f, 12);
-        at = (at + bytes.len()).next_multiple_of(0x1000);
-    }
-    for (_, bytes) in slices {
-        f.pad_to(f.len().next_multiple_of(0x1000));
-        f.extend_from_slice(bytes);
-    }
-    f
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write");
-    path
-}
+use cuda_entry_table::manifest::{self, Record};
+use cuda_entry_table::{DefaultStream, Resolver};
 
 /// `check --driver-version 12040 [--json] FILE`, loading no driver.
 fn check(file: &Path, json: bool) -> common::Output {
@@ -457,17 +243,14 @@ fn every_slice_of_a_universal_binary_is_read() {
         "app.universal",
         &universal(&[
             (
-                0x0100_0007,
-                macho_for(0x0100_0007, "__DATA", "__cuda_entry", &CTX_CREATE_BYTES),
+                X86_64,
+                macho_for(X86_64, "__DATA", "__cuda_entry", &CTX_CREATE_BYTES),
             ),
             (
-                0x0100_000c,
-                macho_for(0x0100_000c, "__DATA", "__cuda_entry", &LAUNCH_BYTES),
+                ARM64,
+                macho_for(ARM64, "__DATA", "__cuda_entry", &LAUNCH_BYTES),
             ),
-            (
-                0x0100_000c,
-                macho_for(0x0100_000c, "__DATA", "__other", &LAUNCH_BYTES),
-            ),
+            (ARM64, macho_for(ARM64, "__DATA", "__other", &LAUNCH_BYTES)),
         ]),
     );
     let shown = file.display();
@@ -502,8 +285,8 @@ fn a_binary_cannot_drive_the_terminal() {
     const FORGED: Record<'static> = Record {
         symbol: "cuMemAlloc\x1b[2K\rok",
         version: 3020,
-        stream: StreamCode::Legacy,
-        resolver: ResolverCode::Driver,
+        stream: DefaultStream::Legacy,
+        resolver: Resolver::Driver,
         unverified: false,
         optional: false,
         package: "app\x1b[1A\u{9b}2K\u{202e}\nfake.rs:1: ok",
@@ -608,4 +391,62 @@ fn a_malformed_record_makes_the_binary_unreadable() {
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn a_folder_of_binaries_checks_them() {
+    // A `dist/` folder: binaries (found by their first bytes, whatever their names), a text
+    // file, and a folder of libraries.
+    let dir = scratch("check-binary-folder");
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(dist.join("lib")).expect("create dist/lib");
+    let app = write(&dist, "app", &elf("cuda_entry", &CTX_CREATE_BYTES));
+    let library = write(
+        &dist.join("lib"),
+        "kernels.dll",
+        &pe(".cuentry", &LAUNCH_BYTES),
+    );
+    write(&dist, "README.txt", b"how to run the app\n");
+    let out = check(&dist, false);
+    assert_eq!(out.status, 1, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{}: FAIL `in app` cuCtxCreate@12050: the driver (CUDA 12.4) is older than this \
+                 ABI (CUDA 12.5): update the driver to >= CUDA 12.5",
+                app.display()
+            ),
+            format!(
+                "{}: ok   `in kernels` cuLaunchKernel@7000 per_thread via runtime",
+                library.display()
+            ),
+            "minimum driver: 12050 (CUDA 12.5), set by cuCtxCreate".to_owned(),
+            "2 declarations in 2 files: 1 ok, 1 would fail, 0 with notes, 0 not checked".to_owned(),
+        ]
+    );
+}
+
+#[test]
+fn a_folder_without_sources_or_binaries_is_bad_input() {
+    let dir = scratch("check-binary-empty-folder");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("create");
+    let text = dir.join("text");
+    std::fs::create_dir_all(&text).expect("create");
+    write(&text, "notes.txt", b"no binary here\n");
+    for folder in [&empty, &text] {
+        let out = check(folder, false);
+        assert_eq!(out.status, 2, "{out:?}");
+        assert_eq!(out.stdout, "");
+        assert_eq!(
+            out.stderr.trim_end(),
+            format!(
+                "error: {}: no sources or binaries found: no .rs file, and no executable or \
+                 library (ELF, PE, Mach-O), in it or its folders",
+                folder.display()
+            )
+        );
+    }
 }

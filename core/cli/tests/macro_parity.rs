@@ -24,6 +24,26 @@ const RUSTC_ERRORS: &[(&str, &str)] = &[
          evaluated by rustc",
     ),
     (
+        "alias-callback-not-a-function",
+        "whether an alias names a function pointer: the expansion's `const` assertion (E0080), \
+         evaluated by rustc",
+    ),
+    (
+        "alias-callback-rust-abi",
+        "the ABI of a function pointer behind an alias: the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "alias-callback-wrong-parameter",
+        "the class of a callback's parameter behind an alias: the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "alias-pointee-of-no-header-layout",
+        "the layout of a struct of the user's behind an alias of a pointer: the expansion's \
+         `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
         "descriptor-of-older-version",
         "the size of a struct of the user's behind a pointer: the expansion's `const` assertion \
          (E0080), evaluated by rustc",
@@ -31,6 +51,36 @@ const RUSTC_ERRORS: &[(&str, &str)] = &[
     (
         "integer-alias-where-float-due",
         "the class of an alias: the expansion's `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "enum-status",
+        "whether a status type holds every `int` (an enum, a padded struct): the expansion's \
+         `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "invalid-values-through-aliases",
+        "what aliases are (a `bool`, a `NonNull`, a float array): the expansion's `const` \
+         assertions (E0080), evaluated by rustc",
+    ),
+    (
+        "read-only-through-alias",
+        "whether an alias of a pointer promises no write: the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "shadowed-primitive",
+        "what a name of the user's (`ffi::u64`) is: the expansion's `const` assertions (E0080), \
+         evaluated by rustc",
+    ),
+    (
+        "unverified-status-size",
+        "the size of a status type an `unverified` declaration names: the expansion's `const` \
+         assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "user-type-named-c-void",
+        "what a type named `c_void` is: the expansion's `const` assertion (E0080), evaluated by \
+         rustc",
     ),
     (
         "value-where-pointer-due",
@@ -46,6 +96,11 @@ const LINT_ERRORS: &[(&str, &str)] = &[
     (
         "missing-docs",
         "`#![deny(missing_docs)]` on an undocumented public declaration: a lint of the crate",
+    ),
+    (
+        "improper-ctypes-kept",
+        "`#![deny(improper_ctypes)]` on a struct without `#[repr(C)]` passed by value: rustc's \
+         FFI lint, on the signature the expansion declares in an `extern` block",
     ),
     (
         "unused-declaration",
@@ -74,8 +129,12 @@ const NOT_CHECKED: &[(&str, &str)] = &[
 const KINDS: &[(&str, &[&str])] = &[
     ("async", &["async_function"]),
     ("c-void-by-value", &["not_a_pointer"]),
+    ("callback-not-a-function", &["callback_mismatch"]),
+    ("callback-rust-abi", &["callback_mismatch"]),
+    ("callback-wrong-signature", &["callback_mismatch"]),
     ("integer-where-float-due", &["float_mismatch"]),
     ("missing-return", &["missing_return"]),
+    ("pointee-of-no-header-layout", &["pointee_mismatch"]),
     ("pointee-size-mismatch", &["pointee_mismatch"]),
     ("pointer-slot-too-small", &["pointee_mismatch"]),
     (
@@ -143,6 +202,24 @@ const KINDS: &[(&str, &[&str])] = &[
     ("version-with-suffix", &["version_with_suffix"]),
     ("version-zero", &["not_a_version"]),
     ("wrong-arity", &["wrong_arity"]),
+    ("read-only-out-pointer", &["read_only_pointer"]),
+    ("invalid-status-types", &["invalid_value", "invalid_value"]),
+    (
+        "invalid-written-pointee",
+        &[
+            "invalid_value",
+            "invalid_value",
+            "invalid_value",
+            "invalid_value",
+        ],
+    ),
+    ("float-array-for-integer-record", &["float_mismatch"]),
+    ("conditional-attribute-in-block", &["conditional_attribute"]),
+    ("link-attribute-on-block", &["attributes_on_block"]),
+    ("lifetime-generics", &["generics"]),
+    ("unsized-pointee", &["layout_mismatch"]),
+    ("result-return", &["layout_mismatch"]),
+    ("unit-return-of-status", &["missing_return"]),
 ];
 
 /// One mistake: its message, line and column; the kind where the command names it.

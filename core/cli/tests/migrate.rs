@@ -97,7 +97,8 @@ fn each_export_is_its_typedef() {
         binding(&doc, "cuGraphicsMapResources_ptsz")["declaration"],
         "#[cuda_entry(symbol = \"cuGraphicsMapResources\", version = 7000, stream = \"per_thread\")]\n\
          pub unsafe extern \"system\" fn cuGraphicsMapResources_ptsz(count: c_uint, resources: \
-         *mut *mut std::ffi::c_void, hStream: *mut std::ffi::c_void) -> CUresult;"
+         *mut *mut std::ffi::c_void, hStream: *mut std::ffi::c_void) -> \
+         ::cuda_entry::types::CUresult;"
     );
 
     let text = migrate(&["migrate/mixed.rs"]);
@@ -217,7 +218,11 @@ fn write_rewrites_the_extern_items_and_nothing_else() {
     // The diff shown, the same for both, is what was written.
     let diff = |out: &str| {
         let start = out.find("\n--- ").expect("a diff") + 1;
-        let end = out.rfind("\n6 bindings").expect("the totals") + 1;
+        // Then what changed, file by file, and the totals.
+        let end = out
+            .find(&format!("\n{path}: declares"))
+            .expect("the changes")
+            + 1;
         out[start..end].to_owned()
     };
     let shown = diff(&wrote.stdout);
@@ -249,8 +254,8 @@ fn write_rewrites_the_extern_items_and_nothing_else() {
     assert!(!migrated.contains("    pub fn cuInit(flags: c_uint) -> CUresult;\n"));
     assert!(migrated.contains(
         "#[::cuda_entry::cuda_entry]\nunsafe extern \"C\" {\n    /// `cuInit` at version 2000 \
-         (`PFN_cuInit_v2000`), for `cuInit`.\n    #[cuda_entry(symbol = \"cuInit\", version = \
-         2000)]\n    pub fn cuInit_entry(flags: c_uint) -> CUresult;\n"
+         (`PFN_cuInit_v2000`), for `cuInit`.\n    #[allow(non_snake_case)]\n    \
+         #[cuda_entry(symbol = \"cuInit\", version = 2000)]\n    pub fn cuInit_entry(flags: c_uint) -> ::cuda_entry::types::CUresult;\n"
     ));
     assert!(migrated.contains("pub unsafe extern \"C\" fn cuInit(flags: c_uint) -> CUresult {\n"));
     // The nested block had only driver functions: it is replaced, indented as it was.
@@ -367,12 +372,13 @@ fn calls_through_cudarc_get_their_declarations() {
     assert_eq!(
         binding(&doc, "sys::cuMemAlloc_v2")["declaration"],
         "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]\npub unsafe extern \"C\" fn \
-         mem_alloc(dptr: *mut sys::CUdeviceptr_v2, bytesize: usize) -> sys::CUresult;"
+         mem_alloc(dptr: *mut sys::CUdeviceptr_v2, bytesize: usize) -> \
+         ::cuda_entry::types::CUresult;"
     );
     assert_eq!(
         binding(&doc, "cu::cuDeviceGet")["declaration"],
         "#[cuda_entry(symbol = \"cuDeviceGet\", version = 2000)]\npub unsafe extern \"C\" fn \
-         device_get(device: *mut cu::CUdevice_v1, ordinal: ::std::ffi::c_int) -> cu::CUresult;"
+         device_get(device: *mut cu::CUdevice_v1, ordinal: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;"
     );
     let short = binding(&doc, "sys::cuMemcpyHtoD_v2");
     assert_eq!(short["status"], "disagrees");

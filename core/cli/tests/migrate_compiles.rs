@@ -42,10 +42,26 @@ fn migrated_sources_compile_and_run() {
     let dir = scratch("migrate-compiles");
     let cases = trybuild::TestCases::new();
 
+    // Each original and its migration compile with every rustc warning denied (the entries'
+    // names included), and the migrations run against the simulated driver.
+    let deny = |source: &str| format!("#![deny(warnings)]\n{source}");
     let (linked, report) = migrated(&dir, "migrate/linked.rs");
-    assert_eq!(report["totals"]["ready"], 8, "{report}");
+    assert_eq!(report["totals"]["ready"], 9, "{report}");
     assert!(!linked.contains("#[link("), "{linked}");
-    cases.pass(write(&dir, "linked.rs", &linked));
+    cases.pass(write(&dir, "linked.rs", &deny(&linked)));
+
+    for (file, ready) in [("dynamic.rs", 9), ("lazy.rs", 5)] {
+        let original =
+            std::fs::read_to_string(fixtures().join("migrate").join(file)).expect("read");
+        let (loaded, report) = migrated(&dir, &format!("migrate/{file}"));
+        assert_eq!(report["totals"]["ready"], ready, "{file}: {report}");
+        assert!(
+            !loaded.contains("\\0\")"),
+            "{file} still loads by name:\n{loaded}"
+        );
+        cases.pass(write(&dir, &format!("original_{file}"), &deny(&original)));
+        cases.pass(write(&dir, &format!("migrated_{file}"), &deny(&loaded)));
+    }
 
     let (cuda13, report) = migrated(&dir, "migrate/cuda-13.0-bindgen.rs");
     let original =

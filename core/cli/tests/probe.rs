@@ -197,3 +197,27 @@ fn no_driver_is_reported_with_a_way_out() {
     assert_eq!(out.status, 1, "{out:?}");
     assert!(out.stderr.contains("stub library"), "{}", out.stderr);
 }
+
+#[test]
+fn an_implausible_driver_version_is_no_driver_version() {
+    // Neither is `1000 * major + 10 * minor` within CUDA 1.0 to 99.99: no "CUDA 2147483.64".
+    for reported in [2_147_483_647, 13005] {
+        for json in [false, true] {
+            let mut args = vec!["probe", "--symbol", "cuMemAlloc"];
+            if json {
+                args.push("--json");
+            }
+            let out = run(simulated(Some(reported)), &args);
+            assert_eq!(out.status, 1, "{reported}: {out:?}");
+            assert_eq!(out.stdout, "", "{reported}");
+            assert!(
+                out.stderr.contains(&format!(
+                    "reported the driver version {reported}, which is not a CUDA version"
+                )),
+                "{}",
+                out.stderr
+            );
+            assert!(!out.stderr.contains("CUDA 2147483"), "{}", out.stderr);
+        }
+    }
+}

@@ -3,12 +3,10 @@
 
 use std::ffi::OsStr;
 use std::fmt;
-use std::path::PathBuf;
 use std::process::Command;
 use std::str::FromStr;
 
 use crate::Error;
-use crate::library::{self, Library};
 
 /// The simulator's own variable for the version `cuDriverGetVersion` reports.
 pub(crate) const VERSION_VARIABLE: &str = "CUDA_ENTRY_SIM_VERSION";
@@ -18,6 +16,10 @@ pub(crate) const MODE_VARIABLE: &str = "CUDA_ENTRY_SIM_MODE";
 pub(crate) const RUNTIME_VERSION_VARIABLE: &str = "CUDA_ENTRY_SIMRT_VERSION";
 /// The simulated runtime's variable for its fault mode.
 pub(crate) const RUNTIME_MODE_VARIABLE: &str = "CUDA_ENTRY_SIMRT_MODE";
+/// The simulator's variable for the statuses injected into named functions.
+pub(crate) const STATUS_VARIABLE: &str = "CUDA_ENTRY_SIM_STATUS";
+/// The simulator's variable for how many queries launched or recorded work stays pending.
+pub(crate) const PENDING_VARIABLE: &str = "CUDA_ENTRY_SIM_PENDING";
 
 /// Which simulated driver: each is a shared object of its own, because a missing export cannot be
 /// switched off by configuration.
@@ -36,27 +38,6 @@ pub enum Driver {
     BeforeCuda113,
 }
 
-impl Driver {
-    /// Where Cargo built this driver's shared object, beside the running test binary (for a tool
-    /// of your own that takes a library path).
-    ///
-    /// # Errors
-    /// [`Error::NotBuilt`], naming the feature to turn on.
-    pub fn path(self) -> Result<PathBuf, Error> {
-        library::path(Library::Driver(self))
-    }
-}
-
-impl Runtime {
-    /// Where Cargo built this runtime's shared object, as [`Driver::path`].
-    ///
-    /// # Errors
-    /// [`Error::NotBuilt`], naming the feature to turn on.
-    pub fn path(self) -> Result<PathBuf, Error> {
-        library::path(Library::Runtime(self))
-    }
-}
-
 /// Which simulated runtime (`libcudart` look-alike), for entries declared with
 /// `resolver = "runtime"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,27 +50,9 @@ pub enum Runtime {
     BeforeCuda125,
 }
 
-/// How the simulated driver misbehaves, to reach the error paths of the code under test.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Mode {
-    /// `normal`: answers as the real driver 580.159.04 did.
-    #[default]
-    Normal,
-    /// `stub`: every export returns 34 (`CUDA_ERROR_STUB_LIBRARY`), like the toolkit's
-    /// `lib64/stubs/libcuda.so`.
-    Stub,
-    /// `status-unwritten`: `cuGetProcAddress_v2` never writes its status.
-    StatusUnwritten,
-    /// `null-success`: `cuGetProcAddress*` succeed with a NULL pointer.
-    NullSuccess,
-    /// `rc=<N>`: both `cuGetProcAddress` exports return `N`.
-    Rc(i32),
-    /// `version-fails`: `cuDriverGetVersion` returns 3 (`CUDA_ERROR_NOT_INITIALIZED`).
-    VersionFails,
-    /// `no-v2`: `cuGetProcAddress_v2` is exported but answers 500 (`CUDA_ERROR_NOT_FOUND`).
-    NoV2,
-}
+// How the simulated driver misbehaves: the simulators' own definition (cuda-entry-simdriver-core),
+// which reads back the text `Config` hands it.
+pub use cuda_entry_simdriver_core::Mode;
 
 /// How the simulated runtime's entry-point exports misbehave.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -106,15 +69,26 @@ pub enum RuntimeMode {
     Rc(i32),
 }
 
-/// The names the simulators read (their one parser is theirs: [`Config`] hands them the text).
-const MODES: &[(&str, Mode)] = &[
-    ("normal", Mode::Normal),
-    ("stub", Mode::Stub),
-    ("status-unwritten", Mode::StatusUnwritten),
-    ("null-success", Mode::NullSuccess),
-    ("version-fails", Mode::VersionFails),
-    ("no-v2", Mode::NoV2),
-];
+/// Which calls of a function an injected status answers ([`Config::inject`]). Calls are counted
+/// from the installation on, per injection; [`reset`](crate::reset) does not restart them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum When {
+    /// Every call.
+    Always,
+    /// The `n`th call only (1 is the first).
+    Call(u64),
+    /// `count` calls from the `from`th on (`from` 1: the first `count` calls).
+    Calls {
+        /// The first call answered (1-based).
+        from: u64,
+        /// How many calls are answered.
+        count: u64,
+    },
+}
+
+/// The names the simulated runtimes read (their one parser is theirs: [`Config`] hands them the
+/// text).
 const RUNTIME_MODES: &[(&str, RuntimeMode)] = &[
     ("normal", RuntimeMode::Normal),
     ("unwritten-status", RuntimeMode::UnwrittenStatus),
@@ -158,7 +132,6 @@ macro_rules! mode_text {
         }
     };
 }
-mode_text!(Mode, MODES);
 mode_text!(RuntimeMode, RUNTIME_MODES);
 
 /// A process's simulated libraries: which driver (and runtime), and what they report. Fields left
@@ -181,6 +154,8 @@ pub struct Config {
     runtime: Option<Runtime>,
     runtime_version: Option<u32>,
     runtime_mode: Option<RuntimeMode>,
+    injections: Vec<(String, i32, When)>,
+    pending_queries: Option<u32>,
 }
 
 impl Config {
@@ -206,6 +181,31 @@ impl Config {
     /// The driver's fault mode.
     pub fn mode(mut self, mode: Mode) -> Config {
         self.mode = Some(mode);
+        self
+    }
+
+    /// Makes the driver function `function` return `status` on the calls `when` names, without
+    /// doing anything: the error paths of the code under test (`cuMemAlloc` answering
+    /// `CUDA_ERROR_OUT_OF_MEMORY`, 2, on its first call). A base symbol (`cuMemAlloc`) names every
+    /// ABI variant of the function, an export name (`cuMemAlloc_v2`) only that one. Repeatable;
+    /// where two injections answer the same call, the first given wins.
+    ///
+    /// ```
+    /// use cuda_entry_sim::{Config, When};
+    ///
+    /// let out_of_memory_once = Config::new().inject("cuMemAlloc", 2, When::Call(1));
+    /// # let _ = out_of_memory_once;
+    /// ```
+    pub fn inject(mut self, function: &str, status: i32, when: When) -> Config {
+        self.injections.push((function.to_owned(), status, when));
+        self
+    }
+
+    /// How many `cuStreamQuery`/`cuEventQuery` calls answer `CUDA_ERROR_NOT_READY` (600) after
+    /// work was launched on the stream or the event recorded, before they answer success
+    /// (`CUDA_ENTRY_SIM_PENDING`; default 1, 0 for never). Synchronising ends the wait.
+    pub fn pending_queries(mut self, queries: u32) -> Config {
+        self.pending_queries = Some(queries);
         self
     }
 
@@ -244,6 +244,26 @@ impl Config {
         (self.version, self.mode.map(|m| m.to_string()))
     }
 
+    /// The injections as `CUDA_ENTRY_SIM_STATUS` writes them, and the pending queries (`None`:
+    /// from the environment).
+    pub(crate) fn calls_settings(&self) -> (Option<String>, Option<u32>) {
+        let injections = (!self.injections.is_empty()).then(|| {
+            self.injections
+                .iter()
+                .map(|(function, status, when)| match when {
+                    When::Always => format!("{function}={status}"),
+                    When::Call(n) => format!("{function}={status}@{n}"),
+                    When::Calls { from, count } => {
+                        let to = (from + count).saturating_sub(1);
+                        format!("{function}={status}@{from}-{to}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        });
+        (injections, self.pending_queries)
+    }
+
     /// The runtime's own settings, likewise.
     pub(crate) fn runtime_settings(&self) -> (Option<u32>, Option<String>) {
         (
@@ -268,6 +288,9 @@ impl Config {
             self.version.map(|v| v.to_string()),
         );
         set(command, MODE_VARIABLE, self.mode.map(|m| m.to_string()));
+        let (injections, pending) = self.calls_settings();
+        set(command, STATUS_VARIABLE, injections);
+        set(command, PENDING_VARIABLE, pending.map(|p| p.to_string()));
         match self.runtime {
             Some(runtime) => {
                 command.env(cuda_entry::RUNTIME_PATH_VARIABLE, runtime.path()?);
@@ -345,6 +368,19 @@ mod tests {
         assert_eq!(config.runtime_settings(), (None, None));
         assert_eq!(Config::new().driver_settings(), (None, None));
         assert_eq!(config.driver_build(), Driver::Current);
+        assert_eq!(Config::new().calls_settings(), (None, None));
+        let injected = Config::new()
+            .inject("cuMemAlloc", 2, When::Call(1))
+            .inject("cuStreamQuery_ptsz", 600, When::Calls { from: 2, count: 3 })
+            .inject("cuInit", 999, When::Always)
+            .pending_queries(0);
+        assert_eq!(
+            injected.calls_settings(),
+            (
+                Some("cuMemAlloc=2@1,cuStreamQuery_ptsz=600@2-4,cuInit=999".to_owned()),
+                Some(0)
+            )
+        );
         assert_eq!(config.runtime_build(), None);
     }
 }

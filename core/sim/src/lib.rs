@@ -33,6 +33,11 @@
 //!   the documentation of `cuda-entry-simdriver` (its `EXPORTS.md`).
 //! - **Fault modes** ([`Mode`]) reach the error paths a real driver rarely takes: the toolkit's
 //!   stub library, a driver that fails to report its version, malformed answers.
+//! - **Injected statuses** ([`Config::inject`]) reach the error paths of your own code: a named
+//!   driver function answers a chosen status, always, on its Nth call or for N calls
+//!   (`cuMemAlloc` out of memory on the first call). `cuStreamQuery` and `cuEventQuery` answer
+//!   `CUDA_ERROR_NOT_READY` while launched or recorded work is pending
+//!   ([`Config::pending_queries`]), so polling loops run.
 //! - **Older drivers and the runtime** are separate shared objects behind features:
 //!   `simdriver-11x` ([`Driver::Cuda11x`]), `simdriver-old` ([`Driver::BeforeCuda113`]),
 //!   `simruntime` and `simruntime-old` ([`Runtime`]).
@@ -54,7 +59,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 pub use child::in_child;
-pub use config::{Config, Driver, Mode, Runtime, RuntimeMode};
+pub use config::{Config, Driver, Mode, Runtime, RuntimeMode, When};
 pub use error::Error;
 pub use library::{Call, Simulator};
 
@@ -129,11 +134,13 @@ pub fn install_with(config: &Config) -> Result<PathBuf, Error> {
     }
     let driver = Simulator::open(driver_path)?;
     driver.configure(config.driver_settings())?;
+    driver.configure_calls(config.calls_settings())?;
     let runtime = match runtime_path {
         Some(path) => {
             let runtime = Simulator::open(path)?;
             // Its embedded driver is configured as the driver.
             runtime.configure(config.driver_settings())?;
+            runtime.configure_calls(config.calls_settings())?;
             runtime.configure_runtime(config.runtime_settings())?;
             Some(runtime)
         }

@@ -38,6 +38,27 @@ pub(crate) fn path(library: Library) -> Result<PathBuf, Error> {
     find(library, std::env::current_exe().ok().as_deref())
 }
 
+impl Driver {
+    /// Where Cargo built this driver's shared object, beside the running test binary (for a tool
+    /// of your own that takes a library path).
+    ///
+    /// # Errors
+    /// [`Error::NotBuilt`], naming the feature to turn on.
+    pub fn path(self) -> Result<PathBuf, Error> {
+        path(Library::Driver(self))
+    }
+}
+
+impl Runtime {
+    /// Where Cargo built this runtime's shared object, as [`Driver::path`].
+    ///
+    /// # Errors
+    /// [`Error::NotBuilt`], naming the feature to turn on.
+    pub fn path(self) -> Result<PathBuf, Error> {
+        path(Library::Runtime(self))
+    }
+}
+
 /// [`path`] for the executable `exe`.
 fn find(library: Library, exe: Option<&Path>) -> Result<PathBuf, Error> {
     let (stem, feature) = library.crate_and_feature();
@@ -75,6 +96,7 @@ type Visitor = unsafe extern "C" fn(*mut c_void, *const c_char, u64);
 type EachCall = unsafe extern "C" fn(Option<Visitor>, *mut c_void);
 type Implements = unsafe extern "C" fn(*const c_char) -> c_int;
 type Configure = unsafe extern "C" fn(c_int, *const c_char) -> *const c_char;
+type ConfigureCalls = unsafe extern "C" fn(*const c_char, c_int) -> *const c_char;
 
 /// One export called since the last [`Simulator::reset`], and how often.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -105,6 +127,8 @@ pub struct Simulator {
     each_call: EachCall,
     implements: Implements,
     configure: Configure,
+    /// The (embedded) driver's injected statuses and pending queries.
+    configure_calls: ConfigureCalls,
     /// For the runtimes: their own configuration (the embedded driver's is `configure`).
     configure_runtime: Option<Configure>,
     /// Kept open as long as the handle: the function pointers above live in it.
@@ -156,6 +180,7 @@ impl Simulator {
                 each_call: get(&library, &path, c"cuda_entry_sim_each_call")?,
                 implements: get(&library, &path, c"cuda_entry_sim_implements")?,
                 configure: get(&library, &path, c"cuda_entry_sim_configure")?,
+                configure_calls: get(&library, &path, c"cuda_entry_sim_configure_calls")?,
                 // Only the runtimes have it.
                 configure_runtime: get(&library, &path, c"cuda_entry_simrt_configure").ok(),
                 path,
@@ -251,6 +276,37 @@ impl Simulator {
         (version, mode): (Option<u32>, Option<String>),
     ) -> Result<(), Error> {
         self.call_configure(self.configure, version, mode)
+    }
+
+    /// Sets the (embedded) driver's injected statuses and pending queries; `None`s from the
+    /// environment.
+    pub(crate) fn configure_calls(
+        &self,
+        (statuses, pending): (Option<String>, Option<u32>),
+    ) -> Result<(), Error> {
+        let refused = |message: String| Error::Configuration {
+            path: self.path.clone(),
+            message,
+        };
+        let statuses = statuses
+            .map(CString::new)
+            .transpose()
+            .map_err(|_| refused("an injection with a NUL byte".to_owned()))?;
+        let pending = match pending.map(c_int::try_from) {
+            None => -1,
+            Some(Ok(pending)) => pending,
+            Some(Err(_)) => return Err(refused(format!("{pending:?} pending queries: too many"))),
+        };
+        let statuses_ptr = statuses.as_ref().map_or(std::ptr::null(), |s| s.as_ptr());
+        // SAFETY: NULL or a NUL-terminated string; the export returns NULL or a kept message.
+        let message = unsafe { (self.configure_calls)(statuses_ptr, pending) };
+        if message.is_null() {
+            Ok(())
+        } else {
+            // SAFETY: a kept NUL-terminated message.
+            let message = unsafe { CStr::from_ptr(message) };
+            Err(refused(message.to_string_lossy().into_owned()))
+        }
     }
 
     /// Sets a runtime's own configuration; `None`s from the environment.

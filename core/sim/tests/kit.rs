@@ -259,11 +259,35 @@ fn a_malformed_variable_is_an_error_unless_the_code_sets_the_value() {
 }
 
 #[test]
+fn a_malformed_injection_is_an_error_from_the_variable_or_the_code() {
+    if in_hand_made_child() {
+        let error = cuda_entry_sim::install().expect_err("malformed");
+        assert!(matches!(error, Error::Configuration { .. }), "{error:?}");
+        println!("{error}");
+        // The code's own injections win over the variable; a malformed one is refused too.
+        let bad = Config::new().inject("cu Mem", 2, cuda_entry_sim::When::Call(0));
+        let error = cuda_entry_sim::install_with(&bad).expect_err("malformed");
+        println!("{error}");
+        return;
+    }
+    run_child(
+        "a_malformed_injection_is_an_error_from_the_variable_or_the_code",
+        &[("CUDA_ENTRY_SIM_STATUS", "cuMemAlloc=two")],
+        &[
+            "CUDA_ENTRY_SIM_STATUS: \"cuMemAlloc=two\": the status is not an integer",
+            "CUDA_ENTRY_SIM_STATUS: \"cu Mem=2@0\": the name is not a function's",
+        ],
+    );
+}
+
+#[test]
 fn apply_to_sets_the_library_and_the_values_given() {
     let mut command = Command::new("true");
     Config::new()
         .version(12040)
         .mode(Mode::NoV2)
+        .inject("cuMemAlloc", 2, cuda_entry_sim::When::Call(1))
+        .pending_queries(3)
         .apply_to(&mut command)
         .expect("the main driver is built");
     let envs: Vec<(String, Option<String>)> = command
@@ -290,6 +314,11 @@ fn apply_to_sets_the_library_and_the_values_given() {
         Some(Some("12040".to_owned()))
     );
     assert_eq!(value("CUDA_ENTRY_SIM_MODE"), Some(Some("no-v2".to_owned())));
+    assert_eq!(
+        value("CUDA_ENTRY_SIM_STATUS"),
+        Some(Some("cuMemAlloc=2@1".to_owned()))
+    );
+    assert_eq!(value("CUDA_ENTRY_SIM_PENDING"), Some(Some("3".to_owned())));
     // No runtime named: the runtime variable is removed, not inherited.
     assert_eq!(value("CUDA_ENTRY_RUNTIME_PATH"), Some(None));
 }

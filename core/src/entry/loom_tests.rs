@@ -83,3 +83,35 @@ fn a_preload_racing_calls_resolves_each_entry_once() {
         }
     });
 }
+
+#[test]
+fn a_batch_that_wakes_once_at_the_end_never_strands_a_waiter() {
+    // The batch publishes each entry without waking; a caller waiting on one of them must still
+    // be woken (loom has no wait slice: a missed wake-up is a deadlock it reports).
+    loom::model(|| {
+        let entries = Arc::new([
+            Entry::new(c"cuMemAlloc", 3020, Stream::Legacy),
+            Entry::new(c"cuMemFree", 3020, Stream::Legacy),
+        ]);
+        let batch = {
+            let entries = entries.clone();
+            loom::thread::spawn(move || {
+                let outcomes: Vec<_> = (0..2)
+                    .map(|i| {
+                        let answer = |_| Ok(fake(0x1000 * (i + 1)));
+                        entries[i]
+                            .resolve_once(answer, Wake::Later)
+                            .map(|p| p.as_ptr() as usize)
+                    })
+                    .collect();
+                crate::sync::wake_waiters();
+                outcomes
+            })
+        };
+        let call = entries[0]
+            .resolve_with(|_| Ok(fake(0x1000)))
+            .map(|p| p.as_ptr() as usize);
+        assert_eq!(call, Ok(0x1000));
+        assert_eq!(batch.join().unwrap(), vec![Ok(0x1000), Ok(0x2000)]);
+    });
+}

@@ -89,6 +89,39 @@ fn racing_threads_share_one_resolution() {
 }
 
 #[test]
+fn debug_shows_every_field_and_the_state() {
+    let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy).optional();
+    let shown = format!("{entry:?}");
+    for field in [
+        "symbol: \"cuMemAlloc\"",
+        "name: \"cuMemAlloc\"",
+        "version: 3020",
+        "stream: Legacy",
+        "resolver: Driver",
+        "optional: true",
+        "state: Unresolved",
+        "error: None",
+    ] {
+        assert!(shown.contains(field), "{field} in {shown}");
+    }
+    let Attempt::Mine(guard) = entry.claim.try_claim() else {
+        panic!("a free claim")
+    };
+    assert!(format!("{entry:?}").contains("state: Resolving"));
+    drop(guard);
+    assert_eq!(resolve_faked(&entry, |_| Ok(fake())), Ok(fake()));
+    assert!(format!("{entry:?}").contains(&format!("state: Resolved({:?})", fake().as_ptr())));
+    let failed = Entry::new(c"cuFoo", 12000, Stream::PerThread);
+    let error = resolve_faked(&failed, |r| Err(not_found(r))).unwrap_err();
+    let shown = format!("{failed:?}");
+    assert!(shown.contains("state: Failed"), "{shown}");
+    assert!(
+        shown.contains(&format!("error: Some({error:?})")),
+        "{shown}"
+    );
+}
+
+#[test]
 fn a_panicking_resolution_leaves_the_entry_usable() {
     let entry = Entry::new(c"cuMemAlloc", 3020, Stream::Legacy);
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -235,6 +268,10 @@ fn a_fork_child_takes_over_a_resolution_its_parent_had_in_flight() {
                 .map(NonNull::addr)
         });
         claimed.wait(); // the other thread now owns the entry's claim
+        // This thread caches its owner token (with the parent's pid) before forking: the child
+        // must still not take the parent's claim for its own.
+        let warm = Entry::new(c"cuStreamDestroy", 2000, Stream::Legacy);
+        assert_eq!(warm.resolve_with(|_| Ok(fake())), Ok(fake()));
         // SAFETY: the child only resolves the entry (no lock another thread of the parent
         // may hold: the claim is atomics, the parking lot is only ever try-locked) and exits.
         let pid = unsafe { fork() };
@@ -286,4 +323,133 @@ fn resolve_as_gives_the_typed_pointer() {
     // SAFETY: `target`'s own type; the fast path answers without a driver.
     let f = unsafe { entry.resolve_as::<extern "C" fn()>() }.expect("cached");
     f();
+}
+
+/// How long racing first uses wait past the publication, over `rounds` fresh cells: each round,
+/// `threads` threads released together call `first_use(round, resolve)`; one of them runs
+/// `resolve` (a slow resolution: [`SLOW`], then it notes when it ends) and the others wait. Each
+/// waiter's return is timed against that note; the resolving thread's is not counted.
+#[cfg(all(unix, not(miri)))]
+fn waits_past_publication(
+    threads: usize,
+    rounds: usize,
+    first_use: &(dyn Fn(usize, &dyn Fn()) + Sync),
+) -> Vec<std::time::Duration> {
+    use std::sync::{Barrier, OnceLock};
+    use std::time::Instant;
+    let published: Vec<OnceLock<Instant>> = (0..rounds).map(|_| OnceLock::new()).collect();
+    let barrier = Barrier::new(threads);
+    let returns: Vec<(usize, Instant)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::with_capacity(rounds);
+                    for (round, published) in published.iter().enumerate() {
+                        barrier.wait();
+                        let resolver = std::cell::Cell::new(false);
+                        first_use(round, &|| {
+                            resolver.set(true);
+                            std::thread::sleep(SLOW);
+                            let _ = published.set(Instant::now());
+                        });
+                        if !resolver.get() {
+                            mine.push((round, Instant::now()));
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    returns
+        .into_iter()
+        .map(|(round, end)| {
+            let published = published[round].get().expect("every round resolved");
+            end.saturating_duration_since(*published)
+        })
+        .collect()
+}
+
+/// How long the simulated slow driver takes to answer a first resolution.
+#[cfg(all(unix, not(miri)))]
+const SLOW: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// `p50 .. p99 .. max` of `waits`, and how many reached `slice` (a missed wake-up).
+#[cfg(all(unix, not(miri)))]
+fn describe(waits: &mut [std::time::Duration], slice: std::time::Duration) -> String {
+    waits.sort_unstable();
+    let at = |q: usize| waits[(waits.len() * q / 100).min(waits.len() - 1)];
+    let missed = waits.iter().filter(|w| **w >= slice).count();
+    format!(
+        "{} waits: p50 {:?}, p99 {:?}, max {:?}; {missed} of at least {slice:?}",
+        waits.len(),
+        at(50),
+        at(99),
+        waits[waits.len() - 1]
+    )
+}
+
+/// The claim's tail latency, printed beside `std::sync::OnceLock`'s under the same race: 8, 64
+/// and 256 threads released together on the first use of an entry whose resolution takes
+/// [`SLOW`], 100 fresh entries each. Every waiter must get the one pointer, each entry be
+/// resolved once, and every wait end (a lost wake-up costs one slice, never a hang). Run
+/// `cargo test -p cuda-entry --release --lib wait_latency -- --nocapture` to read it
+/// (docs/reliability.md quotes a run).
+#[test]
+#[cfg(all(unix, not(miri)))]
+fn wait_latency_under_racing_threads_is_printed() {
+    use std::sync::OnceLock;
+    use std::time::Duration;
+    const ROUNDS: usize = 100;
+    let slice = Duration::from_millis(10);
+    for threads in [8, 64, 256] {
+        let entries: Vec<Entry> = (0..ROUNDS)
+            .map(|_| Entry::new(c"cuMemAlloc", 3020, Stream::Legacy))
+            .collect();
+        let asked = AtomicUsize::new(0);
+        let wrong = AtomicUsize::new(0);
+        let mut entry = waits_past_publication(threads, ROUNDS, &|round, resolve| {
+            let outcome = entries[round].resolve_with(|_| {
+                asked.fetch_add(1, O::SeqCst);
+                resolve();
+                Ok(fake())
+            });
+            if outcome != Ok(fake()) {
+                wrong.fetch_add(1, O::SeqCst);
+            }
+        });
+        assert_eq!(asked.load(O::SeqCst), ROUNDS, "each entry resolved once");
+        assert_eq!(wrong.load(O::SeqCst), 0, "every thread got the pointer");
+        assert_eq!(entry.len(), ROUNDS * (threads - 1), "every waiter returned");
+        let cells: Vec<OnceLock<usize>> = (0..ROUNDS).map(|_| OnceLock::new()).collect();
+        let mut once_lock = waits_past_publication(threads, ROUNDS, &|round, resolve| {
+            cells[round].get_or_init(|| {
+                resolve();
+                1
+            });
+        });
+        println!(
+            "{threads:>3} threads, a {SLOW:?} resolution: entry {}",
+            describe(&mut entry, slice)
+        );
+        println!(
+            "{threads:>3} threads, a {SLOW:?} resolution: OnceLock {}",
+            describe(&mut once_lock, slice)
+        );
+    }
+}
+
+#[test]
+fn an_entry_fills_one_cache_line_of_its_own() {
+    // The pointer word every call reads shares its line with nothing another entry writes.
+    assert_eq!(std::mem::align_of::<Entry>(), 64);
+    assert_eq!(
+        std::mem::size_of::<Entry>(),
+        64,
+        "no padding beyond the fields"
+    );
 }

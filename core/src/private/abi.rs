@@ -130,6 +130,16 @@ impl Probe<f64> {
     pub const FLOAT: NumberClass = NumberClass::Float;
 }
 
+impl<const N: usize> Probe<[f32; N]> {
+    /// Floats: passed in floating-point registers, where a C record of integers is not.
+    pub const FLOAT: NumberClass = NumberClass::Float;
+}
+
+impl<const N: usize> Probe<[f64; N]> {
+    /// Floats: passed in floating-point registers, where a C record of integers is not.
+    pub const FLOAT: NumberClass = NumberClass::Float;
+}
+
 /// `ClassProbe::<T>::CLASS`: `T`'s [`NumberClass`], as [`Probe`] answers (with
 /// [`ClassFallback`]), for the C `float` and `double` parameters, which must be told from integers
 /// and pointers too.
@@ -160,6 +170,8 @@ macro_rules! class {
 }
 class!(Integer; u8, i8, u16, i16, u32, i32, u64, i64, u128, i128, usize, isize, bool, char);
 class!(Float; f32, f64);
+// The crate's own status type: a `#[repr(transparent)]` `i32`, valid for every status.
+class!(Integer; crate::types::CUresult);
 class!(Pointer: *mut T, *const T, &'a T, &'a mut T, NonNull<T>, Option<&'a T>, Option<&'a mut T>,
     Option<NonNull<T>>);
 
@@ -225,6 +237,12 @@ impl Message {
         self
     }
 
+    /// The message with `n` added, in decimal.
+    pub const fn then_number(mut self, n: usize) -> Message {
+        self.push_number(n);
+        self
+    }
+
     /// The text (cut at a character boundary if it overflowed).
     pub const fn as_str(&self) -> &str {
         let (mut bytes, _) = self.buf.split_at(self.len);
@@ -273,6 +291,9 @@ pub struct Expect<'a> {
     pub size: usize,
     /// The C alignment.
     pub align: usize,
+    /// The other layouts accepted: those the headers of the typedef's other toolkits gave the C
+    /// type.
+    pub also: &'a [(usize, usize)],
     /// The message up to the layout found.
     pub before: &'a str,
     /// The message after it.
@@ -284,6 +305,33 @@ pub struct Expect<'a> {
 
 /// [`Expect::others`] where there are none.
 pub const NO_OTHERS: &[(usize, usize, &str)] = &[];
+
+/// [`Expect::also`] where there are none.
+pub const NO_LAYOUTS: &[(usize, usize)] = &[];
+
+impl Expect<'_> {
+    /// Whether `found` is the C layout or one of the others accepted.
+    const fn accepts(&self, found: Layout) -> bool {
+        found.is_one_of((self.size, self.align), self.also)
+    }
+}
+
+impl Layout {
+    /// Whether it is `first` or one of `also` (the layouts other headers gave the C type).
+    pub(crate) const fn is_one_of(self, first: (usize, usize), also: &[(usize, usize)]) -> bool {
+        if self.is(first.0, first.1) {
+            return true;
+        }
+        let mut i = 0;
+        while i < also.len() {
+            if self.is(also[i].0, also[i].1) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+}
 
 /// Fails compilation with the message when `T` does not have the expected layout, unless `skip`
 /// (the pointee is `c_void`, or a `c_void` stands above it). `#[track_caller]`: the error points
@@ -299,7 +347,7 @@ pub const fn layout<T>(skip: bool, expect: Expect<'_>, typedefs: &str) {
 /// [`layout`]'s message, `None` when the layout is the expected one.
 const fn layout_message<T>(skip: bool, expect: Expect<'_>, typedefs: &str) -> Option<Message> {
     let found = Layout::of::<T>();
-    if skip || found.is(expect.size, expect.align) {
+    if skip || expect.accepts(found) {
         return None;
     }
     let mut message = Message::layout(expect.before, found, expect.after);
@@ -314,24 +362,38 @@ const fn layout_message<T>(skip: bool, expect: Expect<'_>, typedefs: &str) -> Op
     Some(message.then(typedefs))
 }
 
+/// The register class a C type passed by value travels in, for [`value`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CClass {
+    /// `float` or `double`: a floating-point register.
+    Float,
+    /// An integer, an enum, a pointer or a record of integers: an integer register.
+    Integer,
+    /// Not checked.
+    Any,
+}
+
 /// Fails compilation when `T`, a parameter or return type passed by value, does not have the
 /// expected layout or when its class (`found`: [`ClassProbe`]'s, or [`Probe`]'s `FLOAT` where
-/// only a float is wrong) is not the C type's: with `class`
-/// `Some(c_float)`, a float where C has `float` or `double`, an integer or pointer otherwise (a
-/// type whose class cannot be seen, a struct or a newtype, passes); the words naming the class go
-/// between `class_before` and `class_after`. `#[track_caller]` as [`layout`].
+/// only a float is wrong) is not the C type's `class`: a float where C has `float` or `double`,
+/// an integer or pointer otherwise (a type whose class cannot be seen, a struct or a newtype,
+/// passes); the words naming the class go between `class_before` and `class_after`.
+/// `#[track_caller]` as [`layout`].
 #[track_caller]
 pub const fn value<T>(
     expect: Expect<'_>,
-    (found, class): (NumberClass, Option<bool>),
+    (found, class): (NumberClass, CClass),
     class_before: &str,
     class_after: &str,
     typedefs: &str,
 ) {
     layout::<T>(false, expect, typedefs);
-    if let Some(c_float) = class
-        && let Some(message) = class_message(found, c_float, class_before, class_after, typedefs)
-    {
+    let c_float = match class {
+        CClass::Float => true,
+        CClass::Integer => false,
+        CClass::Any => return,
+    };
+    if let Some(message) = class_message(found, c_float, class_before, class_after, typedefs) {
         panic!("{}", message.as_str());
     }
 }
@@ -411,6 +473,7 @@ mod tests {
         const EXPECT: Expect<'_> = Expect {
             size: 8,
             align: 8,
+            also: &[(16, 16)],
             before: "b ",
             after: " a",
             others: &[(4, 4, "; v2000"), (2, 2, "; v1000")],
@@ -422,15 +485,18 @@ mod tests {
             let expect = Expect {
                 size: 4,
                 align: 4,
+                also: NO_LAYOUTS,
                 before: "",
                 after: "",
                 others: &[],
             };
-            value::<f32>(expect, (NumberClass::Float, Some(true)), "", "", "");
-            value::<u32>(expect, (NumberClass::Unknown, Some(true)), "", "", "");
-            value::<u32>(expect, (NumberClass::Integer, Some(false)), "", "", "");
-            value::<f32>(expect, (NumberClass::Float, None), "", "", "");
+            value::<f32>(expect, (NumberClass::Float, CClass::Float), "", "", "");
+            value::<u32>(expect, (NumberClass::Unknown, CClass::Float), "", "", "");
+            value::<u32>(expect, (NumberClass::Integer, CClass::Integer), "", "", "");
+            value::<f32>(expect, (NumberClass::Float, CClass::Any), "", "", "");
         }
+        // Another layout the headers gave the type.
+        assert!(layout_message::<u128>(false, expect, "\nt").is_none());
         let found = layout_message::<u32>(false, expect, "\nt").expect("a mismatch");
         assert_eq!(found.as_str(), "b 4 bytes, align 4 a; v2000\nt");
         let found = layout_message::<u8>(false, expect, "").expect("a mismatch");

@@ -2,6 +2,9 @@
 // call are `cuda_entry_table::rules` (the `rules` feature), a plain dependency. Each target calls
 // part of them: the rest is dead code here.
 #[allow(dead_code)]
+#[path = "../../src/callback.rs"]
+mod callback;
+#[allow(dead_code)]
 #[path = "../../src/cargo_toml.rs"]
 mod cargo_toml;
 #[allow(dead_code)]
@@ -11,8 +14,14 @@ mod crate_path;
 #[path = "../../src/expand.rs"]
 mod expand;
 #[allow(dead_code)]
+#[path = "../../src/lint.rs"]
+mod lint;
+#[allow(dead_code)]
 #[path = "../../src/pipeline.rs"]
 mod pipeline;
 #[allow(dead_code)]
 #[path = "../../src/shape.rs"]
 mod shape;
+#[allow(dead_code)]
+#[path = "../../src/toml_reference.rs"]
+mod toml_reference;

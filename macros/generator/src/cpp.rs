@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::parse::{self, Tok, Token};
+use crate::parse::{self, CTy, ParsedParam, Tok, Token};
 
 /// A function declaration: return type and parameter list as C source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +20,17 @@ pub(crate) struct Declared {
     pub(crate) functions: BTreeMap<String, Proto>,
     /// `typedef <type> NAME;` without parentheses, braces or commas: NAME -> normalised spelling.
     pub(crate) typedefs: BTreeMap<String, String>,
+    /// `typedef RET (*NAME)(PARAMS);` and `typedef RET NAME(PARAMS);`, by NAME.
+    pub(crate) function_types: BTreeMap<String, FunctionType>,
+}
+
+/// A typedef of a function pointer (`CUhostFn`) or of a function type (`VdpGetProcAddress`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FunctionType {
+    /// `typedef RET (*NAME)(PARAMS)`: NAME is a pointer; `typedef RET NAME(PARAMS)`: a function.
+    pub(crate) pointer: bool,
+    pub(crate) ret: CTy,
+    pub(crate) params: Vec<ParsedParam>,
 }
 
 /// The declarations of preprocessed C source `text` (`what` names it in errors).
@@ -30,6 +41,8 @@ pub(crate) fn declarations(what: &str, text: &str) -> Result<Declared, String> {
         if stmt.first().and_then(Token::ident) == Some("typedef") {
             if let Some((name, spelling)) = plain_typedef(&stmt[1..]) {
                 out.typedefs.insert(name, spelling);
+            } else if let Some((name, function)) = function_typedef(&stmt[1..]) {
+                out.function_types.insert(name, function);
             }
         } else if let Some((name, proto)) = function(stmt) {
             out.functions.insert(name, proto);
@@ -82,6 +95,37 @@ fn plain_typedef(toks: &[Token]) -> Option<(String, String)> {
     }
     let ty = parse::simple_type(ty).ok()?;
     Some((name.ident()?.to_string(), ty.spelling))
+}
+
+/// `RET (*NAME)(PARAMS)` or `RET NAME(PARAMS)` (the tokens after `typedef`): NAME and the
+/// function type.
+pub(crate) fn function_typedef(toks: &[Token]) -> Option<(String, FunctionType)> {
+    let toks: Vec<Token> = without_attributes(toks).into_iter().cloned().collect();
+    let open = toks.iter().position(|t| t.is_punct('('))?;
+    let close = parse::matching(&toks, open)?;
+    let (name, pointer, params_open) = match &toks[open + 1..close] {
+        // `RET (*NAME)(PARAMS)`
+        [star, name] if star.is_punct('*') && toks.get(close + 1)?.is_punct('(') => {
+            (name.ident()?, true, close + 1)
+        }
+        // `RET NAME(PARAMS)`
+        _ => (toks.get(open.checked_sub(1)?)?.ident()?, false, open),
+    };
+    let params_close = parse::matching(&toks, params_open)?;
+    if params_close + 1 != toks.len() {
+        return None;
+    }
+    let ret_end = if pointer { open } else { open - 1 };
+    let ret = parse::simple_type(&toks[..ret_end]).ok()?;
+    let params = parse::parse_params(&toks[params_open + 1..params_close]).ok()?;
+    Some((
+        name.to_string(),
+        FunctionType {
+            pointer,
+            ret,
+            params,
+        },
+    ))
 }
 
 /// `[attributes] RET cuName(PARAMS) [attributes]`: the name and prototype.
@@ -156,6 +200,7 @@ mod tests {
     fn functions_and_typedefs() {
         let src = "typedef struct CUctx_st *CUcontext;\ntypedef unsigned long long CUdeviceptr_v2;\n\
             typedef CUdeviceptr_v2 CUdeviceptr;\ntypedef void (*CUhostFn)(void *userData);\n\
+            typedef VdpStatus VdpGetProcAddress(VdpDevice device, VdpFuncId function_id, void * * function_pointer);\n\
             typedef struct CUuuid_st { char bytes[16]; } CUuuid;\n\
             __attribute__((deprecated)) CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags);\n\
             extern CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize);\n\
@@ -166,6 +211,22 @@ mod tests {
         assert_eq!(d.typedefs["CUdeviceptr"], "CUdeviceptr_v2");
         assert_eq!(d.typedefs["CUdeviceptr_v2"], "unsigned long long");
         assert!(!d.typedefs.contains_key("CUhostFn"));
+        let host_fn = &d.function_types["CUhostFn"];
+        assert!(host_fn.pointer);
+        assert_eq!(host_fn.ret.spelling, "void");
+        assert_eq!(host_fn.params.len(), 1);
+        assert_eq!(
+            (
+                host_fn.params[0].name.as_str(),
+                host_fn.params[0].ty.spelling.as_str()
+            ),
+            ("userData", "void *")
+        );
+        let get = &d.function_types["VdpGetProcAddress"];
+        assert!(!get.pointer);
+        assert_eq!(get.ret.spelling, "VdpStatus");
+        let params: Vec<&str> = get.params.iter().map(|p| p.ty.spelling.as_str()).collect();
+        assert_eq!(params, ["VdpDevice", "VdpFuncId", "void **"]);
         assert!(!d.typedefs.contains_key("CUuuid"));
         assert_eq!(
             d.functions["cuCtxAttach"],

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::Table;
+use crate::history::{self, Run};
 use crate::types::TypeInfo;
 
 /// `12050` -> `"12.5"`.
@@ -49,6 +50,12 @@ pub(crate) fn const_names(t: &Table) -> BTreeMap<&TypeInfo, String> {
         if let Some(p) = &ty.pointee {
             add(consts, p);
         }
+        if let Some(c) = &ty.callback {
+            add(consts, &c.ret);
+            for (_, p) in &c.params {
+                add(consts, p);
+            }
+        }
     }
     let mut consts: BTreeMap<&TypeInfo, String> = BTreeMap::new();
     for e in t.entries.values() {
@@ -64,6 +71,40 @@ pub(crate) fn const_names(t: &Table) -> BTreeMap<&TypeInfo, String> {
         *name = if *n == 1 { base } else { format!("{base}_{n}") };
     }
     consts
+}
+
+/// Per type, the name of the const list of its layouts over the toolkits and that list: named by
+/// what it holds (`LAYOUTS_144_4_12040_13000_144_8_13010_13050`), so one list serves every type
+/// with that history. A type the history lacks has its own layout over every toolkit.
+fn layout_lists<'a>(
+    t: &Table,
+    consts: &BTreeMap<&'a TypeInfo, String>,
+) -> BTreeMap<&'a TypeInfo, (String, Vec<Run>)> {
+    let every = |ty: &TypeInfo| {
+        vec![Run {
+            layout: ty.layout,
+            first: t.toolkits.first().copied().unwrap_or(0),
+            last: t.toolkits.last().copied().unwrap_or(0),
+        }]
+    };
+    consts
+        .keys()
+        .map(|ty| {
+            let runs = t
+                .history
+                .get(&ty.spelling)
+                .map_or_else(|| every(ty), history::runs);
+            let mut name = "LAYOUTS".to_string();
+            for r in &runs {
+                let _ = write!(
+                    name,
+                    "_{}_{}_{}_{}",
+                    r.layout.size, r.layout.align, r.first, r.last
+                );
+            }
+            (*ty, (name, runs))
+        })
+        .collect()
 }
 
 fn header(t: &Table, what: &str) -> String {
@@ -82,16 +123,47 @@ pub(crate) fn rust(t: &Table) -> String {
         "Sizes, alignments and classes are those of\n\
          // x86_64 Linux, measured by compiling probes against each toolkit's headers.",
     );
-    s.push_str("use crate::{CType, Class, Param, Stream, Typedef};\n\n");
+    s.push_str("use crate::{CType, Callback, Class, Flavour, Layout, Param, Typedef};\n\n");
+    let layouts = layout_lists(t, &consts);
+    for (name, runs) in layouts.values().collect::<std::collections::BTreeSet<_>>() {
+        let items: Vec<String> = runs
+            .iter()
+            .map(|r| {
+                format!(
+                    "Layout {{ size: {}, align: {}, first_toolkit: {}, last_toolkit: {} }}",
+                    r.layout.size, r.layout.align, r.first, r.last
+                )
+            })
+            .collect();
+        let _ = writeln!(s, "const {name}: &[Layout] = &[{}];", items.join(", "));
+    }
     for (ty, name) in &consts {
         let pointee = match &ty.pointee {
             Some(p) => format!("Some(&{})", consts[&**p]),
             None => "None".to_string(),
         };
+        let callback = match &ty.callback {
+            Some(c) => {
+                let params: Vec<String> = c
+                    .params
+                    .iter()
+                    .map(|(n, p)| format!("Param {{ name: {n:?}, ty: {} }}", consts[p]))
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "const {name}_CALLBACK: Callback = Callback {{ spelling: {:?}, ret: {}, params: &[{}] }};",
+                    c.spelling,
+                    consts[&c.ret],
+                    params.join(", ")
+                );
+                format!("Some(&{name}_CALLBACK)")
+            }
+            None => "None".to_string(),
+        };
         let _ = writeln!(
             s,
-            "const {name}: CType = CType {{ spelling: {:?}, pointer: {}, size: {}, align: {}, class: Class::{:?}, pointee: {pointee} }};",
-            ty.spelling, ty.pointer, ty.layout.size, ty.layout.align, ty.class
+            "const {name}: CType = CType {{ spelling: {:?}, pointer: {}, size: {}, align: {}, class: Class::{:?}, pointee: {pointee}, layouts: {}, callback: {callback} }};",
+            ty.spelling, ty.pointer, ty.layout.size, ty.layout.align, ty.class, layouts[*ty].0
         );
     }
     s.push_str(
@@ -114,7 +186,7 @@ pub(crate) fn rust(t: &Table) -> String {
                 .collect();
         let _ = writeln!(
             s,
-            "Typedef {{ symbol: {:?}, version: {}, stream: Stream::{:?}, ret: {ret}, params: &[{}], header: {:?}, first_toolkit: {}, last_toolkit: {} }},",
+            "Typedef {{ symbol: {:?}, version: {}, stream: Flavour::{:?}, ret: {ret}, params: &[{}], header: {:?}, first_toolkit: {}, last_toolkit: {} }},",
             e.td.symbol,
             e.td.version,
             e.td.flavour,
@@ -135,7 +207,7 @@ pub(crate) fn exports(t: &Table) -> String {
         "Exports are the `cu` functions the\n\
          // preprocessed headers declare; see macros/generator/src/exports.rs for how each is pinned.",
     );
-    s.push_str("use super::Export;\nuse crate::Stream;\n\n");
+    s.push_str("use super::Export;\nuse crate::Flavour;\n\n");
     s.push_str(
         "/// Every driver export the headers declare, with the typedef it implements, sorted by name.\n",
     );
@@ -143,7 +215,7 @@ pub(crate) fn exports(t: &Table) -> String {
     for e in &t.exports {
         let _ = writeln!(
             s,
-            "Export {{ name: {:?}, symbol: {:?}, version: {}, stream: Stream::{:?} }},",
+            "Export {{ name: {:?}, symbol: {:?}, version: {}, stream: Flavour::{:?} }},",
             e.name, e.symbol, e.version, e.flavour
         );
     }

@@ -6,9 +6,11 @@
 //! folder holding unpacked wheels (`nvidia/*/include`). See `macros/generator/README.md`;
 //! normally run by `regenerate.sh`.
 
+mod callback;
 mod cpp;
 mod emit;
 mod exports;
+mod history;
 mod markdown;
 mod parse;
 mod probe;
@@ -66,6 +68,8 @@ struct Table {
     exports: Vec<exports::Export>,
     /// The `CUresult` codes, sorted by code.
     statuses: Vec<status::Status>,
+    /// Every layout of every type, per toolkit.
+    history: history::History,
     notes: Vec<String>,
 }
 
@@ -236,6 +240,9 @@ fn build(toolkits: &[Toolkit], cc: &str, work: &Path) -> Result<Table, String> {
                 .or_default()
                 .push(r.version);
         }
+        for t in r.measured.types.values() {
+            history::record(&mut table.history, r.version, t);
+        }
         for (header, td) in r.typedefs {
             let types = std::iter::once(&td.ret)
                 .chain(td.params.iter().map(|p| &p.ty))
@@ -354,7 +361,8 @@ fn merge_typedef(
                     .map(|(a, b)| format!("{} -> {}", types::brief(a), types::brief(b)))
                     .collect();
                 table.notes.push(format!(
-                    "{}: types changed from CUDA {old} to {name} ({}); kept the newest",
+                    "{}: types changed from CUDA {old} to {name} ({}); kept the newest, and every \
+                     layout with its toolkits",
                     td.name(),
                     changed.join("; ")
                 ));

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::emit::{const_names, toolkit_list, toolkit_name};
 use crate::parse::Flavour;
 use crate::types::{Class, TypeInfo};
-use crate::{Entry, HEADERS, Table};
+use crate::{Entry, HEADERS, Table, history};
 
 /// `docs/table.md`.
 pub(crate) fn markdown(t: &Table) -> String {
@@ -138,6 +138,8 @@ pub(crate) fn markdown(t: &Table) -> String {
         }
     }
     types_section(t, &mut s);
+    history_section(t, &mut s);
+    callbacks_section(t, &mut s);
     exports_section(t, &mut s);
     statuses_section(t, &mut s);
     s
@@ -190,6 +192,59 @@ fn types_section(t: &Table, s: &mut String) {
                 chain.join(" → ")
             }
         );
+    }
+}
+
+/// `## Layouts that changed`: the types whose layout differs between toolkits.
+fn history_section(t: &Table, s: &mut String) {
+    let consts = const_names(t);
+    let mut rows = String::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for ty in consts.keys() {
+        let Some(per_toolkit) = t.history.get(&ty.spelling) else {
+            continue;
+        };
+        let runs = history::runs(per_toolkit);
+        if runs.len() < 2 || !seen.insert(&ty.spelling) {
+            continue;
+        }
+        let cells: Vec<String> = runs
+            .iter()
+            .map(|r| {
+                let range = if r.first == r.last {
+                    format!("CUDA {}", toolkit_name(r.first))
+                } else {
+                    format!("CUDA {} to {}", toolkit_name(r.first), toolkit_name(r.last))
+                };
+                format!("{}/{} in {range}", r.layout.size, r.layout.align)
+            })
+            .collect();
+        let _ = writeln!(rows, "| `{}` | {} |", ty.spelling, cells.join("; "));
+    }
+    let _ = writeln!(
+        s,
+        "\n## Layouts that changed\n\nThe types whose size or alignment differs between the toolkits \
+         read (size/align). A declaration is accepted with any layout that the headers of its \
+         typedef's toolkits gave the type: a binding written against either header is right.\n"
+    );
+    s.push_str("| C type | Layouts |\n| --- | --- |\n");
+    s.push_str(&rows);
+}
+
+/// `## Callbacks`: what each function pointer type points to.
+fn callbacks_section(t: &Table, s: &mut String) {
+    let consts = const_names(t);
+    let _ = writeln!(
+        s,
+        "\n## Callbacks\n\nThe function pointer types of the typedefs, with the signature the \
+         headers declare for the function (a callback parameter is declared \
+         `Option<unsafe extern \"C\" fn(..)>` with these types).\n"
+    );
+    s.push_str("| C type | Signature |\n| --- | --- |\n");
+    for ty in consts.keys() {
+        if let Some(c) = &ty.callback {
+            let _ = writeln!(s, "| `{}` | `{}` |", ty.spelling, c.spelling);
+        }
     }
 }
 

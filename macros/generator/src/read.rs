@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::parse::{self, Flavour, ParsedTypedef};
 use crate::probe::{self, Compiler, Line};
-use crate::{HEADERS, Key, Toolkit, cpp, emit, exports, status, types};
+use crate::{HEADERS, Key, Toolkit, callback, cpp, emit, exports, status, types};
 
 /// What one toolkit's headers hold.
 #[derive(Debug)]
@@ -148,7 +148,13 @@ fn read(tk: &Toolkit, cc: &str, work: &Path) -> Result<Read, String> {
         .flat_map(|(_, td)| std::iter::once(&td.ret).chain(td.params.iter().map(|p| &p.ty)))
         .map(|t| t.spelling.clone())
         .collect();
-    let measured = types::measure(&compiler, &spellings, &c_typedefs).map_err(in_tk)?;
+    let mut measured = types::measure(&compiler, &spellings, &c_typedefs).map_err(in_tk)?;
+    // What the function pointers point to: the headers' function typedefs, then the stages'.
+    let mut functions = plain.function_types.clone();
+    for (name, f) in &internal.function_types {
+        functions.entry(name.clone()).or_insert_with(|| f.clone());
+    }
+    callback::resolve(&compiler, &mut measured, &functions, &c_typedefs).map_err(in_tk)?;
     let mut by_stage: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (ty, stage) in &measured.stage_of {
         if *stage != probe::PLAIN.name {

@@ -50,6 +50,8 @@ pub(crate) struct TypeInfo {
     pub(crate) layout: Layout,
     pub(crate) class: Class,
     pub(crate) pointee: Option<Box<TypeInfo>>,
+    /// For a function pointer, the signature of what it points to ([`crate::callback`]).
+    pub(crate) callback: Option<Box<CallbackInfo>>,
 }
 
 /// Pointee levels followed at most (`const char **` needs 2).
@@ -270,6 +272,7 @@ fn assemble(
         layout,
         class,
         pointee,
+        callback: None,
     })
 }
 
@@ -505,4 +508,15 @@ mod compiler_tests {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(e.contains("CUnothing *"), "{e}");
     }
+}
+
+/// What a function pointer points to: its signature with the parameter names the header gives,
+/// and its measured types.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct CallbackInfo {
+    /// As C writes it: `void (*)(void *userData)`.
+    pub(crate) spelling: String,
+    pub(crate) ret: TypeInfo,
+    /// Each parameter's name (`argN` when the header has none) and type.
+    pub(crate) params: Vec<(String, TypeInfo)>,
 }

@@ -30,6 +30,25 @@ impl CType {
     pub const fn is_complete(&self) -> bool {
         self.size != 0
     }
+
+    /// Whether the type itself is `const`-qualified: `const CUDA_MEMCPY2D`, `const void`, a
+    /// `char *const`, but not `const char *` (a pointer that may be written, to a `const char`).
+    pub fn is_const(&self) -> bool {
+        // The qualifier of a pointer comes after its last `*`; any other type's is a word of it.
+        let own = match self.spelling.rfind('*') {
+            Some(star) => &self.spelling[star + 1..],
+            None => self.spelling,
+        };
+        own.split_whitespace().any(|word| word == "const")
+    }
+
+    /// Whether the driver may write through this parameter: a pointer to data whose pointee is
+    /// not `const` (`CUdeviceptr *`, `void *`, `const char **`, whose `const char *` is written).
+    /// A Rust type that promises no write (`&T`, `*const T`) cannot stand for it, and what it
+    /// points to must be valid for every value the driver may store.
+    pub fn is_written_by_driver(&self) -> bool {
+        self.pointer && self.class == Class::Pointer && self.pointee.is_some_and(|p| !p.is_const())
+    }
 }
 
 /// How the ABI messages name the register class of a declared Rust type, the same in the macro's
@@ -41,4 +60,142 @@ pub mod class_words {
     pub const POINTER: &str = "a pointer, passed in an integer register";
     /// `f32` or `f64`.
     pub const FLOAT: &str = "a floating-point type, passed in a floating-point register";
+}
+
+/// How the messages name a kind of Rust type that has invalid values, where the driver produces
+/// the value (a status, what it writes through a pointer): the same words in the macro's errors
+/// and in the compile-time assertions that `cuda_entry` evaluates.
+pub mod value_words {
+    /// `bool`.
+    pub const BOOL: &str = "a `bool`, for which only 0 and 1 are valid";
+    /// `char`.
+    pub const CHAR: &str = "a `char`, for which only Unicode scalar values are valid";
+    /// `NonZero<T>` and its aliases.
+    pub const NON_ZERO: &str = "a `NonZero` integer, for which 0 is not valid";
+    /// `&T`, `&mut T`.
+    pub const REFERENCE: &str = "a reference, for which NULL and dangling pointers are not valid";
+    /// `NonNull<T>`.
+    pub const NON_NULL: &str = "`NonNull`, for which NULL is not valid";
+    /// A function pointer not in an `Option`.
+    pub const FUNCTION: &str =
+        "a function pointer, for which NULL is not valid (an `Option` of one is)";
+    /// A status type that is neither a primitive integer nor `cuda_entry::types::CUresult`.
+    pub const NOT_AN_INTEGER: &str = "not a type that `cuda_entry` can prove holds every `int` \
+                                      (an enum, a struct or a newtype of yours may not)";
+}
+
+/// One layout the headers gave a [`CType`], and the toolkits whose headers had it: a type keeps
+/// its name and typedef version when a struct grows or its alignment changes (`CUtensorMap` was
+/// aligned to 64 bytes in CUDA 12.x and to 128 from 13.0), and a binding written against either
+/// header is right for the driver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Layout {
+    /// `sizeof` in bytes (0 for `void` and incomplete types).
+    pub size: u32,
+    /// `_Alignof` in bytes (0 for `void` and incomplete types).
+    pub align: u32,
+    /// The first toolkit read whose headers gave the type this layout, as `1000 * major + 10 *
+    /// minor`.
+    pub first_toolkit: u32,
+    /// The last one.
+    pub last_toolkit: u32,
+}
+
+/// The signature of the function a function pointer type points to, as the headers declare it
+/// and the C compiler confirms it: `typedef void (CUDA_CB *CUhostFn)(void *userData);`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Callback {
+    /// The signature as C writes it, with the parameter names the header gives
+    /// (`"void (*)(void *userData)"`).
+    pub spelling: &'static str,
+    /// What the function returns (`void`: size 0).
+    pub ret: CType,
+    /// Its parameters, in order (`argN` where the header names none).
+    pub params: &'static [crate::Param],
+}
+
+impl CType {
+    /// The layouts the headers of the toolkits `first..=last` gave the type (a typedef's
+    /// `first_toolkit..=last_toolkit`: what a binding of that typedef may have been written
+    /// against), oldest first. Empty when none of them has the type.
+    pub fn layouts_within(
+        &self,
+        first: u32,
+        last: u32,
+    ) -> impl DoubleEndedIterator<Item = &'static Layout> {
+        self.layouts
+            .iter()
+            .filter(move |l| l.first_toolkit <= last && l.last_toolkit >= first)
+    }
+
+    /// Whether `(size, align)` is a layout the headers of the toolkits `first..=last` gave the
+    /// type; where none of them has it (a type without a recorded history), whether it is its
+    /// newest layout.
+    pub fn has_layout_within(&self, (size, align): (u32, u32), first: u32, last: u32) -> bool {
+        let mut within = self.layouts_within(first, last).peekable();
+        if within.peek().is_none() {
+            return (size, align) == (self.size, self.align);
+        }
+        within.any(|l| (l.size, l.align) == (size, align))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::find;
+
+    fn param(symbol: &str, version: u32, i: usize) -> crate::CType {
+        find(symbol, version, false).expect("a typedef").params[i].ty
+    }
+
+    #[test]
+    fn const_ness_is_read_from_the_header() {
+        // `CUdeviceptr_v2 *dptr`: the driver writes the address.
+        assert!(param("cuMemAlloc", 3020, 0).is_written_by_driver());
+        // `size_t bytesize`: a value.
+        assert!(!param("cuMemAlloc", 3020, 1).is_written_by_driver());
+        // `const void *srcHost`: read only.
+        let src = param("cuMemcpyHtoD", 3020, 1);
+        assert_eq!(src.spelling, "const void *");
+        assert!(!src.is_written_by_driver());
+        // `void *dstHost`: written.
+        assert!(param("cuMemcpyDtoH", 3020, 0).is_written_by_driver());
+        // `const char **pStr`: the `const char *` is written.
+        let strings = param("cuGetErrorString", 6000, 1);
+        assert_eq!(strings.spelling, "const char **");
+        assert!(strings.is_written_by_driver());
+        assert!(strings.pointee.is_some_and(|p| !p.is_const()));
+        // `const CUDA_MEMCPY2D *pCopy`: read only.
+        assert!(!param("cuMemcpy2D", 3020, 0).is_written_by_driver());
+        // A handle is no pointer to data the driver writes.
+        assert!(!param("cuStreamSynchronize", 2000, 0).is_written_by_driver());
+    }
+
+    /// The rules take every record a typedef passes by value to be made of integers (classed
+    /// as integers, never floats). These are all there are, each checked by hand against cuda.h:
+    /// a new one must be checked too before it joins the list.
+    #[test]
+    fn records_passed_by_value_are_made_of_integers() {
+        let mut records: Vec<&str> = crate::TYPEDEFS
+            .iter()
+            .flat_map(|t| t.params.iter().map(|p| p.ty))
+            .filter(|c| c.class == crate::Class::Record && !c.pointer)
+            .map(|c| c.spelling)
+            .collect();
+        records.sort_unstable();
+        records.dedup();
+        assert_eq!(
+            records,
+            [
+                // `struct CUeglFrame_st`: a union of `CUarray`/`void *` arrays, `unsigned int`s
+                // and three enums.
+                "CUeglFrame_v1",
+                // `char reserved[CU_IPC_HANDLE_SIZE]`.
+                "CUipcEventHandle_v1",
+                "CUipcMemHandle_v1",
+                // `CUmemLocationType type; int id;`.
+                "CUmemLocation_v1",
+            ]
+        );
+    }
 }

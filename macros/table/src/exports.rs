@@ -6,7 +6,7 @@ mod generated;
 
 pub use generated::EXPORTS;
 
-use crate::{Stream, Typedef};
+use crate::{Flavour, Typedef};
 
 /// One driver export and the typedef it implements: the one `cuGetProcAddress(symbol,
 /// version)` returns it for.
@@ -19,7 +19,7 @@ pub struct Export {
     /// The version of the typedef it implements (`3020`: `PFN_cuMemAlloc_v3020`).
     pub version: u32,
     /// Its default-stream flavour: `_ptsz`/`_ptds` exports implement the per-thread typedefs.
-    pub stream: Stream,
+    pub stream: Flavour,
 }
 
 impl Export {

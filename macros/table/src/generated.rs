@@ -3,8 +3,494 @@
 // Regenerate with macros/generator/regenerate.sh. Sizes, alignments and classes are those of
 // x86_64 Linux, measured by compiling probes against each toolkit's headers.
 
-use crate::{CType, Class, Param, Stream, Typedef};
+use crate::{CType, Callback, Class, Flavour, Layout, Param, Typedef};
 
+const LAYOUTS_0_0_11070_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_12000_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_12040_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 12040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_12090_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 12090,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_13020_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 13020,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_0_0_13040_13050: &[Layout] = &[Layout {
+    size: 0,
+    align: 0,
+    first_toolkit: 13040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_104_4_11070_13050: &[Layout] = &[Layout {
+    size: 104,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_104_8_11070_13050: &[Layout] = &[Layout {
+    size: 104,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_112_8_11070_13050: &[Layout] = &[Layout {
+    size: 112,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_112_8_12080_13050: &[Layout] = &[Layout {
+    size: 112,
+    align: 8,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_120_8_11070_13050: &[Layout] = &[Layout {
+    size: 120,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_128_64_12000_12090_128_128_13000_13050: &[Layout] = &[
+    Layout {
+        size: 128,
+        align: 64,
+        first_toolkit: 12000,
+        last_toolkit: 12090,
+    },
+    Layout {
+        size: 128,
+        align: 128,
+        first_toolkit: 13000,
+        last_toolkit: 13050,
+    },
+];
+const LAYOUTS_128_8_11070_13050: &[Layout] = &[Layout {
+    size: 128,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_12_4_11070_13050: &[Layout] = &[Layout {
+    size: 12,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_144_4_12040_13000_144_8_13010_13050: &[Layout] = &[
+    Layout {
+        size: 144,
+        align: 4,
+        first_toolkit: 12040,
+        last_toolkit: 13000,
+    },
+    Layout {
+        size: 144,
+        align: 8,
+        first_toolkit: 13010,
+        last_toolkit: 13050,
+    },
+];
+const LAYOUTS_144_8_11070_13050: &[Layout] = &[Layout {
+    size: 144,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_16_1_11070_13050: &[Layout] = &[Layout {
+    size: 16,
+    align: 1,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_16_4_11070_13050: &[Layout] = &[Layout {
+    size: 16,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_16_8_11070_13050: &[Layout] = &[Layout {
+    size: 16,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_16_8_12040_13050: &[Layout] = &[Layout {
+    size: 16,
+    align: 8,
+    first_toolkit: 12040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_1_1_11070_13050: &[Layout] = &[Layout {
+    size: 1,
+    align: 1,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_200_8_11070_13050: &[Layout] = &[Layout {
+    size: 200,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_4_11070_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_4_12080_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 4,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_8_11070_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_8_12000_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 8,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_8_12050_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 8,
+    first_toolkit: 12050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_24_8_13030_13050: &[Layout] = &[Layout {
+    size: 24,
+    align: 8,
+    first_toolkit: 13030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_256_8_12020_13050: &[Layout] = &[Layout {
+    size: 256,
+    align: 8,
+    first_toolkit: 12020,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_256_8_13030_13050: &[Layout] = &[Layout {
+    size: 256,
+    align: 8,
+    first_toolkit: 13030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_2_2_11070_13050: &[Layout] = &[Layout {
+    size: 2,
+    align: 2,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_32_8_11070_11070_64_8_11080_13050: &[Layout] = &[
+    Layout {
+        size: 32,
+        align: 8,
+        first_toolkit: 11070,
+        last_toolkit: 11070,
+    },
+    Layout {
+        size: 64,
+        align: 8,
+        first_toolkit: 11080,
+        last_toolkit: 13050,
+    },
+];
+const LAYOUTS_32_8_11070_13050: &[Layout] = &[Layout {
+    size: 32,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_32_8_12000_13050: &[Layout] = &[Layout {
+    size: 32,
+    align: 8,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_32_8_12010_13050: &[Layout] = &[Layout {
+    size: 32,
+    align: 8,
+    first_toolkit: 12010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_40_8_11070_13050: &[Layout] = &[Layout {
+    size: 40,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_48_8_11070_13050: &[Layout] = &[Layout {
+    size: 48,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_11070_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12000_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12010_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12040_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12080_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_12090_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 12090,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_13000_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 13000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_13030_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 13030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_4_4_13050_13050: &[Layout] = &[Layout {
+    size: 4,
+    align: 4,
+    first_toolkit: 13050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_56_4_11070_13050: &[Layout] = &[Layout {
+    size: 56,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_56_8_11070_13050: &[Layout] = &[Layout {
+    size: 56,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_56_8_11080_13050: &[Layout] = &[Layout {
+    size: 56,
+    align: 8,
+    first_toolkit: 11080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_1_11070_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 1,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_4_13010_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 4,
+    first_toolkit: 13010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_8_11070_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_8_12080_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 8,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_64_8_13050_13050: &[Layout] = &[Layout {
+    size: 64,
+    align: 8,
+    first_toolkit: 13050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_72_8_12000_13050: &[Layout] = &[Layout {
+    size: 72,
+    align: 8,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_88_8_11070_13050: &[Layout] = &[Layout {
+    size: 88,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_1_12030_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 1,
+    first_toolkit: 12030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_4_11070_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 4,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_4_13000_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 4,
+    first_toolkit: 13000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_4_13040_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 4,
+    first_toolkit: 13040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_11070_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_11080_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 11080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12000_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12010_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12020_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12020,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12030_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12040_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12050_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12080_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12080,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_12090_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 12090,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13000_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13000,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13010_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13010,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13020_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13020,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13030_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13030,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13040_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13040,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_8_8_13050_13050: &[Layout] = &[Layout {
+    size: 8,
+    align: 8,
+    first_toolkit: 13050,
+    last_toolkit: 13050,
+}];
+const LAYOUTS_96_8_11070_13050: &[Layout] = &[Layout {
+    size: 96,
+    align: 8,
+    first_toolkit: 11070,
+    last_toolkit: 13050,
+}];
 const CUDA_ARRAY3D_DESCRIPTOR_V1: CType = CType {
     spelling: "CUDA_ARRAY3D_DESCRIPTOR_v1",
     pointer: false,
@@ -12,6 +498,8 @@ const CUDA_ARRAY3D_DESCRIPTOR_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_4_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY3D_DESCRIPTOR_V1_PTR: CType = CType {
     spelling: "CUDA_ARRAY3D_DESCRIPTOR_v1 *",
@@ -20,6 +508,8 @@ const CUDA_ARRAY3D_DESCRIPTOR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY3D_DESCRIPTOR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY3D_DESCRIPTOR_V2: CType = CType {
     spelling: "CUDA_ARRAY3D_DESCRIPTOR_v2",
@@ -28,6 +518,8 @@ const CUDA_ARRAY3D_DESCRIPTOR_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_40_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY3D_DESCRIPTOR_V2_PTR: CType = CType {
     spelling: "CUDA_ARRAY3D_DESCRIPTOR_v2 *",
@@ -36,6 +528,8 @@ const CUDA_ARRAY3D_DESCRIPTOR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY3D_DESCRIPTOR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_DESCRIPTOR_V1: CType = CType {
     spelling: "CUDA_ARRAY_DESCRIPTOR_v1",
@@ -44,6 +538,8 @@ const CUDA_ARRAY_DESCRIPTOR_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_4_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_DESCRIPTOR_V1_PTR: CType = CType {
     spelling: "CUDA_ARRAY_DESCRIPTOR_v1 *",
@@ -52,6 +548,8 @@ const CUDA_ARRAY_DESCRIPTOR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY_DESCRIPTOR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_DESCRIPTOR_V2: CType = CType {
     spelling: "CUDA_ARRAY_DESCRIPTOR_v2",
@@ -60,6 +558,8 @@ const CUDA_ARRAY_DESCRIPTOR_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_DESCRIPTOR_V2_PTR: CType = CType {
     spelling: "CUDA_ARRAY_DESCRIPTOR_v2 *",
@@ -68,6 +568,8 @@ const CUDA_ARRAY_DESCRIPTOR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY_DESCRIPTOR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_MEMORY_REQUIREMENTS_V1: CType = CType {
     spelling: "CUDA_ARRAY_MEMORY_REQUIREMENTS_v1",
@@ -76,6 +578,8 @@ const CUDA_ARRAY_MEMORY_REQUIREMENTS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_MEMORY_REQUIREMENTS_V1_PTR: CType = CType {
     spelling: "CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 *",
@@ -84,6 +588,8 @@ const CUDA_ARRAY_MEMORY_REQUIREMENTS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY_MEMORY_REQUIREMENTS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_SPARSE_PROPERTIES_V1: CType = CType {
     spelling: "CUDA_ARRAY_SPARSE_PROPERTIES_v1",
@@ -92,6 +598,8 @@ const CUDA_ARRAY_SPARSE_PROPERTIES_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_48_8_11070_13050,
+    callback: None,
 };
 const CUDA_ARRAY_SPARSE_PROPERTIES_V1_PTR: CType = CType {
     spelling: "CUDA_ARRAY_SPARSE_PROPERTIES_v1 *",
@@ -100,6 +608,8 @@ const CUDA_ARRAY_SPARSE_PROPERTIES_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_ARRAY_SPARSE_PROPERTIES_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_BATCH_MEM_OP_NODE_PARAMS: CType = CType {
     spelling: "CUDA_BATCH_MEM_OP_NODE_PARAMS",
@@ -108,6 +618,8 @@ const CUDA_BATCH_MEM_OP_NODE_PARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CUDA_BATCH_MEM_OP_NODE_PARAMS_PTR: CType = CType {
     spelling: "CUDA_BATCH_MEM_OP_NODE_PARAMS *",
@@ -116,6 +628,8 @@ const CUDA_BATCH_MEM_OP_NODE_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_BATCH_MEM_OP_NODE_PARAMS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1",
@@ -124,6 +638,8 @@ const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *",
@@ -132,6 +648,8 @@ const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1",
@@ -140,6 +658,8 @@ const CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *",
@@ -148,6 +668,8 @@ const CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_FABRIC_COPY_BATCH_OP_V1: CType = CType {
     spelling: "CUDA_FABRIC_COPY_BATCH_OP_v1",
@@ -156,6 +678,8 @@ const CUDA_FABRIC_COPY_BATCH_OP_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_13050_13050,
+    callback: None,
 };
 const CUDA_FABRIC_COPY_BATCH_OP_V1_PTR: CType = CType {
     spelling: "CUDA_FABRIC_COPY_BATCH_OP_v1 *",
@@ -164,6 +688,8 @@ const CUDA_FABRIC_COPY_BATCH_OP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_FABRIC_COPY_BATCH_OP_V1),
+    layouts: LAYOUTS_8_8_13050_13050,
+    callback: None,
 };
 const CUDA_GRAPH_INSTANTIATE_PARAMS: CType = CType {
     spelling: "CUDA_GRAPH_INSTANTIATE_PARAMS",
@@ -172,6 +698,8 @@ const CUDA_GRAPH_INSTANTIATE_PARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_12000_13050,
+    callback: None,
 };
 const CUDA_GRAPH_INSTANTIATE_PARAMS_PTR: CType = CType {
     spelling: "CUDA_GRAPH_INSTANTIATE_PARAMS *",
@@ -180,6 +708,8 @@ const CUDA_GRAPH_INSTANTIATE_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_GRAPH_INSTANTIATE_PARAMS),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUDA_HOST_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_HOST_NODE_PARAMS_v1",
@@ -188,6 +718,8 @@ const CUDA_HOST_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_8_11070_13050,
+    callback: None,
 };
 const CUDA_HOST_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_HOST_NODE_PARAMS_v1 *",
@@ -196,6 +728,8 @@ const CUDA_HOST_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_HOST_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_KERNEL_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_KERNEL_NODE_PARAMS_v1",
@@ -204,6 +738,8 @@ const CUDA_KERNEL_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_8_11070_13050,
+    callback: None,
 };
 const CUDA_KERNEL_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_KERNEL_NODE_PARAMS_v1 *",
@@ -212,6 +748,8 @@ const CUDA_KERNEL_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_KERNEL_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_KERNEL_NODE_PARAMS_V2: CType = CType {
     spelling: "CUDA_KERNEL_NODE_PARAMS_v2",
@@ -220,6 +758,8 @@ const CUDA_KERNEL_NODE_PARAMS_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_72_8_12000_13050,
+    callback: None,
 };
 const CUDA_KERNEL_NODE_PARAMS_V2_PTR: CType = CType {
     spelling: "CUDA_KERNEL_NODE_PARAMS_v2 *",
@@ -228,6 +768,8 @@ const CUDA_KERNEL_NODE_PARAMS_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_KERNEL_NODE_PARAMS_V2),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUDA_LAUNCH_PARAMS_V1: CType = CType {
     spelling: "CUDA_LAUNCH_PARAMS_v1",
@@ -236,6 +778,8 @@ const CUDA_LAUNCH_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_8_11070_13050,
+    callback: None,
 };
 const CUDA_LAUNCH_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_LAUNCH_PARAMS_v1 *",
@@ -244,6 +788,8 @@ const CUDA_LAUNCH_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_LAUNCH_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEMCPY3D_BATCH_OP_V1: CType = CType {
     spelling: "CUDA_MEMCPY3D_BATCH_OP_v1",
@@ -252,6 +798,8 @@ const CUDA_MEMCPY3D_BATCH_OP_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_112_8_12080_13050,
+    callback: None,
 };
 const CUDA_MEMCPY3D_BATCH_OP_V1_PTR: CType = CType {
     spelling: "CUDA_MEMCPY3D_BATCH_OP_v1 *",
@@ -260,6 +808,8 @@ const CUDA_MEMCPY3D_BATCH_OP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_MEMCPY3D_BATCH_OP_V1),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUDA_MEMCPY3D_V2: CType = CType {
     spelling: "CUDA_MEMCPY3D_v2",
@@ -268,6 +818,8 @@ const CUDA_MEMCPY3D_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_200_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEMCPY3D_V2_PTR: CType = CType {
     spelling: "CUDA_MEMCPY3D_v2 *",
@@ -276,6 +828,8 @@ const CUDA_MEMCPY3D_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_MEMCPY3D_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEMSET_NODE_PARAMS_V1: CType = CType {
     spelling: "CUDA_MEMSET_NODE_PARAMS_v1",
@@ -284,6 +838,8 @@ const CUDA_MEMSET_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_40_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEMSET_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "CUDA_MEMSET_NODE_PARAMS_v1 *",
@@ -292,6 +848,8 @@ const CUDA_MEMSET_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_MEMSET_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEM_ALLOC_NODE_PARAMS: CType = CType {
     spelling: "CUDA_MEM_ALLOC_NODE_PARAMS",
@@ -300,6 +858,8 @@ const CUDA_MEM_ALLOC_NODE_PARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_120_8_11070_13050,
+    callback: None,
 };
 const CUDA_MEM_ALLOC_NODE_PARAMS_PTR: CType = CType {
     spelling: "CUDA_MEM_ALLOC_NODE_PARAMS *",
@@ -308,6 +868,8 @@ const CUDA_MEM_ALLOC_NODE_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_MEM_ALLOC_NODE_PARAMS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_RESOURCE_DESC_V1: CType = CType {
     spelling: "CUDA_RESOURCE_DESC_v1",
@@ -316,6 +878,8 @@ const CUDA_RESOURCE_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CUDA_RESOURCE_DESC_V1_PTR: CType = CType {
     spelling: "CUDA_RESOURCE_DESC_v1 *",
@@ -324,6 +888,8 @@ const CUDA_RESOURCE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_RESOURCE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_RESOURCE_VIEW_DESC_V1: CType = CType {
     spelling: "CUDA_RESOURCE_VIEW_DESC_v1",
@@ -332,6 +898,8 @@ const CUDA_RESOURCE_VIEW_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_112_8_11070_13050,
+    callback: None,
 };
 const CUDA_RESOURCE_VIEW_DESC_V1_PTR: CType = CType {
     spelling: "CUDA_RESOURCE_VIEW_DESC_v1 *",
@@ -340,6 +908,8 @@ const CUDA_RESOURCE_VIEW_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_RESOURCE_VIEW_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDA_TEXTURE_DESC_V1: CType = CType {
     spelling: "CUDA_TEXTURE_DESC_v1",
@@ -348,6 +918,8 @@ const CUDA_TEXTURE_DESC_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_104_4_11070_13050,
+    callback: None,
 };
 const CUDA_TEXTURE_DESC_V1_PTR: CType = CType {
     spelling: "CUDA_TEXTURE_DESC_v1 *",
@@ -356,6 +928,8 @@ const CUDA_TEXTURE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDA_TEXTURE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGLDEVICELIST: CType = CType {
     spelling: "CUGLDeviceList",
@@ -364,6 +938,8 @@ const CUGLDEVICELIST: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CU_DEV_SM_RESOURCE_GROUP_PARAMS: CType = CType {
     spelling: "CU_DEV_SM_RESOURCE_GROUP_PARAMS",
@@ -372,6 +948,8 @@ const CU_DEV_SM_RESOURCE_GROUP_PARAMS: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_4_13010_13050,
+    callback: None,
 };
 const CU_DEV_SM_RESOURCE_GROUP_PARAMS_PTR: CType = CType {
     spelling: "CU_DEV_SM_RESOURCE_GROUP_PARAMS *",
@@ -380,6 +958,8 @@ const CU_DEV_SM_RESOURCE_GROUP_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CU_DEV_SM_RESOURCE_GROUP_PARAMS),
+    layouts: LAYOUTS_8_8_13010_13050,
+    callback: None,
 };
 const CUADDRESS_MODE: CType = CType {
     spelling: "CUaddress_mode",
@@ -388,6 +968,8 @@ const CUADDRESS_MODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUADDRESS_MODE_PTR: CType = CType {
     spelling: "CUaddress_mode *",
@@ -396,6 +978,8 @@ const CUADDRESS_MODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUADDRESS_MODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUARRAY: CType = CType {
     spelling: "CUarray",
@@ -404,6 +988,8 @@ const CUARRAY: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUARRAY_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUARRAY_PTR: CType = CType {
     spelling: "CUarray *",
@@ -412,6 +998,8 @@ const CUARRAY_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUARRAY),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUARRAYMAPINFO_V1: CType = CType {
     spelling: "CUarrayMapInfo_v1",
@@ -420,6 +1008,8 @@ const CUARRAYMAPINFO_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_96_8_11070_13050,
+    callback: None,
 };
 const CUARRAYMAPINFO_V1_PTR: CType = CType {
     spelling: "CUarrayMapInfo_v1 *",
@@ -428,6 +1018,8 @@ const CUARRAYMAPINFO_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUARRAYMAPINFO_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUARRAY_FORMAT: CType = CType {
     spelling: "CUarray_format",
@@ -436,6 +1028,8 @@ const CUARRAY_FORMAT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUARRAY_FORMAT_PTR: CType = CType {
     spelling: "CUarray_format *",
@@ -444,6 +1038,26 @@ const CUARRAY_FORMAT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUARRAY_FORMAT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
+};
+const CUASYNCCALLBACK_CALLBACK: Callback = Callback {
+    spelling: "void (*)(CUasyncNotificationInfo *info, void *userData, CUasyncCallbackHandle callback)",
+    ret: VOID,
+    params: &[
+        Param {
+            name: "info",
+            ty: CUASYNCNOTIFICATIONINFO_PTR,
+        },
+        Param {
+            name: "userData",
+            ty: VOID_PTR,
+        },
+        Param {
+            name: "callback",
+            ty: CUASYNCCALLBACKHANDLE,
+        },
+    ],
 };
 const CUASYNCCALLBACK: CType = CType {
     spelling: "CUasyncCallback",
@@ -452,6 +1066,8 @@ const CUASYNCCALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: Some(&CUASYNCCALLBACK_CALLBACK),
 };
 const CUASYNCCALLBACKHANDLE: CType = CType {
     spelling: "CUasyncCallbackHandle",
@@ -460,6 +1076,8 @@ const CUASYNCCALLBACKHANDLE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUASYNCCALLBACKENTRY_ST),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUASYNCCALLBACKHANDLE_PTR: CType = CType {
     spelling: "CUasyncCallbackHandle *",
@@ -468,6 +1086,28 @@ const CUASYNCCALLBACKHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUASYNCCALLBACKHANDLE),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
+};
+const CUASYNCNOTIFICATIONINFO: CType = CType {
+    spelling: "CUasyncNotificationInfo",
+    pointer: false,
+    size: 16,
+    align: 8,
+    class: Class::Record,
+    pointee: None,
+    layouts: LAYOUTS_16_8_12040_13050,
+    callback: None,
+};
+const CUASYNCNOTIFICATIONINFO_PTR: CType = CType {
+    spelling: "CUasyncNotificationInfo *",
+    pointer: true,
+    size: 8,
+    align: 8,
+    class: Class::Pointer,
+    pointee: Some(&CUASYNCNOTIFICATIONINFO),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUCHECKPOINTCHECKPOINTARGS: CType = CType {
     spelling: "CUcheckpointCheckpointArgs",
@@ -476,6 +1116,8 @@ const CUCHECKPOINTCHECKPOINTARGS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTCHECKPOINTARGS_PTR: CType = CType {
     spelling: "CUcheckpointCheckpointArgs *",
@@ -484,6 +1126,8 @@ const CUCHECKPOINTCHECKPOINTARGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCHECKPOINTCHECKPOINTARGS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTLOCKARGS: CType = CType {
     spelling: "CUcheckpointLockArgs",
@@ -492,6 +1136,8 @@ const CUCHECKPOINTLOCKARGS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTLOCKARGS_PTR: CType = CType {
     spelling: "CUcheckpointLockArgs *",
@@ -500,6 +1146,8 @@ const CUCHECKPOINTLOCKARGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCHECKPOINTLOCKARGS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTOPERATIONHANDLE: CType = CType {
     spelling: "CUcheckpointOperationHandle",
@@ -508,6 +1156,8 @@ const CUCHECKPOINTOPERATIONHANDLE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUICHECKPOINTOPERATION_ST),
+    layouts: LAYOUTS_8_8_13040_13050,
+    callback: None,
 };
 const CUCHECKPOINTRESTOREARGS: CType = CType {
     spelling: "CUcheckpointRestoreArgs",
@@ -516,6 +1166,8 @@ const CUCHECKPOINTRESTOREARGS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTRESTOREARGS_PTR: CType = CType {
     spelling: "CUcheckpointRestoreArgs *",
@@ -524,6 +1176,8 @@ const CUCHECKPOINTRESTOREARGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCHECKPOINTRESTOREARGS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTUNLOCKARGS: CType = CType {
     spelling: "CUcheckpointUnlockArgs",
@@ -532,6 +1186,8 @@ const CUCHECKPOINTUNLOCKARGS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUCHECKPOINTUNLOCKARGS_PTR: CType = CType {
     spelling: "CUcheckpointUnlockArgs *",
@@ -540,6 +1196,8 @@ const CUCHECKPOINTUNLOCKARGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCHECKPOINTUNLOCKARGS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUCLIQUEINFO: CType = CType {
     spelling: "CUcliqueInfo",
@@ -548,6 +1206,8 @@ const CUCLIQUEINFO: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_13040_13050,
+    callback: None,
 };
 const CUCLIQUEINFO_PTR: CType = CType {
     spelling: "CUcliqueInfo *",
@@ -556,6 +1216,8 @@ const CUCLIQUEINFO_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCLIQUEINFO),
+    layouts: LAYOUTS_8_8_13040_13050,
+    callback: None,
 };
 const CUCONTEXT: CType = CType {
     spelling: "CUcontext",
@@ -564,6 +1226,8 @@ const CUCONTEXT: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUCTX_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUCONTEXT_PTR: CType = CType {
     spelling: "CUcontext *",
@@ -572,6 +1236,8 @@ const CUCONTEXT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCONTEXT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUCOREDUMPCALLBACKHANDLE: CType = CType {
     spelling: "CUcoredumpCallbackHandle",
@@ -580,6 +1246,8 @@ const CUCOREDUMPCALLBACKHANDLE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUCOREDUMPCALLBACKENTRY_ST),
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: None,
 };
 const CUCOREDUMPCALLBACKHANDLE_PTR: CType = CType {
     spelling: "CUcoredumpCallbackHandle *",
@@ -588,6 +1256,8 @@ const CUCOREDUMPCALLBACKHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCOREDUMPCALLBACKHANDLE),
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: None,
 };
 const CUCOREDUMPSETTINGS: CType = CType {
     spelling: "CUcoredumpSettings",
@@ -596,6 +1266,26 @@ const CUCOREDUMPSETTINGS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12010_13050,
+    callback: None,
+};
+const CUCOREDUMPSTATUSCALLBACK_CALLBACK: Callback = Callback {
+    spelling: "void (*)(void *userData, int pid, CUdevice dev)",
+    ret: VOID,
+    params: &[
+        Param {
+            name: "userData",
+            ty: VOID_PTR,
+        },
+        Param {
+            name: "pid",
+            ty: INT,
+        },
+        Param {
+            name: "dev",
+            ty: CUDEVICE,
+        },
+    ],
 };
 const CUCOREDUMPSTATUSCALLBACK: CType = CType {
     spelling: "CUcoredumpStatusCallback",
@@ -604,6 +1294,8 @@ const CUCOREDUMPSTATUSCALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: Some(&CUCOREDUMPSTATUSCALLBACK_CALLBACK),
 };
 const CUCTXCREATEPARAMS: CType = CType {
     spelling: "CUctxCreateParams",
@@ -612,6 +1304,8 @@ const CUCTXCREATEPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_12050_13050,
+    callback: None,
 };
 const CUCTXCREATEPARAMS_PTR: CType = CType {
     spelling: "CUctxCreateParams *",
@@ -620,6 +1314,8 @@ const CUCTXCREATEPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUCTXCREATEPARAMS),
+    layouts: LAYOUTS_8_8_12050_13050,
+    callback: None,
 };
 const CUDEVRESOURCE: CType = CType {
     spelling: "CUdevResource",
@@ -628,6 +1324,8 @@ const CUDEVRESOURCE: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_4_12040_13000_144_8_13010_13050,
+    callback: None,
 };
 const CUDEVRESOURCE_PTR: CType = CType {
     spelling: "CUdevResource *",
@@ -636,6 +1334,8 @@ const CUDEVRESOURCE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVRESOURCE),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUDEVRESOURCEDESC: CType = CType {
     spelling: "CUdevResourceDesc",
@@ -644,6 +1344,8 @@ const CUDEVRESOURCEDESC: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUDEVRESOURCEDESC_ST),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUDEVRESOURCEDESC_PTR: CType = CType {
     spelling: "CUdevResourceDesc *",
@@ -652,6 +1354,8 @@ const CUDEVRESOURCEDESC_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVRESOURCEDESC),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUDEVRESOURCETYPE: CType = CType {
     spelling: "CUdevResourceType",
@@ -660,6 +1364,8 @@ const CUDEVRESOURCETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12040_13050,
+    callback: None,
 };
 const CUDEVICE: CType = CType {
     spelling: "CUdevice",
@@ -668,6 +1374,8 @@ const CUDEVICE: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICE_PTR: CType = CType {
     spelling: "CUdevice *",
@@ -676,6 +1384,8 @@ const CUDEVICE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICE),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUDEVICE_P2PATTRIBUTE: CType = CType {
     spelling: "CUdevice_P2PAttribute",
@@ -684,6 +1394,8 @@ const CUDEVICE_P2PATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICE_ATTRIBUTE: CType = CType {
     spelling: "CUdevice_attribute",
@@ -692,6 +1404,8 @@ const CUDEVICE_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICE_V1: CType = CType {
     spelling: "CUdevice_v1",
@@ -700,6 +1414,8 @@ const CUDEVICE_V1: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICE_V1_PTR: CType = CType {
     spelling: "CUdevice_v1 *",
@@ -708,6 +1424,8 @@ const CUDEVICE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR: CType = CType {
     spelling: "CUdeviceptr",
@@ -716,6 +1434,8 @@ const CUDEVICEPTR: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_PTR: CType = CType {
     spelling: "CUdeviceptr *",
@@ -724,6 +1444,8 @@ const CUDEVICEPTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICEPTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_V1: CType = CType {
     spelling: "CUdeviceptr_v1",
@@ -732,6 +1454,8 @@ const CUDEVICEPTR_V1: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_V1_PTR: CType = CType {
     spelling: "CUdeviceptr_v1 *",
@@ -740,6 +1464,8 @@ const CUDEVICEPTR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICEPTR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_V2: CType = CType {
     spelling: "CUdeviceptr_v2",
@@ -748,6 +1474,8 @@ const CUDEVICEPTR_V2: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVICEPTR_V2_PTR: CType = CType {
     spelling: "CUdeviceptr_v2 *",
@@ -756,6 +1484,8 @@ const CUDEVICEPTR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVICEPTR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDEVPROP_V1: CType = CType {
     spelling: "CUdevprop_v1",
@@ -764,6 +1494,8 @@ const CUDEVPROP_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_4_11070_13050,
+    callback: None,
 };
 const CUDEVPROP_V1_PTR: CType = CType {
     spelling: "CUdevprop_v1 *",
@@ -772,6 +1504,8 @@ const CUDEVPROP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDEVPROP_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUDRIVERPROCADDRESSQUERYRESULT: CType = CType {
     spelling: "CUdriverProcAddressQueryResult",
@@ -780,6 +1514,8 @@ const CUDRIVERPROCADDRESSQUERYRESULT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUDRIVERPROCADDRESSQUERYRESULT_PTR: CType = CType {
     spelling: "CUdriverProcAddressQueryResult *",
@@ -788,6 +1524,8 @@ const CUDRIVERPROCADDRESSQUERYRESULT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUDRIVERPROCADDRESSQUERYRESULT),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUEGLFRAME_V1: CType = CType {
     spelling: "CUeglFrame_v1",
@@ -796,6 +1534,8 @@ const CUEGLFRAME_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_11070_13050,
+    callback: None,
 };
 const CUEGLFRAME_V1_PTR: CType = CType {
     spelling: "CUeglFrame_v1 *",
@@ -804,6 +1544,8 @@ const CUEGLFRAME_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEGLFRAME_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEGLSTREAMCONNECTION: CType = CType {
     spelling: "CUeglStreamConnection",
@@ -812,6 +1554,8 @@ const CUEGLSTREAMCONNECTION: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEGLSTREAMCONNECTION_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEGLSTREAMCONNECTION_PTR: CType = CType {
     spelling: "CUeglStreamConnection *",
@@ -820,6 +1564,8 @@ const CUEGLSTREAMCONNECTION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEGLSTREAMCONNECTION),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEVENT: CType = CType {
     spelling: "CUevent",
@@ -828,6 +1574,8 @@ const CUEVENT: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEVENT_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEVENT_PTR: CType = CType {
     spelling: "CUevent *",
@@ -836,6 +1584,8 @@ const CUEVENT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEVENT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXECAFFINITYPARAM: CType = CType {
     spelling: "CUexecAffinityParam",
@@ -844,6 +1594,8 @@ const CUEXECAFFINITYPARAM: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_11070_13050,
+    callback: None,
 };
 const CUEXECAFFINITYPARAM_PTR: CType = CType {
     spelling: "CUexecAffinityParam *",
@@ -852,6 +1604,8 @@ const CUEXECAFFINITYPARAM_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEXECAFFINITYPARAM),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXECAFFINITYTYPE: CType = CType {
     spelling: "CUexecAffinityType",
@@ -860,6 +1614,8 @@ const CUEXECAFFINITYTYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUEXTERNALMEMORY: CType = CType {
     spelling: "CUexternalMemory",
@@ -868,6 +1624,8 @@ const CUEXTERNALMEMORY: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEXTMEMORY_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXTERNALMEMORY_PTR: CType = CType {
     spelling: "CUexternalMemory *",
@@ -876,6 +1634,8 @@ const CUEXTERNALMEMORY_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEXTERNALMEMORY),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXTERNALSEMAPHORE: CType = CType {
     spelling: "CUexternalSemaphore",
@@ -884,6 +1644,8 @@ const CUEXTERNALSEMAPHORE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEXTSEMAPHORE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUEXTERNALSEMAPHORE_PTR: CType = CType {
     spelling: "CUexternalSemaphore *",
@@ -892,6 +1654,8 @@ const CUEXTERNALSEMAPHORE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUEXTERNALSEMAPHORE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFILTER_MODE: CType = CType {
     spelling: "CUfilter_mode",
@@ -900,6 +1664,8 @@ const CUFILTER_MODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUFILTER_MODE_PTR: CType = CType {
     spelling: "CUfilter_mode *",
@@ -908,6 +1674,8 @@ const CUFILTER_MODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUFILTER_MODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFLUSHGPUDIRECTRDMAWRITESSCOPE: CType = CType {
     spelling: "CUflushGPUDirectRDMAWritesScope",
@@ -916,6 +1684,8 @@ const CUFLUSHGPUDIRECTRDMAWRITESSCOPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUFLUSHGPUDIRECTRDMAWRITESTARGET: CType = CType {
     spelling: "CUflushGPUDirectRDMAWritesTarget",
@@ -924,6 +1694,8 @@ const CUFLUSHGPUDIRECTRDMAWRITESTARGET: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUFUNC_CACHE: CType = CType {
     spelling: "CUfunc_cache",
@@ -932,6 +1704,8 @@ const CUFUNC_CACHE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUFUNC_CACHE_PTR: CType = CType {
     spelling: "CUfunc_cache *",
@@ -940,6 +1714,8 @@ const CUFUNC_CACHE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUFUNC_CACHE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFUNCTION: CType = CType {
     spelling: "CUfunction",
@@ -948,6 +1724,8 @@ const CUFUNCTION: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUFUNC_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFUNCTION_PTR: CType = CType {
     spelling: "CUfunction *",
@@ -956,6 +1734,8 @@ const CUFUNCTION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUFUNCTION),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUFUNCTIONLOADINGSTATE: CType = CType {
     spelling: "CUfunctionLoadingState",
@@ -964,6 +1744,8 @@ const CUFUNCTIONLOADINGSTATE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12040_13050,
+    callback: None,
 };
 const CUFUNCTIONLOADINGSTATE_PTR: CType = CType {
     spelling: "CUfunctionLoadingState *",
@@ -972,6 +1754,8 @@ const CUFUNCTIONLOADINGSTATE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUFUNCTIONLOADINGSTATE),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUFUNCTION_ATTRIBUTE: CType = CType {
     spelling: "CUfunction_attribute",
@@ -980,6 +1764,8 @@ const CUFUNCTION_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUGRAPH: CType = CType {
     spelling: "CUgraph",
@@ -988,6 +1774,8 @@ const CUGRAPH: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPH_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPH_PTR: CType = CType {
     spelling: "CUgraph *",
@@ -996,6 +1784,8 @@ const CUGRAPH_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPH),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHCONDITIONALHANDLE: CType = CType {
     spelling: "CUgraphConditionalHandle",
@@ -1004,6 +1794,8 @@ const CUGRAPHCONDITIONALHANDLE: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CUGRAPHCONDITIONALHANDLE_PTR: CType = CType {
     spelling: "CUgraphConditionalHandle *",
@@ -1012,6 +1804,8 @@ const CUGRAPHCONDITIONALHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHCONDITIONALHANDLE),
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CUGRAPHEDGEDATA: CType = CType {
     spelling: "CUgraphEdgeData",
@@ -1020,6 +1814,8 @@ const CUGRAPHEDGEDATA: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_1_12030_13050,
+    callback: None,
 };
 const CUGRAPHEDGEDATA_PTR: CType = CType {
     spelling: "CUgraphEdgeData *",
@@ -1028,6 +1824,8 @@ const CUGRAPHEDGEDATA_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHEDGEDATA),
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CUGRAPHEXEC: CType = CType {
     spelling: "CUgraphExec",
@@ -1036,6 +1834,8 @@ const CUGRAPHEXEC: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPHEXEC_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHEXEC_PTR: CType = CType {
     spelling: "CUgraphExec *",
@@ -1044,6 +1844,8 @@ const CUGRAPHEXEC_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHEXEC),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHEXECUPDATERESULT: CType = CType {
     spelling: "CUgraphExecUpdateResult",
@@ -1052,6 +1854,8 @@ const CUGRAPHEXECUPDATERESULT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUGRAPHEXECUPDATERESULT_PTR: CType = CType {
     spelling: "CUgraphExecUpdateResult *",
@@ -1060,6 +1864,8 @@ const CUGRAPHEXECUPDATERESULT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHEXECUPDATERESULT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHEXECUPDATERESULTINFO: CType = CType {
     spelling: "CUgraphExecUpdateResultInfo",
@@ -1068,6 +1874,8 @@ const CUGRAPHEXECUPDATERESULTINFO: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_12000_13050,
+    callback: None,
 };
 const CUGRAPHEXECUPDATERESULTINFO_PTR: CType = CType {
     spelling: "CUgraphExecUpdateResultInfo *",
@@ -1076,6 +1884,8 @@ const CUGRAPHEXECUPDATERESULTINFO_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHEXECUPDATERESULTINFO),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUGRAPHMEM_ATTRIBUTE: CType = CType {
     spelling: "CUgraphMem_attribute",
@@ -1084,6 +1894,8 @@ const CUGRAPHMEM_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUGRAPHNODE: CType = CType {
     spelling: "CUgraphNode",
@@ -1092,6 +1904,8 @@ const CUGRAPHNODE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPHNODE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHNODE_PTR: CType = CType {
     spelling: "CUgraphNode *",
@@ -1100,6 +1914,8 @@ const CUGRAPHNODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHNODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHNODEPARAMS: CType = CType {
     spelling: "CUgraphNodeParams",
@@ -1108,6 +1924,8 @@ const CUGRAPHNODEPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_256_8_12020_13050,
+    callback: None,
 };
 const CUGRAPHNODEPARAMS_PTR: CType = CType {
     spelling: "CUgraphNodeParams *",
@@ -1116,6 +1934,8 @@ const CUGRAPHNODEPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHNODEPARAMS),
+    layouts: LAYOUTS_8_8_12020_13050,
+    callback: None,
 };
 const CUGRAPHNODETYPE: CType = CType {
     spelling: "CUgraphNodeType",
@@ -1124,6 +1944,8 @@ const CUGRAPHNODETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUGRAPHNODETYPE_PTR: CType = CType {
     spelling: "CUgraphNodeType *",
@@ -1132,6 +1954,34 @@ const CUGRAPHNODETYPE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHNODETYPE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
+};
+const CUGRAPHRECAPTURECALLBACK_CALLBACK: Callback = Callback {
+    spelling: "CUresult (*)(void *data, CUgraphNode node, const CUgraphNodeParams *originalParams, const CUgraphNodeParams *recaptureParams, CUgraphRecaptureStatus status)",
+    ret: CURESULT,
+    params: &[
+        Param {
+            name: "data",
+            ty: VOID_PTR,
+        },
+        Param {
+            name: "node",
+            ty: CUGRAPHNODE,
+        },
+        Param {
+            name: "originalParams",
+            ty: CONST_CUGRAPHNODEPARAMS_PTR,
+        },
+        Param {
+            name: "recaptureParams",
+            ty: CONST_CUGRAPHNODEPARAMS_PTR,
+        },
+        Param {
+            name: "status",
+            ty: CUGRAPHRECAPTURESTATUS,
+        },
+    ],
 };
 const CUGRAPHRECAPTURECALLBACK: CType = CType {
     spelling: "CUgraphRecaptureCallback",
@@ -1140,6 +1990,18 @@ const CUGRAPHRECAPTURECALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_13030_13050,
+    callback: Some(&CUGRAPHRECAPTURECALLBACK_CALLBACK),
+};
+const CUGRAPHRECAPTURESTATUS: CType = CType {
+    spelling: "CUgraphRecaptureStatus",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Enum,
+    pointee: None,
+    layouts: LAYOUTS_4_4_13030_13050,
+    callback: None,
 };
 const CUGRAPHICSRESOURCE: CType = CType {
     spelling: "CUgraphicsResource",
@@ -1148,6 +2010,8 @@ const CUGRAPHICSRESOURCE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPHICSRESOURCE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGRAPHICSRESOURCE_PTR: CType = CType {
     spelling: "CUgraphicsResource *",
@@ -1156,6 +2020,8 @@ const CUGRAPHICSRESOURCE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGRAPHICSRESOURCE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUGREENCTX: CType = CType {
     spelling: "CUgreenCtx",
@@ -1164,6 +2030,8 @@ const CUGREENCTX: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGREENCTX_ST),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CUGREENCTX_PTR: CType = CType {
     spelling: "CUgreenCtx *",
@@ -1172,6 +2040,16 @@ const CUGREENCTX_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUGREENCTX),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
+};
+const CUHOSTFN_CALLBACK: Callback = Callback {
+    spelling: "void (*)(void *userData)",
+    ret: VOID,
+    params: &[Param {
+        name: "userData",
+        ty: VOID_PTR,
+    }],
 };
 const CUHOSTFN: CType = CType {
     spelling: "CUhostFn",
@@ -1180,6 +2058,8 @@ const CUHOSTFN: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: Some(&CUHOSTFN_CALLBACK),
 };
 const CUIPCEVENTHANDLE_V1: CType = CType {
     spelling: "CUipcEventHandle_v1",
@@ -1188,6 +2068,8 @@ const CUIPCEVENTHANDLE_V1: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_1_11070_13050,
+    callback: None,
 };
 const CUIPCEVENTHANDLE_V1_PTR: CType = CType {
     spelling: "CUipcEventHandle_v1 *",
@@ -1196,6 +2078,8 @@ const CUIPCEVENTHANDLE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUIPCEVENTHANDLE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUIPCMEMHANDLE_V1: CType = CType {
     spelling: "CUipcMemHandle_v1",
@@ -1204,6 +2088,8 @@ const CUIPCMEMHANDLE_V1: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_1_11070_13050,
+    callback: None,
 };
 const CUIPCMEMHANDLE_V1_PTR: CType = CType {
     spelling: "CUipcMemHandle_v1 *",
@@ -1212,6 +2098,8 @@ const CUIPCMEMHANDLE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUIPCMEMHANDLE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUJITINPUTTYPE: CType = CType {
     spelling: "CUjitInputType",
@@ -1220,6 +2108,8 @@ const CUJITINPUTTYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUJIT_OPTION: CType = CType {
     spelling: "CUjit_option",
@@ -1228,6 +2118,8 @@ const CUJIT_OPTION: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUJIT_OPTION_PTR: CType = CType {
     spelling: "CUjit_option *",
@@ -1236,6 +2128,8 @@ const CUJIT_OPTION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUJIT_OPTION),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUKERNEL: CType = CType {
     spelling: "CUkernel",
@@ -1244,6 +2138,8 @@ const CUKERNEL: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUKERN_ST),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUKERNEL_PTR: CType = CType {
     spelling: "CUkernel *",
@@ -1252,6 +2148,8 @@ const CUKERNEL_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUKERNEL),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUKERNELNODEATTRID: CType = CType {
     spelling: "CUkernelNodeAttrID",
@@ -1260,6 +2158,8 @@ const CUKERNELNODEATTRID: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUKERNELNODEATTRVALUE_V1: CType = CType {
     spelling: "CUkernelNodeAttrValue_v1",
@@ -1268,6 +2168,8 @@ const CUKERNELNODEATTRVALUE_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_11070_64_8_11080_13050,
+    callback: None,
 };
 const CUKERNELNODEATTRVALUE_V1_PTR: CType = CType {
     spelling: "CUkernelNodeAttrValue_v1 *",
@@ -1276,6 +2178,8 @@ const CUKERNELNODEATTRVALUE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUKERNELNODEATTRVALUE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CULIBRARY: CType = CType {
     spelling: "CUlibrary",
@@ -1284,6 +2188,8 @@ const CULIBRARY: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CULIB_ST),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CULIBRARY_PTR: CType = CType {
     spelling: "CUlibrary *",
@@ -1292,6 +2198,8 @@ const CULIBRARY_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULIBRARY),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CULIBRARYOPTION: CType = CType {
     spelling: "CUlibraryOption",
@@ -1300,6 +2208,8 @@ const CULIBRARYOPTION: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CULIBRARYOPTION_PTR: CType = CType {
     spelling: "CUlibraryOption *",
@@ -1308,6 +2218,8 @@ const CULIBRARYOPTION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULIBRARYOPTION),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CULIMIT: CType = CType {
     spelling: "CUlimit",
@@ -1316,6 +2228,8 @@ const CULIMIT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CULINKSTATE: CType = CType {
     spelling: "CUlinkState",
@@ -1324,6 +2238,8 @@ const CULINKSTATE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CULINKSTATE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CULINKSTATE_PTR: CType = CType {
     spelling: "CUlinkState *",
@@ -1332,6 +2248,8 @@ const CULINKSTATE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULINKSTATE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CULOGITERATOR: CType = CType {
     spelling: "CUlogIterator",
@@ -1340,6 +2258,8 @@ const CULOGITERATOR: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_12090_13050,
+    callback: None,
 };
 const CULOGITERATOR_PTR: CType = CType {
     spelling: "CUlogIterator *",
@@ -1348,6 +2268,18 @@ const CULOGITERATOR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULOGITERATOR),
+    layouts: LAYOUTS_8_8_12090_13050,
+    callback: None,
+};
+const CULOGLEVEL: CType = CType {
+    spelling: "CUlogLevel",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Enum,
+    pointee: None,
+    layouts: LAYOUTS_4_4_12090_13050,
+    callback: None,
 };
 const CULOGICALENDPOINTID: CType = CType {
     spelling: "CUlogicalEndpointId",
@@ -1356,6 +2288,8 @@ const CULOGICALENDPOINTID: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_13030_13050,
+    callback: None,
 };
 const CULOGICALENDPOINTID_PTR: CType = CType {
     spelling: "CUlogicalEndpointId *",
@@ -1364,6 +2298,8 @@ const CULOGICALENDPOINTID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULOGICALENDPOINTID),
+    layouts: LAYOUTS_8_8_13030_13050,
+    callback: None,
 };
 const CULOGICALENDPOINTIPCHANDLETYPE: CType = CType {
     spelling: "CUlogicalEndpointIpcHandleType",
@@ -1372,6 +2308,30 @@ const CULOGICALENDPOINTIPCHANDLETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_13030_13050,
+    callback: None,
+};
+const CULOGSCALLBACK_CALLBACK: Callback = Callback {
+    spelling: "void (*)(void *data, CUlogLevel logLevel, char *message, size_t length)",
+    ret: VOID,
+    params: &[
+        Param {
+            name: "data",
+            ty: VOID_PTR,
+        },
+        Param {
+            name: "logLevel",
+            ty: CULOGLEVEL,
+        },
+        Param {
+            name: "message",
+            ty: CHAR_PTR,
+        },
+        Param {
+            name: "length",
+            ty: SIZE_T,
+        },
+    ],
 };
 const CULOGSCALLBACK: CType = CType {
     spelling: "CUlogsCallback",
@@ -1380,6 +2340,8 @@ const CULOGSCALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12090_13050,
+    callback: Some(&CULOGSCALLBACK_CALLBACK),
 };
 const CULOGSCALLBACKHANDLE: CType = CType {
     spelling: "CUlogsCallbackHandle",
@@ -1388,6 +2350,8 @@ const CULOGSCALLBACKHANDLE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CULOGSCALLBACKENTRY_ST),
+    layouts: LAYOUTS_8_8_12090_13050,
+    callback: None,
 };
 const CULOGSCALLBACKHANDLE_PTR: CType = CType {
     spelling: "CUlogsCallbackHandle *",
@@ -1396,6 +2360,8 @@ const CULOGSCALLBACKHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CULOGSCALLBACKHANDLE),
+    layouts: LAYOUTS_8_8_12090_13050,
+    callback: None,
 };
 const CUMEMACCESS_FLAGS: CType = CType {
     spelling: "CUmemAccess_flags",
@@ -1404,6 +2370,8 @@ const CUMEMACCESS_FLAGS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEMACCESS_FLAGS_PTR: CType = CType {
     spelling: "CUmemAccess_flags *",
@@ -1412,6 +2380,8 @@ const CUMEMACCESS_FLAGS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMACCESS_FLAGS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONGRANULARITY_FLAGS: CType = CType {
     spelling: "CUmemAllocationGranularity_flags",
@@ -1420,6 +2390,8 @@ const CUMEMALLOCATIONGRANULARITY_FLAGS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONHANDLETYPE: CType = CType {
     spelling: "CUmemAllocationHandleType",
@@ -1428,6 +2400,8 @@ const CUMEMALLOCATIONHANDLETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONPROP_V1: CType = CType {
     spelling: "CUmemAllocationProp_v1",
@@ -1436,6 +2410,8 @@ const CUMEMALLOCATIONPROP_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONPROP_V1_PTR: CType = CType {
     spelling: "CUmemAllocationProp_v1 *",
@@ -1444,6 +2420,8 @@ const CUMEMALLOCATIONPROP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMALLOCATIONPROP_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMALLOCATIONTYPE: CType = CType {
     spelling: "CUmemAllocationType",
@@ -1452,6 +2430,8 @@ const CUMEMALLOCATIONTYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_13000_13050,
+    callback: None,
 };
 const CUMEMDECOMPRESSPARAMS: CType = CType {
     spelling: "CUmemDecompressParams",
@@ -1460,6 +2440,8 @@ const CUMEMDECOMPRESSPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_8_12080_13050,
+    callback: None,
 };
 const CUMEMDECOMPRESSPARAMS_PTR: CType = CType {
     spelling: "CUmemDecompressParams *",
@@ -1468,6 +2450,8 @@ const CUMEMDECOMPRESSPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMDECOMPRESSPARAMS),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUMEMGENERICALLOCATIONHANDLE: CType = CType {
     spelling: "CUmemGenericAllocationHandle",
@@ -1476,6 +2460,8 @@ const CUMEMGENERICALLOCATIONHANDLE: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12010_13050,
+    callback: None,
 };
 const CUMEMGENERICALLOCATIONHANDLE_PTR: CType = CType {
     spelling: "CUmemGenericAllocationHandle *",
@@ -1484,6 +2470,8 @@ const CUMEMGENERICALLOCATIONHANDLE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMGENERICALLOCATIONHANDLE),
+    layouts: LAYOUTS_8_8_12010_13050,
+    callback: None,
 };
 const CUMEMGENERICALLOCATIONHANDLE_V1: CType = CType {
     spelling: "CUmemGenericAllocationHandle_v1",
@@ -1492,6 +2480,8 @@ const CUMEMGENERICALLOCATIONHANDLE_V1: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMGENERICALLOCATIONHANDLE_V1_PTR: CType = CType {
     spelling: "CUmemGenericAllocationHandle_v1 *",
@@ -1500,6 +2490,8 @@ const CUMEMGENERICALLOCATIONHANDLE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMGENERICALLOCATIONHANDLE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMLOCATION: CType = CType {
     spelling: "CUmemLocation",
@@ -1508,6 +2500,8 @@ const CUMEMLOCATION: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_13000_13050,
+    callback: None,
 };
 const CUMEMLOCATION_PTR: CType = CType {
     spelling: "CUmemLocation *",
@@ -1516,6 +2510,8 @@ const CUMEMLOCATION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMLOCATION),
+    layouts: LAYOUTS_8_8_13000_13050,
+    callback: None,
 };
 const CUMEMLOCATION_V1: CType = CType {
     spelling: "CUmemLocation_v1",
@@ -1524,6 +2520,8 @@ const CUMEMLOCATION_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_11070_13050,
+    callback: None,
 };
 const CUMEMLOCATION_V1_PTR: CType = CType {
     spelling: "CUmemLocation_v1 *",
@@ -1532,6 +2530,8 @@ const CUMEMLOCATION_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMLOCATION_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMPOOLPTREXPORTDATA_V1: CType = CType {
     spelling: "CUmemPoolPtrExportData_v1",
@@ -1540,6 +2540,8 @@ const CUMEMPOOLPTREXPORTDATA_V1: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_64_1_11070_13050,
+    callback: None,
 };
 const CUMEMPOOLPTREXPORTDATA_V1_PTR: CType = CType {
     spelling: "CUmemPoolPtrExportData_v1 *",
@@ -1548,6 +2550,8 @@ const CUMEMPOOLPTREXPORTDATA_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMPOOLPTREXPORTDATA_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMPOOL_ATTRIBUTE: CType = CType {
     spelling: "CUmemPool_attribute",
@@ -1556,6 +2560,8 @@ const CUMEMPOOL_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEMRANGEHANDLETYPE: CType = CType {
     spelling: "CUmemRangeHandleType",
@@ -1564,6 +2570,8 @@ const CUMEMRANGEHANDLETYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEM_ADVISE: CType = CType {
     spelling: "CUmem_advise",
@@ -1572,6 +2580,8 @@ const CUMEM_ADVISE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEM_RANGE_ATTRIBUTE: CType = CType {
     spelling: "CUmem_range_attribute",
@@ -1580,6 +2590,8 @@ const CUMEM_RANGE_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMEM_RANGE_ATTRIBUTE_PTR: CType = CType {
     spelling: "CUmem_range_attribute *",
@@ -1588,6 +2600,8 @@ const CUMEM_RANGE_ATTRIBUTE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEM_RANGE_ATTRIBUTE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMCPYATTRIBUTES_V1: CType = CType {
     spelling: "CUmemcpyAttributes_v1",
@@ -1596,6 +2610,8 @@ const CUMEMCPYATTRIBUTES_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_4_12080_13050,
+    callback: None,
 };
 const CUMEMCPYATTRIBUTES_V1_PTR: CType = CType {
     spelling: "CUmemcpyAttributes_v1 *",
@@ -1604,6 +2620,8 @@ const CUMEMCPYATTRIBUTES_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMCPYATTRIBUTES_V1),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CUMEMORYPOOL: CType = CType {
     spelling: "CUmemoryPool",
@@ -1612,6 +2630,8 @@ const CUMEMORYPOOL: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUMEMPOOLHANDLE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMEMORYPOOL_PTR: CType = CType {
     spelling: "CUmemoryPool *",
@@ -1620,6 +2640,8 @@ const CUMEMORYPOOL_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMEMORYPOOL),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMIPMAPPEDARRAY: CType = CType {
     spelling: "CUmipmappedArray",
@@ -1628,6 +2650,8 @@ const CUMIPMAPPEDARRAY: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUMIPMAPPEDARRAY_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMIPMAPPEDARRAY_PTR: CType = CType {
     spelling: "CUmipmappedArray *",
@@ -1636,6 +2660,8 @@ const CUMIPMAPPEDARRAY_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMIPMAPPEDARRAY),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMODULE: CType = CType {
     spelling: "CUmodule",
@@ -1644,6 +2670,8 @@ const CUMODULE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUMOD_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMODULE_PTR: CType = CType {
     spelling: "CUmodule *",
@@ -1652,6 +2680,8 @@ const CUMODULE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMODULE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMODULELOADINGMODE: CType = CType {
     spelling: "CUmoduleLoadingMode",
@@ -1660,6 +2690,8 @@ const CUMODULELOADINGMODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUMODULELOADINGMODE_PTR: CType = CType {
     spelling: "CUmoduleLoadingMode *",
@@ -1668,6 +2700,8 @@ const CUMODULELOADINGMODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUMODULELOADINGMODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUMULTICASTGRANULARITY_FLAGS: CType = CType {
     spelling: "CUmulticastGranularity_flags",
@@ -1676,6 +2710,16 @@ const CUMULTICASTGRANULARITY_FLAGS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12010_13050,
+    callback: None,
+};
+const CUOCCUPANCYB2DSIZE_CALLBACK: Callback = Callback {
+    spelling: "size_t (*)(int blockSize)",
+    ret: SIZE_T,
+    params: &[Param {
+        name: "blockSize",
+        ty: INT,
+    }],
 };
 const CUOCCUPANCYB2DSIZE: CType = CType {
     spelling: "CUoccupancyB2DSize",
@@ -1684,6 +2728,8 @@ const CUOCCUPANCYB2DSIZE: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: Some(&CUOCCUPANCYB2DSIZE_CALLBACK),
 };
 const CUOUTPUT_MODE: CType = CType {
     spelling: "CUoutput_mode",
@@ -1692,6 +2738,8 @@ const CUOUTPUT_MODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUPOINTER_ATTRIBUTE: CType = CType {
     spelling: "CUpointer_attribute",
@@ -1700,6 +2748,8 @@ const CUPOINTER_ATTRIBUTE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUPOINTER_ATTRIBUTE_PTR: CType = CType {
     spelling: "CUpointer_attribute *",
@@ -1708,6 +2758,8 @@ const CUPOINTER_ATTRIBUTE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUPOINTER_ATTRIBUTE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUPROCESSSTATE: CType = CType {
     spelling: "CUprocessState",
@@ -1716,6 +2768,8 @@ const CUPROCESSSTATE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12080_13050,
+    callback: None,
 };
 const CUPROCESSSTATE_PTR: CType = CType {
     spelling: "CUprocessState *",
@@ -1724,6 +2778,8 @@ const CUPROCESSSTATE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUPROCESSSTATE),
+    layouts: LAYOUTS_8_8_12080_13050,
+    callback: None,
 };
 const CURESULT: CType = CType {
     spelling: "CUresult",
@@ -1732,6 +2788,8 @@ const CURESULT: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSHAREDCONFIG: CType = CType {
     spelling: "CUsharedconfig",
@@ -1740,6 +2798,8 @@ const CUSHAREDCONFIG: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSHAREDCONFIG_PTR: CType = CType {
     spelling: "CUsharedconfig *",
@@ -1748,6 +2808,8 @@ const CUSHAREDCONFIG_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSHAREDCONFIG),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAM: CType = CType {
     spelling: "CUstream",
@@ -1756,6 +2818,8 @@ const CUSTREAM: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUSTREAM_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAM_PTR: CType = CType {
     spelling: "CUstream *",
@@ -1764,6 +2828,8 @@ const CUSTREAM_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAM),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMATTRID: CType = CType {
     spelling: "CUstreamAttrID",
@@ -1772,6 +2838,8 @@ const CUSTREAMATTRID: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSTREAMATTRVALUE_V1: CType = CType {
     spelling: "CUstreamAttrValue_v1",
@@ -1780,6 +2848,8 @@ const CUSTREAMATTRVALUE_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_11070_64_8_11080_13050,
+    callback: None,
 };
 const CUSTREAMATTRVALUE_V1_PTR: CType = CType {
     spelling: "CUstreamAttrValue_v1 *",
@@ -1788,6 +2858,8 @@ const CUSTREAMATTRVALUE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMATTRVALUE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMBATCHMEMOPPARAMS: CType = CType {
     spelling: "CUstreamBatchMemOpParams",
@@ -1796,6 +2868,8 @@ const CUSTREAMBATCHMEMOPPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_48_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMBATCHMEMOPPARAMS_PTR: CType = CType {
     spelling: "CUstreamBatchMemOpParams *",
@@ -1804,6 +2878,8 @@ const CUSTREAMBATCHMEMOPPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMBATCHMEMOPPARAMS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMBATCHMEMOPPARAMS_V1: CType = CType {
     spelling: "CUstreamBatchMemOpParams_v1",
@@ -1812,6 +2888,8 @@ const CUSTREAMBATCHMEMOPPARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_48_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMBATCHMEMOPPARAMS_V1_PTR: CType = CType {
     spelling: "CUstreamBatchMemOpParams_v1 *",
@@ -1820,6 +2898,26 @@ const CUSTREAMBATCHMEMOPPARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMBATCHMEMOPPARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
+};
+const CUSTREAMCALLBACK_CALLBACK: Callback = Callback {
+    spelling: "void (*)(CUstream hStream, CUresult status, void *userData)",
+    ret: VOID,
+    params: &[
+        Param {
+            name: "hStream",
+            ty: CUSTREAM,
+        },
+        Param {
+            name: "status",
+            ty: CURESULT,
+        },
+        Param {
+            name: "userData",
+            ty: VOID_PTR,
+        },
+    ],
 };
 const CUSTREAMCALLBACK: CType = CType {
     spelling: "CUstreamCallback",
@@ -1828,6 +2926,8 @@ const CUSTREAMCALLBACK: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: Some(&CUSTREAMCALLBACK_CALLBACK),
 };
 const CUSTREAMCAPTUREMODE: CType = CType {
     spelling: "CUstreamCaptureMode",
@@ -1836,6 +2936,8 @@ const CUSTREAMCAPTUREMODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSTREAMCAPTUREMODE_PTR: CType = CType {
     spelling: "CUstreamCaptureMode *",
@@ -1844,6 +2946,8 @@ const CUSTREAMCAPTUREMODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMCAPTUREMODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMCAPTURESTATUS: CType = CType {
     spelling: "CUstreamCaptureStatus",
@@ -1852,6 +2956,8 @@ const CUSTREAMCAPTURESTATUS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUSTREAMCAPTURESTATUS_PTR: CType = CType {
     spelling: "CUstreamCaptureStatus *",
@@ -1860,6 +2966,8 @@ const CUSTREAMCAPTURESTATUS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMCAPTURESTATUS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSTREAMCIGCAPTUREPARAMS: CType = CType {
     spelling: "CUstreamCigCaptureParams",
@@ -1868,6 +2976,8 @@ const CUSTREAMCIGCAPTUREPARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: None,
 };
 const CUSTREAMCIGCAPTUREPARAMS_PTR: CType = CType {
     spelling: "CUstreamCigCaptureParams *",
@@ -1876,6 +2986,8 @@ const CUSTREAMCIGCAPTUREPARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSTREAMCIGCAPTUREPARAMS),
+    layouts: LAYOUTS_8_8_13020_13050,
+    callback: None,
 };
 const CUSURFOBJECT_V1: CType = CType {
     spelling: "CUsurfObject_v1",
@@ -1884,6 +2996,8 @@ const CUSURFOBJECT_V1: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSURFOBJECT_V1_PTR: CType = CType {
     spelling: "CUsurfObject_v1 *",
@@ -1892,6 +3006,8 @@ const CUSURFOBJECT_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSURFOBJECT_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSURFREF: CType = CType {
     spelling: "CUsurfref",
@@ -1900,6 +3016,8 @@ const CUSURFREF: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUSURFREF_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUSURFREF_PTR: CType = CType {
     spelling: "CUsurfref *",
@@ -1908,6 +3026,8 @@ const CUSURFREF_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUSURFREF),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUTENSORMAP: CType = CType {
     spelling: "CUtensorMap",
@@ -1916,6 +3036,8 @@ const CUTENSORMAP: CType = CType {
     align: 128,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_128_64_12000_12090_128_128_13000_13050,
+    callback: None,
 };
 const CUTENSORMAP_PTR: CType = CType {
     spelling: "CUtensorMap *",
@@ -1924,6 +3046,8 @@ const CUTENSORMAP_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUTENSORMAP),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPALLOCCLASS: CType = CType {
     spelling: "CUtensorMapAllocClass",
@@ -1932,6 +3056,8 @@ const CUTENSORMAPALLOCCLASS: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_13050_13050,
+    callback: None,
 };
 const CUTENSORMAPALLOCCLASS_PTR: CType = CType {
     spelling: "CUtensorMapAllocClass *",
@@ -1940,6 +3066,8 @@ const CUTENSORMAPALLOCCLASS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUTENSORMAPALLOCCLASS),
+    layouts: LAYOUTS_8_8_13050_13050,
+    callback: None,
 };
 const CUTENSORMAPDATATYPE: CType = CType {
     spelling: "CUtensorMapDataType",
@@ -1948,6 +3076,8 @@ const CUTENSORMAPDATATYPE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPFLOATOOBFILL: CType = CType {
     spelling: "CUtensorMapFloatOOBfill",
@@ -1956,6 +3086,8 @@ const CUTENSORMAPFLOATOOBFILL: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPIM2COLWIDEMODE: CType = CType {
     spelling: "CUtensorMapIm2ColWideMode",
@@ -1964,6 +3096,8 @@ const CUTENSORMAPIM2COLWIDEMODE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12080_13050,
+    callback: None,
 };
 const CUTENSORMAPINTERLEAVE: CType = CType {
     spelling: "CUtensorMapInterleave",
@@ -1972,6 +3106,8 @@ const CUTENSORMAPINTERLEAVE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPL2PROMOTION: CType = CType {
     spelling: "CUtensorMapL2promotion",
@@ -1980,6 +3116,8 @@ const CUTENSORMAPL2PROMOTION: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTENSORMAPSWIZZLE: CType = CType {
     spelling: "CUtensorMapSwizzle",
@@ -1988,6 +3126,8 @@ const CUTENSORMAPSWIZZLE: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CUTEXOBJECT_V1: CType = CType {
     spelling: "CUtexObject_v1",
@@ -1996,6 +3136,8 @@ const CUTEXOBJECT_V1: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUTEXOBJECT_V1_PTR: CType = CType {
     spelling: "CUtexObject_v1 *",
@@ -2004,6 +3146,8 @@ const CUTEXOBJECT_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUTEXOBJECT_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUTEXREF: CType = CType {
     spelling: "CUtexref",
@@ -2012,6 +3156,8 @@ const CUTEXREF: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUTEXREF_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUTEXREF_PTR: CType = CType {
     spelling: "CUtexref *",
@@ -2020,6 +3166,8 @@ const CUTEXREF_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUTEXREF),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUSEROBJECT: CType = CType {
     spelling: "CUuserObject",
@@ -2028,6 +3176,8 @@ const CUUSEROBJECT: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUUSEROBJECT_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUSEROBJECT_PTR: CType = CType {
     spelling: "CUuserObject *",
@@ -2036,6 +3186,8 @@ const CUUSEROBJECT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUUSEROBJECT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUUID: CType = CType {
     spelling: "CUuuid",
@@ -2044,6 +3196,8 @@ const CUUUID: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_1_11070_13050,
+    callback: None,
 };
 const CUUUID_PTR: CType = CType {
     spelling: "CUuuid *",
@@ -2052,6 +3206,8 @@ const CUUUID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUUUID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const EGLIMAGEKHR: CType = CType {
     spelling: "EGLImageKHR",
@@ -2060,6 +3216,8 @@ const EGLIMAGEKHR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const EGLSTREAMKHR: CType = CType {
     spelling: "EGLStreamKHR",
@@ -2068,6 +3226,8 @@ const EGLSTREAMKHR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const EGLSYNCKHR: CType = CType {
     spelling: "EGLSyncKHR",
@@ -2076,6 +3236,8 @@ const EGLSYNCKHR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const EGLINT: CType = CType {
     spelling: "EGLint",
@@ -2084,6 +3246,8 @@ const EGLINT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const GLENUM: CType = CType {
     spelling: "GLenum",
@@ -2092,6 +3256,8 @@ const GLENUM: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const GLUINT: CType = CType {
     spelling: "GLuint",
@@ -2100,6 +3266,8 @@ const GLUINT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const HGPUNV: CType = CType {
     spelling: "HGPUNV",
@@ -2108,6 +3276,8 @@ const HGPUNV: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_HGPUNV),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const VDPDEVICE: CType = CType {
     spelling: "VdpDevice",
@@ -2116,6 +3286,36 @@ const VDPDEVICE: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
+};
+const VDPFUNCID: CType = CType {
+    spelling: "VdpFuncId",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Integer,
+    pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
+};
+const VDPGETPROCADDRESS_PTR_CALLBACK: Callback = Callback {
+    spelling: "VdpStatus (*)(VdpDevice device, VdpFuncId function_id, void **function_pointer)",
+    ret: VDPSTATUS,
+    params: &[
+        Param {
+            name: "device",
+            ty: VDPDEVICE,
+        },
+        Param {
+            name: "function_id",
+            ty: VDPFUNCID,
+        },
+        Param {
+            name: "function_pointer",
+            ty: VOID_PTR_PTR,
+        },
+    ],
 };
 const VDPGETPROCADDRESS_PTR: CType = CType {
     spelling: "VdpGetProcAddress *",
@@ -2124,6 +3324,8 @@ const VDPGETPROCADDRESS_PTR: CType = CType {
     align: 8,
     class: Class::FunctionPointer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: Some(&VDPGETPROCADDRESS_PTR_CALLBACK),
 };
 const VDPOUTPUTSURFACE: CType = CType {
     spelling: "VdpOutputSurface",
@@ -2132,6 +3334,18 @@ const VDPOUTPUTSURFACE: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
+};
+const VDPSTATUS: CType = CType {
+    spelling: "VdpStatus",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Enum,
+    pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const VDPVIDEOSURFACE: CType = CType {
     spelling: "VdpVideoSurface",
@@ -2140,6 +3354,8 @@ const VDPVIDEOSURFACE: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CHAR: CType = CType {
     spelling: "char",
@@ -2148,6 +3364,8 @@ const CHAR: CType = CType {
     align: 1,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_1_1_11070_13050,
+    callback: None,
 };
 const CHAR_PTR: CType = CType {
     spelling: "char *",
@@ -2156,6 +3374,8 @@ const CHAR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CHAR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY3D_DESCRIPTOR_V1: CType = CType {
     spelling: "const CUDA_ARRAY3D_DESCRIPTOR_v1",
@@ -2164,6 +3384,8 @@ const CONST_CUDA_ARRAY3D_DESCRIPTOR_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_4_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY3D_DESCRIPTOR_V1_PTR: CType = CType {
     spelling: "const CUDA_ARRAY3D_DESCRIPTOR_v1 *",
@@ -2172,6 +3394,8 @@ const CONST_CUDA_ARRAY3D_DESCRIPTOR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_ARRAY3D_DESCRIPTOR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY3D_DESCRIPTOR_V2: CType = CType {
     spelling: "const CUDA_ARRAY3D_DESCRIPTOR_v2",
@@ -2180,6 +3404,8 @@ const CONST_CUDA_ARRAY3D_DESCRIPTOR_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_40_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY3D_DESCRIPTOR_V2_PTR: CType = CType {
     spelling: "const CUDA_ARRAY3D_DESCRIPTOR_v2 *",
@@ -2188,6 +3414,8 @@ const CONST_CUDA_ARRAY3D_DESCRIPTOR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_ARRAY3D_DESCRIPTOR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY_DESCRIPTOR_V1: CType = CType {
     spelling: "const CUDA_ARRAY_DESCRIPTOR_v1",
@@ -2196,6 +3424,8 @@ const CONST_CUDA_ARRAY_DESCRIPTOR_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_4_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY_DESCRIPTOR_V1_PTR: CType = CType {
     spelling: "const CUDA_ARRAY_DESCRIPTOR_v1 *",
@@ -2204,6 +3434,8 @@ const CONST_CUDA_ARRAY_DESCRIPTOR_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_ARRAY_DESCRIPTOR_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY_DESCRIPTOR_V2: CType = CType {
     spelling: "const CUDA_ARRAY_DESCRIPTOR_v2",
@@ -2212,6 +3444,8 @@ const CONST_CUDA_ARRAY_DESCRIPTOR_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_ARRAY_DESCRIPTOR_V2_PTR: CType = CType {
     spelling: "const CUDA_ARRAY_DESCRIPTOR_v2 *",
@@ -2220,6 +3454,8 @@ const CONST_CUDA_ARRAY_DESCRIPTOR_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_ARRAY_DESCRIPTOR_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS: CType = CType {
     spelling: "const CUDA_BATCH_MEM_OP_NODE_PARAMS",
@@ -2228,6 +3464,8 @@ const CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS_PTR: CType = CType {
     spelling: "const CUDA_BATCH_MEM_OP_NODE_PARAMS *",
@@ -2236,6 +3474,8 @@ const CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_BATCH_MEM_OP_NODE_PARAMS),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1",
@@ -2244,6 +3484,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_88_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 *",
@@ -2252,6 +3494,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1",
@@ -2260,6 +3504,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_104_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 *",
@@ -2268,6 +3514,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1",
@@ -2276,6 +3524,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_120_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 *",
@@ -2284,6 +3534,8 @@ const CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1",
@@ -2292,6 +3544,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_96_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 *",
@@ -2300,6 +3554,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1",
@@ -2308,6 +3564,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 *",
@@ -2316,6 +3574,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1",
@@ -2324,6 +3584,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 *",
@@ -2332,6 +3594,8 @@ const CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1",
@@ -2340,6 +3604,8 @@ const CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *",
@@ -2348,6 +3614,8 @@ const CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1",
@@ -2356,6 +3624,8 @@ const CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *",
@@ -2364,6 +3634,8 @@ const CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_EXT_SEM_WAIT_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_HOST_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_HOST_NODE_PARAMS_v1",
@@ -2372,6 +3644,8 @@ const CONST_CUDA_HOST_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_HOST_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_HOST_NODE_PARAMS_v1 *",
@@ -2380,6 +3654,8 @@ const CONST_CUDA_HOST_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_HOST_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_KERNEL_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_KERNEL_NODE_PARAMS_v1",
@@ -2388,6 +3664,8 @@ const CONST_CUDA_KERNEL_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_KERNEL_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_KERNEL_NODE_PARAMS_v1 *",
@@ -2396,6 +3674,8 @@ const CONST_CUDA_KERNEL_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_KERNEL_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_KERNEL_NODE_PARAMS_V2: CType = CType {
     spelling: "const CUDA_KERNEL_NODE_PARAMS_v2",
@@ -2404,6 +3684,8 @@ const CONST_CUDA_KERNEL_NODE_PARAMS_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_72_8_12000_13050,
+    callback: None,
 };
 const CONST_CUDA_KERNEL_NODE_PARAMS_V2_PTR: CType = CType {
     spelling: "const CUDA_KERNEL_NODE_PARAMS_v2 *",
@@ -2412,6 +3694,8 @@ const CONST_CUDA_KERNEL_NODE_PARAMS_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_KERNEL_NODE_PARAMS_V2),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY2D_V1: CType = CType {
     spelling: "const CUDA_MEMCPY2D_v1",
@@ -2420,6 +3704,8 @@ const CONST_CUDA_MEMCPY2D_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_96_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY2D_V1_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY2D_v1 *",
@@ -2428,6 +3714,8 @@ const CONST_CUDA_MEMCPY2D_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY2D_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY2D_V2: CType = CType {
     spelling: "const CUDA_MEMCPY2D_v2",
@@ -2436,6 +3724,8 @@ const CONST_CUDA_MEMCPY2D_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_128_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY2D_V2_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY2D_v2 *",
@@ -2444,6 +3734,8 @@ const CONST_CUDA_MEMCPY2D_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY2D_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_PEER_V1: CType = CType {
     spelling: "const CUDA_MEMCPY3D_PEER_v1",
@@ -2452,6 +3744,8 @@ const CONST_CUDA_MEMCPY3D_PEER_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_200_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_PEER_V1_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY3D_PEER_v1 *",
@@ -2460,6 +3754,8 @@ const CONST_CUDA_MEMCPY3D_PEER_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY3D_PEER_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_V1: CType = CType {
     spelling: "const CUDA_MEMCPY3D_v1",
@@ -2468,6 +3764,8 @@ const CONST_CUDA_MEMCPY3D_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_V1_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY3D_v1 *",
@@ -2476,6 +3774,8 @@ const CONST_CUDA_MEMCPY3D_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY3D_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_V2: CType = CType {
     spelling: "const CUDA_MEMCPY3D_v2",
@@ -2484,6 +3784,8 @@ const CONST_CUDA_MEMCPY3D_V2: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_200_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMCPY3D_V2_PTR: CType = CType {
     spelling: "const CUDA_MEMCPY3D_v2 *",
@@ -2492,6 +3794,8 @@ const CONST_CUDA_MEMCPY3D_V2_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMCPY3D_V2),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMSET_NODE_PARAMS_V1: CType = CType {
     spelling: "const CUDA_MEMSET_NODE_PARAMS_v1",
@@ -2500,6 +3804,8 @@ const CONST_CUDA_MEMSET_NODE_PARAMS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_40_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_MEMSET_NODE_PARAMS_V1_PTR: CType = CType {
     spelling: "const CUDA_MEMSET_NODE_PARAMS_v1 *",
@@ -2508,6 +3814,8 @@ const CONST_CUDA_MEMSET_NODE_PARAMS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_MEMSET_NODE_PARAMS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_RESOURCE_DESC_V1: CType = CType {
     spelling: "const CUDA_RESOURCE_DESC_v1",
@@ -2516,6 +3824,8 @@ const CONST_CUDA_RESOURCE_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_RESOURCE_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_RESOURCE_DESC_v1 *",
@@ -2524,6 +3834,8 @@ const CONST_CUDA_RESOURCE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_RESOURCE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_RESOURCE_VIEW_DESC_V1: CType = CType {
     spelling: "const CUDA_RESOURCE_VIEW_DESC_v1",
@@ -2532,6 +3844,8 @@ const CONST_CUDA_RESOURCE_VIEW_DESC_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_112_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_RESOURCE_VIEW_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_RESOURCE_VIEW_DESC_v1 *",
@@ -2540,6 +3854,8 @@ const CONST_CUDA_RESOURCE_VIEW_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_RESOURCE_VIEW_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_TEXTURE_DESC_V1: CType = CType {
     spelling: "const CUDA_TEXTURE_DESC_v1",
@@ -2548,6 +3864,8 @@ const CONST_CUDA_TEXTURE_DESC_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_104_4_11070_13050,
+    callback: None,
 };
 const CONST_CUDA_TEXTURE_DESC_V1_PTR: CType = CType {
     spelling: "const CUDA_TEXTURE_DESC_v1 *",
@@ -2556,6 +3874,8 @@ const CONST_CUDA_TEXTURE_DESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDA_TEXTURE_DESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUATOMICOPERATION: CType = CType {
     spelling: "const CUatomicOperation",
@@ -2564,6 +3884,8 @@ const CONST_CUATOMICOPERATION: CType = CType {
     align: 4,
     class: Class::Enum,
     pointee: None,
+    layouts: LAYOUTS_4_4_13000_13050,
+    callback: None,
 };
 const CONST_CUATOMICOPERATION_PTR: CType = CType {
     spelling: "const CUatomicOperation *",
@@ -2572,6 +3894,8 @@ const CONST_CUATOMICOPERATION_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUATOMICOPERATION),
+    layouts: LAYOUTS_8_8_13000_13050,
+    callback: None,
 };
 const CONST_CUDEVRESOURCE: CType = CType {
     spelling: "const CUdevResource",
@@ -2580,6 +3904,8 @@ const CONST_CUDEVRESOURCE: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_144_4_12040_13000_144_8_13010_13050,
+    callback: None,
 };
 const CONST_CUDEVRESOURCE_PTR: CType = CType {
     spelling: "const CUdevResource *",
@@ -2588,6 +3914,8 @@ const CONST_CUDEVRESOURCE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUDEVRESOURCE),
+    layouts: LAYOUTS_8_8_12040_13050,
+    callback: None,
 };
 const CONST_CUEXTERNALSEMAPHORE: CType = CType {
     spelling: "const CUexternalSemaphore",
@@ -2596,6 +3924,8 @@ const CONST_CUEXTERNALSEMAPHORE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUEXTSEMAPHORE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUEXTERNALSEMAPHORE_PTR: CType = CType {
     spelling: "const CUexternalSemaphore *",
@@ -2604,6 +3934,8 @@ const CONST_CUEXTERNALSEMAPHORE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUEXTERNALSEMAPHORE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUGRAPHEDGEDATA: CType = CType {
     spelling: "const CUgraphEdgeData",
@@ -2612,6 +3944,8 @@ const CONST_CUGRAPHEDGEDATA: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_1_12030_13050,
+    callback: None,
 };
 const CONST_CUGRAPHEDGEDATA_PTR: CType = CType {
     spelling: "const CUgraphEdgeData *",
@@ -2620,6 +3954,8 @@ const CONST_CUGRAPHEDGEDATA_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUGRAPHEDGEDATA),
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CONST_CUGRAPHEDGEDATA_PTR_PTR: CType = CType {
     spelling: "const CUgraphEdgeData **",
@@ -2628,6 +3964,8 @@ const CONST_CUGRAPHEDGEDATA_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUGRAPHEDGEDATA_PTR),
+    layouts: LAYOUTS_8_8_12030_13050,
+    callback: None,
 };
 const CONST_CUGRAPHNODE: CType = CType {
     spelling: "const CUgraphNode",
@@ -2636,6 +3974,8 @@ const CONST_CUGRAPHNODE: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&STRUCT_CUGRAPHNODE_ST),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUGRAPHNODE_PTR: CType = CType {
     spelling: "const CUgraphNode *",
@@ -2644,6 +3984,8 @@ const CONST_CUGRAPHNODE_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUGRAPHNODE),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUGRAPHNODE_PTR_PTR: CType = CType {
     spelling: "const CUgraphNode **",
@@ -2652,6 +3994,28 @@ const CONST_CUGRAPHNODE_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUGRAPHNODE_PTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
+};
+const CONST_CUGRAPHNODEPARAMS: CType = CType {
+    spelling: "const CUgraphNodeParams",
+    pointer: false,
+    size: 256,
+    align: 8,
+    class: Class::Record,
+    pointee: None,
+    layouts: LAYOUTS_256_8_13030_13050,
+    callback: None,
+};
+const CONST_CUGRAPHNODEPARAMS_PTR: CType = CType {
+    spelling: "const CUgraphNodeParams *",
+    pointer: true,
+    size: 8,
+    align: 8,
+    class: Class::Pointer,
+    pointee: Some(&CONST_CUGRAPHNODEPARAMS),
+    layouts: LAYOUTS_8_8_13030_13050,
+    callback: None,
 };
 const CONST_CUKERNELNODEATTRVALUE_V1: CType = CType {
     spelling: "const CUkernelNodeAttrValue_v1",
@@ -2660,6 +4024,8 @@ const CONST_CUKERNELNODEATTRVALUE_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_11070_64_8_11080_13050,
+    callback: None,
 };
 const CONST_CUKERNELNODEATTRVALUE_V1_PTR: CType = CType {
     spelling: "const CUkernelNodeAttrValue_v1 *",
@@ -2668,6 +4034,8 @@ const CONST_CUKERNELNODEATTRVALUE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUKERNELNODEATTRVALUE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CULAUNCHCONFIG: CType = CType {
     spelling: "const CUlaunchConfig",
@@ -2676,6 +4044,8 @@ const CONST_CULAUNCHCONFIG: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_56_8_11080_13050,
+    callback: None,
 };
 const CONST_CULAUNCHCONFIG_PTR: CType = CType {
     spelling: "const CUlaunchConfig *",
@@ -2684,6 +4054,8 @@ const CONST_CULAUNCHCONFIG_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CULAUNCHCONFIG),
+    layouts: LAYOUTS_8_8_11080_13050,
+    callback: None,
 };
 const CONST_CULOGICALENDPOINTID: CType = CType {
     spelling: "const CUlogicalEndpointId",
@@ -2692,6 +4064,8 @@ const CONST_CULOGICALENDPOINTID: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_13030_13050,
+    callback: None,
 };
 const CONST_CULOGICALENDPOINTPROP: CType = CType {
     spelling: "const CUlogicalEndpointProp",
@@ -2700,6 +4074,8 @@ const CONST_CULOGICALENDPOINTPROP: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_24_8_13030_13050,
+    callback: None,
 };
 const CONST_CULOGICALENDPOINTPROP_PTR: CType = CType {
     spelling: "const CUlogicalEndpointProp *",
@@ -2708,6 +4084,8 @@ const CONST_CULOGICALENDPOINTPROP_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CULOGICALENDPOINTPROP),
+    layouts: LAYOUTS_8_8_13030_13050,
+    callback: None,
 };
 const CONST_CUMEMACCESSDESC_V1: CType = CType {
     spelling: "const CUmemAccessDesc_v1",
@@ -2716,6 +4094,8 @@ const CONST_CUMEMACCESSDESC_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_12_4_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMACCESSDESC_V1_PTR: CType = CType {
     spelling: "const CUmemAccessDesc_v1 *",
@@ -2724,6 +4104,8 @@ const CONST_CUMEMACCESSDESC_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMEMACCESSDESC_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMALLOCATIONPROP_V1: CType = CType {
     spelling: "const CUmemAllocationProp_v1",
@@ -2732,6 +4114,8 @@ const CONST_CUMEMALLOCATIONPROP_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMALLOCATIONPROP_V1_PTR: CType = CType {
     spelling: "const CUmemAllocationProp_v1 *",
@@ -2740,6 +4124,8 @@ const CONST_CUMEMALLOCATIONPROP_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMEMALLOCATIONPROP_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMLOCATION_V1: CType = CType {
     spelling: "const CUmemLocation_v1",
@@ -2748,6 +4134,8 @@ const CONST_CUMEMLOCATION_V1: CType = CType {
     align: 4,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_8_4_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMLOCATION_V1_PTR: CType = CType {
     spelling: "const CUmemLocation_v1 *",
@@ -2756,6 +4144,8 @@ const CONST_CUMEMLOCATION_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMEMLOCATION_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMPOOLPROPS_V1: CType = CType {
     spelling: "const CUmemPoolProps_v1",
@@ -2764,6 +4154,8 @@ const CONST_CUMEMPOOLPROPS_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_88_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMEMPOOLPROPS_V1_PTR: CType = CType {
     spelling: "const CUmemPoolProps_v1 *",
@@ -2772,6 +4164,8 @@ const CONST_CUMEMPOOLPROPS_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMEMPOOLPROPS_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUMULTICASTOBJECTPROP: CType = CType {
     spelling: "const CUmulticastObjectProp",
@@ -2780,6 +4174,8 @@ const CONST_CUMULTICASTOBJECTPROP: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_12010_13050,
+    callback: None,
 };
 const CONST_CUMULTICASTOBJECTPROP_PTR: CType = CType {
     spelling: "const CUmulticastObjectProp *",
@@ -2788,6 +4184,8 @@ const CONST_CUMULTICASTOBJECTPROP_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUMULTICASTOBJECTPROP),
+    layouts: LAYOUTS_8_8_12010_13050,
+    callback: None,
 };
 const CONST_CUSTREAMATTRVALUE_V1: CType = CType {
     spelling: "const CUstreamAttrValue_v1",
@@ -2796,6 +4194,8 @@ const CONST_CUSTREAMATTRVALUE_V1: CType = CType {
     align: 8,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_32_8_11070_11070_64_8_11080_13050,
+    callback: None,
 };
 const CONST_CUSTREAMATTRVALUE_V1_PTR: CType = CType {
     spelling: "const CUstreamAttrValue_v1 *",
@@ -2804,6 +4204,8 @@ const CONST_CUSTREAMATTRVALUE_V1_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUSTREAMATTRVALUE_V1),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUUUID: CType = CType {
     spelling: "const CUuuid",
@@ -2812,6 +4214,8 @@ const CONST_CUUUID: CType = CType {
     align: 1,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_16_1_11070_13050,
+    callback: None,
 };
 const CONST_CUUUID_PTR: CType = CType {
     spelling: "const CUuuid *",
@@ -2820,6 +4224,8 @@ const CONST_CUUUID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUUUID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CHAR: CType = CType {
     spelling: "const char",
@@ -2828,6 +4234,8 @@ const CONST_CHAR: CType = CType {
     align: 1,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_1_1_11070_13050,
+    callback: None,
 };
 const CONST_CHAR_PTR: CType = CType {
     spelling: "const char *",
@@ -2836,6 +4244,8 @@ const CONST_CHAR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CHAR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CHAR_PTR_PTR: CType = CType {
     spelling: "const char **",
@@ -2844,6 +4254,8 @@ const CONST_CHAR_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CHAR_PTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_CUUINT32_T: CType = CType {
     spelling: "const cuuint32_t",
@@ -2852,6 +4264,8 @@ const CONST_CUUINT32_T: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CONST_CUUINT32_T_PTR: CType = CType {
     spelling: "const cuuint32_t *",
@@ -2860,6 +4274,8 @@ const CONST_CUUINT32_T_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUUINT32_T),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_CUUINT64_T: CType = CType {
     spelling: "const cuuint64_t",
@@ -2868,6 +4284,8 @@ const CONST_CUUINT64_T: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_CUUINT64_T_PTR: CType = CType {
     spelling: "const cuuint64_t *",
@@ -2876,6 +4294,8 @@ const CONST_CUUINT64_T_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_CUUINT64_T),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_INT: CType = CType {
     spelling: "const int",
@@ -2884,6 +4304,8 @@ const CONST_INT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_12000_13050,
+    callback: None,
 };
 const CONST_INT_PTR: CType = CType {
     spelling: "const int *",
@@ -2892,6 +4314,8 @@ const CONST_INT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_INT),
+    layouts: LAYOUTS_8_8_12000_13050,
+    callback: None,
 };
 const CONST_VOID: CType = CType {
     spelling: "const void",
@@ -2900,6 +4324,8 @@ const CONST_VOID: CType = CType {
     align: 0,
     class: Class::Void,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const CONST_VOID_PTR: CType = CType {
     spelling: "const void *",
@@ -2908,6 +4334,8 @@ const CONST_VOID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CONST_VOID_PTR_PTR: CType = CType {
     spelling: "const void **",
@@ -2916,6 +4344,8 @@ const CONST_VOID_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CONST_VOID_PTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUINT32_T: CType = CType {
     spelling: "cuuint32_t",
@@ -2924,6 +4354,8 @@ const CUUINT32_T: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const CUUINT64_T: CType = CType {
     spelling: "cuuint64_t",
@@ -2932,6 +4364,8 @@ const CUUINT64_T: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const CUUINT64_T_PTR: CType = CType {
     spelling: "cuuint64_t *",
@@ -2940,6 +4374,8 @@ const CUUINT64_T_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&CUUINT64_T),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const FLOAT: CType = CType {
     spelling: "float",
@@ -2948,6 +4384,8 @@ const FLOAT: CType = CType {
     align: 4,
     class: Class::Floating,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const FLOAT_PTR: CType = CType {
     spelling: "float *",
@@ -2956,6 +4394,8 @@ const FLOAT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&FLOAT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const INT: CType = CType {
     spelling: "int",
@@ -2964,6 +4404,8 @@ const INT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const INT_PTR: CType = CType {
     spelling: "int *",
@@ -2972,6 +4414,8 @@ const INT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&INT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const SIZE_T: CType = CType {
     spelling: "size_t",
@@ -2980,6 +4424,8 @@ const SIZE_T: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const SIZE_T_PTR: CType = CType {
     spelling: "size_t *",
@@ -2988,6 +4434,8 @@ const SIZE_T_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&SIZE_T),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const STRUCT_CUICHECKPOINTOPERATION_ST: CType = CType {
     spelling: "struct CUIcheckpointOperation_st",
@@ -2996,6 +4444,8 @@ const STRUCT_CUICHECKPOINTOPERATION_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_13040_13050,
+    callback: None,
 };
 const STRUCT_CUARRAY_ST: CType = CType {
     spelling: "struct CUarray_st",
@@ -3004,6 +4454,8 @@ const STRUCT_CUARRAY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUASYNCCALLBACKENTRY_ST: CType = CType {
     spelling: "struct CUasyncCallbackEntry_st",
@@ -3012,6 +4464,8 @@ const STRUCT_CUASYNCCALLBACKENTRY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12040_13050,
+    callback: None,
 };
 const STRUCT_CUCOREDUMPCALLBACKENTRY_ST: CType = CType {
     spelling: "struct CUcoredumpCallbackEntry_st",
@@ -3020,6 +4474,8 @@ const STRUCT_CUCOREDUMPCALLBACKENTRY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_13020_13050,
+    callback: None,
 };
 const STRUCT_CUCTX_ST: CType = CType {
     spelling: "struct CUctx_st",
@@ -3028,6 +4484,8 @@ const STRUCT_CUCTX_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUDEVRESOURCEDESC_ST: CType = CType {
     spelling: "struct CUdevResourceDesc_st",
@@ -3036,6 +4494,8 @@ const STRUCT_CUDEVRESOURCEDESC_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12040_13050,
+    callback: None,
 };
 const STRUCT_CUEGLSTREAMCONNECTION_ST: CType = CType {
     spelling: "struct CUeglStreamConnection_st",
@@ -3044,6 +4504,8 @@ const STRUCT_CUEGLSTREAMCONNECTION_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUEVENT_ST: CType = CType {
     spelling: "struct CUevent_st",
@@ -3052,6 +4514,8 @@ const STRUCT_CUEVENT_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUEXTMEMORY_ST: CType = CType {
     spelling: "struct CUextMemory_st",
@@ -3060,6 +4524,8 @@ const STRUCT_CUEXTMEMORY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUEXTSEMAPHORE_ST: CType = CType {
     spelling: "struct CUextSemaphore_st",
@@ -3068,6 +4534,8 @@ const STRUCT_CUEXTSEMAPHORE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUFUNC_ST: CType = CType {
     spelling: "struct CUfunc_st",
@@ -3076,6 +4544,8 @@ const STRUCT_CUFUNC_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGRAPHEXEC_ST: CType = CType {
     spelling: "struct CUgraphExec_st",
@@ -3084,6 +4554,8 @@ const STRUCT_CUGRAPHEXEC_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGRAPHNODE_ST: CType = CType {
     spelling: "struct CUgraphNode_st",
@@ -3092,6 +4564,8 @@ const STRUCT_CUGRAPHNODE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGRAPH_ST: CType = CType {
     spelling: "struct CUgraph_st",
@@ -3100,6 +4574,8 @@ const STRUCT_CUGRAPH_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGRAPHICSRESOURCE_ST: CType = CType {
     spelling: "struct CUgraphicsResource_st",
@@ -3108,6 +4584,8 @@ const STRUCT_CUGRAPHICSRESOURCE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUGREENCTX_ST: CType = CType {
     spelling: "struct CUgreenCtx_st",
@@ -3116,6 +4594,8 @@ const STRUCT_CUGREENCTX_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12040_13050,
+    callback: None,
 };
 const STRUCT_CUKERN_ST: CType = CType {
     spelling: "struct CUkern_st",
@@ -3124,6 +4604,8 @@ const STRUCT_CUKERN_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12000_13050,
+    callback: None,
 };
 const STRUCT_CULIB_ST: CType = CType {
     spelling: "struct CUlib_st",
@@ -3132,6 +4614,8 @@ const STRUCT_CULIB_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12000_13050,
+    callback: None,
 };
 const STRUCT_CULINKSTATE_ST: CType = CType {
     spelling: "struct CUlinkState_st",
@@ -3140,6 +4624,8 @@ const STRUCT_CULINKSTATE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CULOGSCALLBACKENTRY_ST: CType = CType {
     spelling: "struct CUlogsCallbackEntry_st",
@@ -3148,6 +4634,8 @@ const STRUCT_CULOGSCALLBACKENTRY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_12090_13050,
+    callback: None,
 };
 const STRUCT_CUMEMPOOLHANDLE_ST: CType = CType {
     spelling: "struct CUmemPoolHandle_st",
@@ -3156,6 +4644,8 @@ const STRUCT_CUMEMPOOLHANDLE_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUMIPMAPPEDARRAY_ST: CType = CType {
     spelling: "struct CUmipmappedArray_st",
@@ -3164,6 +4654,8 @@ const STRUCT_CUMIPMAPPEDARRAY_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUMOD_ST: CType = CType {
     spelling: "struct CUmod_st",
@@ -3172,6 +4664,8 @@ const STRUCT_CUMOD_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUSTREAM_ST: CType = CType {
     spelling: "struct CUstream_st",
@@ -3180,6 +4674,8 @@ const STRUCT_CUSTREAM_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUSURFREF_ST: CType = CType {
     spelling: "struct CUsurfref_st",
@@ -3188,6 +4684,8 @@ const STRUCT_CUSURFREF_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUTEXREF_ST: CType = CType {
     spelling: "struct CUtexref_st",
@@ -3196,6 +4694,8 @@ const STRUCT_CUTEXREF_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_CUUSEROBJECT_ST: CType = CType {
     spelling: "struct CUuserObject_st",
@@ -3204,6 +4704,8 @@ const STRUCT_CUUSEROBJECT_ST: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const STRUCT_HGPUNV: CType = CType {
     spelling: "struct HGPUNV__",
@@ -3212,6 +4714,8 @@ const STRUCT_HGPUNV: CType = CType {
     align: 0,
     class: Class::Record,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const UNSIGNED: CType = CType {
     spelling: "unsigned",
@@ -3220,6 +4724,8 @@ const UNSIGNED: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const UNSIGNED_CHAR: CType = CType {
     spelling: "unsigned char",
@@ -3228,6 +4734,8 @@ const UNSIGNED_CHAR: CType = CType {
     align: 1,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_1_1_11070_13050,
+    callback: None,
 };
 const UNSIGNED_INT: CType = CType {
     spelling: "unsigned int",
@@ -3236,6 +4744,8 @@ const UNSIGNED_INT: CType = CType {
     align: 4,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_4_4_11070_13050,
+    callback: None,
 };
 const UNSIGNED_INT_PTR: CType = CType {
     spelling: "unsigned int *",
@@ -3244,6 +4754,8 @@ const UNSIGNED_INT_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&UNSIGNED_INT),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const UNSIGNED_LONG_LONG: CType = CType {
     spelling: "unsigned long long",
@@ -3252,6 +4764,8 @@ const UNSIGNED_LONG_LONG: CType = CType {
     align: 8,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const UNSIGNED_LONG_LONG_PTR: CType = CType {
     spelling: "unsigned long long *",
@@ -3260,6 +4774,8 @@ const UNSIGNED_LONG_LONG_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&UNSIGNED_LONG_LONG),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const UNSIGNED_SHORT: CType = CType {
     spelling: "unsigned short",
@@ -3268,6 +4784,8 @@ const UNSIGNED_SHORT: CType = CType {
     align: 2,
     class: Class::Integer,
     pointee: None,
+    layouts: LAYOUTS_2_2_11070_13050,
+    callback: None,
 };
 const VOID: CType = CType {
     spelling: "void",
@@ -3276,6 +4794,8 @@ const VOID: CType = CType {
     align: 0,
     class: Class::Void,
     pointee: None,
+    layouts: LAYOUTS_0_0_11070_13050,
+    callback: None,
 };
 const VOID_PTR: CType = CType {
     spelling: "void *",
@@ -3284,6 +4804,8 @@ const VOID_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 const VOID_PTR_PTR: CType = CType {
     spelling: "void **",
@@ -3292,6 +4814,8 @@ const VOID_PTR_PTR: CType = CType {
     align: 8,
     class: Class::Pointer,
     pointee: Some(&VOID_PTR),
+    layouts: LAYOUTS_8_8_11070_13050,
+    callback: None,
 };
 
 /// The toolkits whose headers were read, as `1000 * major + 10 * minor`, ascending.
@@ -3305,7 +4829,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArray3DCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3324,7 +4848,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArray3DCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3343,7 +4867,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArray3DGetDescriptor",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3362,7 +4886,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArray3DGetDescriptor",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3381,7 +4905,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3400,7 +4924,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3419,7 +4943,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hArray",
@@ -3432,7 +4956,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetDescriptor",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3451,7 +4975,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetDescriptor",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3470,7 +4994,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetMemoryRequirements",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3493,7 +5017,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetPlane",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3516,7 +5040,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuArrayGetSparseProperties",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3535,7 +5059,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointOperationComplete",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "handle",
@@ -3548,7 +5072,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessCheckpoint",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3567,7 +5091,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessGetRestoreThreadId",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3586,7 +5110,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessGetState",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3605,7 +5129,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessLock",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3624,7 +5148,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessRestore",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3643,7 +5167,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCheckpointProcessUnlock",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3662,7 +5186,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpDeregisterCompleteCallback",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "callback",
@@ -3675,7 +5199,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpDeregisterStartCallback",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "callback",
@@ -3688,7 +5212,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpGetAttribute",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3711,7 +5235,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpGetAttributeGlobal",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3734,7 +5258,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpRegisterCompleteCallback",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3757,7 +5281,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpRegisterStartCallback",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3780,7 +5304,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpSetAttribute",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3803,7 +5327,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCoredumpSetAttributeGlobal",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3826,7 +5350,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxAttach",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3845,7 +5369,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3868,7 +5392,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3891,7 +5415,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxCreate",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3922,7 +5446,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxCreate",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -3949,7 +5473,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -3962,7 +5486,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxDestroy",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -3975,7 +5499,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxDetach",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -3988,7 +5512,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxDisablePeerAccess",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "peerContext",
@@ -4001,7 +5525,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxEnablePeerAccess",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4020,7 +5544,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxFromGreenCtx",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4039,7 +5563,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetApiVersion",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4058,7 +5582,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetCacheConfig",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pconfig",
@@ -4071,7 +5595,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetCurrent",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pctx",
@@ -4084,7 +5608,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetDevResource",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4107,7 +5631,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetDevice",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "device",
@@ -4120,7 +5644,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetDevice",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4139,7 +5663,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetExecAffinity",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4158,7 +5682,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetFlags",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "flags",
@@ -4171,7 +5695,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetId",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4190,7 +5714,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetLimit",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4209,7 +5733,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetSharedMemConfig",
         version: 4020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pConfig",
@@ -4222,7 +5746,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxGetStreamPriorityRange",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4241,7 +5765,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxPopCurrent",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pctx",
@@ -4254,7 +5778,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxPopCurrent",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pctx",
@@ -4267,7 +5791,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxPushCurrent",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -4280,7 +5804,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxPushCurrent",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -4293,7 +5817,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxRecordEvent",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4312,7 +5836,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxResetPersistingL2Cache",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaTypedefs.h",
@@ -4322,7 +5846,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetCacheConfig",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "config",
@@ -4335,7 +5859,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetCurrent",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -4348,7 +5872,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetFlags",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "flags",
@@ -4361,7 +5885,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetLimit",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4380,7 +5904,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSetSharedMemConfig",
         version: 4020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "config",
@@ -4393,7 +5917,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSynchronize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaTypedefs.h",
@@ -4403,7 +5927,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxSynchronize",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "ctx",
@@ -4416,7 +5940,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuCtxWaitEvent",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4435,7 +5959,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDestroyExternalMemory",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "extMem",
@@ -4448,7 +5972,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDestroyExternalSemaphore",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "extSem",
@@ -4461,7 +5985,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevResourceGenerateDesc",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4484,7 +6008,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevSmResourceSplit",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4519,7 +6043,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevSmResourceSplitByCount",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4554,7 +6078,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceCanAccessPeer",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4577,7 +6101,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceComputeCapability",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4600,7 +6124,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGet",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4619,7 +6143,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetAttribute",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4642,7 +6166,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetByPCIBusId",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4661,7 +6185,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetCliqueCount",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4680,7 +6204,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetCliqueInfo",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4703,7 +6227,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetCount",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "count",
@@ -4716,7 +6240,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetDefaultMemPool",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4735,7 +6259,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetDevResource",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4758,7 +6282,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetExecAffinitySupport",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4781,7 +6305,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetFabricClusterUuid",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4800,7 +6324,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetGraphMemAttribute",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4823,7 +6347,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetHostAtomicCapabilities",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4850,7 +6374,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetLuid",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4873,7 +6397,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetMemPool",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4892,7 +6416,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetName",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4915,7 +6439,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetNvSciSyncAttributes",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4938,7 +6462,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetP2PAtomicCapabilities",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4969,7 +6493,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetP2PAttribute",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -4996,7 +6520,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetPCIBusId",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5019,7 +6543,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetProperties",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5038,7 +6562,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetTexture1DLinearMaxWidth",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5065,7 +6589,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetUuid",
         version: 9020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5084,7 +6608,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGetUuid",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5103,7 +6627,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceGraphMemTrim",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "device",
@@ -5116,7 +6640,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxGetState",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5139,7 +6663,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxRelease",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dev",
@@ -5152,7 +6676,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxRelease",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dev",
@@ -5165,7 +6689,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxReset",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dev",
@@ -5178,7 +6702,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxReset",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dev",
@@ -5191,7 +6715,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxRetain",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5210,7 +6734,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxSetFlags",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5229,7 +6753,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDevicePrimaryCtxSetFlags",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5248,7 +6772,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceRegisterAsyncNotification",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5275,7 +6799,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceSetGraphMemAttribute",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5298,7 +6822,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceSetMemPool",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5317,7 +6841,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceTotalMem",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5336,7 +6860,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceTotalMem",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5355,7 +6879,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDeviceUnregisterAsyncNotification",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5374,7 +6898,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuDriverGetVersion",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "driverVersion",
@@ -5387,7 +6911,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerAcquireFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5414,7 +6938,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerConnect",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5433,7 +6957,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerConnectWithFlags",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5456,7 +6980,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerDisconnect",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "conn",
@@ -5469,7 +6993,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamConsumerReleaseFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5492,7 +7016,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamProducerConnect",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5519,7 +7043,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamProducerDisconnect",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "conn",
@@ -5532,7 +7056,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamProducerPresentFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5555,7 +7079,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEGLStreamProducerReturnFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5578,7 +7102,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5597,7 +7121,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventCreateFromEGLSync",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5620,7 +7144,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hEvent",
@@ -5633,7 +7157,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventDestroy",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hEvent",
@@ -5646,7 +7170,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventElapsedTime",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5669,7 +7193,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventElapsedTime",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5692,7 +7216,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventQuery",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hEvent",
@@ -5705,7 +7229,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventRecord",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5724,7 +7248,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventRecord",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -5743,7 +7267,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventRecordWithFlags",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5766,7 +7290,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventRecordWithFlags",
         version: 11010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -5789,7 +7313,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuEventSynchronize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hEvent",
@@ -5802,7 +7326,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuExternalMemoryGetMappedBuffer",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5825,7 +7349,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuExternalMemoryGetMappedMipmappedArray",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5848,7 +7372,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFabricCpyBatchAsync",
         version: 13050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5875,7 +7399,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFabricCpyBatchAsync",
         version: 13050,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -5902,7 +7426,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFlushGPUDirectRDMAWrites",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5921,7 +7445,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetAttribute",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5944,7 +7468,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetModule",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5963,7 +7487,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetName",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -5982,7 +7506,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetParamCount",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6001,7 +7525,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncGetParamInfo",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6028,7 +7552,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncIsLoaded",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6047,7 +7571,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncLoad",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hfunc",
@@ -6060,7 +7584,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetAttribute",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6083,7 +7607,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetBlockShape",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6101,7 +7625,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetCacheConfig",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6120,7 +7644,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetSharedMemConfig",
         version: 4020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6139,7 +7663,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuFuncSetSharedSize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6158,7 +7682,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLCtxCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6181,7 +7705,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLCtxCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6204,7 +7728,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLGetDevices",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6231,7 +7755,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLGetDevices",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6258,7 +7782,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLInit",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaGLTypedefs.h",
@@ -6268,7 +7792,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObject",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6291,7 +7815,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObject",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6314,7 +7838,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObject",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -6337,7 +7861,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObjectAsync",
         version: 2030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6364,7 +7888,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObjectAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6391,7 +7915,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLMapBufferObjectAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -6418,7 +7942,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLRegisterBufferObject",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "buffer",
@@ -6431,7 +7955,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLSetBufferObjectMapFlags",
         version: 2030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6450,7 +7974,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLUnmapBufferObject",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "buffer",
@@ -6463,7 +7987,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLUnmapBufferObjectAsync",
         version: 2030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6482,7 +8006,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGLUnregisterBufferObject",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "buffer",
@@ -6495,7 +8019,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetErrorName",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6514,7 +8038,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetErrorString",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6533,7 +8057,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetExportTable",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6552,7 +8076,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetProcAddress",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6579,7 +8103,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGetProcAddress",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6610,7 +8134,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddBatchMemOpNode",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6641,7 +8165,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddChildGraphNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6672,7 +8196,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddDependencies",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6699,7 +8223,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddDependencies",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6730,7 +8254,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddEmptyNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6757,7 +8281,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddEventRecordNode",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6788,7 +8312,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddEventWaitNode",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6819,7 +8343,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddExternalSemaphoresSignalNode",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6850,7 +8374,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddExternalSemaphoresWaitNode",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6881,7 +8405,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddHostNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6912,7 +8436,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddKernelNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6943,7 +8467,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddKernelNode",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -6974,7 +8498,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddMemAllocNode",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7005,7 +8529,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddMemFreeNode",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7036,7 +8560,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddMemcpyNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7071,7 +8595,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddMemsetNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7106,7 +8630,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddNode",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7137,7 +8661,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddNode",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7172,7 +8696,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphAddNode",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7207,7 +8731,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphBatchMemOpNodeGetParams",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7226,7 +8750,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphBatchMemOpNodeSetParams",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7245,7 +8769,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphChildGraphNodeGetGraph",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7264,7 +8788,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphClone",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7283,7 +8807,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphConditionalHandleCreate",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7314,7 +8838,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphCreate",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7333,7 +8857,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphDebugDotPrint",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7356,7 +8880,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphDestroy",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hGraph",
@@ -7369,7 +8893,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphDestroyNode",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hNode",
@@ -7382,7 +8906,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphEventRecordNodeGetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7401,7 +8925,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphEventRecordNodeSetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7420,7 +8944,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphEventWaitNodeGetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7439,7 +8963,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphEventWaitNodeSetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7458,7 +8982,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecBatchMemOpNodeSetParams",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7481,7 +9005,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecChildGraphNodeSetParams",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7504,7 +9028,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecDestroy",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hGraphExec",
@@ -7517,7 +9041,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecEventRecordNodeSetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7540,7 +9064,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecEventWaitNodeSetEvent",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7563,7 +9087,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecExternalSemaphoresSignalNodeSetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7586,7 +9110,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecExternalSemaphoresWaitNodeSetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7609,7 +9133,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecGetFlags",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7628,7 +9152,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecGetId",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7647,7 +9171,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecHostNodeSetParams",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7670,7 +9194,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecKernelNodeSetParams",
         version: 10010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7693,7 +9217,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecKernelNodeSetParams",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7716,7 +9240,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecMemcpyNodeSetParams",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7743,7 +9267,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecMemsetNodeSetParams",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7770,7 +9294,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecNodeSetParams",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7793,7 +9317,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecUpdate",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7820,7 +9344,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExecUpdate",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7843,7 +9367,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExternalSemaphoresSignalNodeGetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7862,7 +9386,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExternalSemaphoresSignalNodeSetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7881,7 +9405,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExternalSemaphoresWaitNodeGetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7900,7 +9424,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphExternalSemaphoresWaitNodeSetParams",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7919,7 +9443,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetEdges",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7946,7 +9470,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetEdges",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7977,7 +9501,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetId",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -7996,7 +9520,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetNodes",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8019,7 +9543,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphGetRootNodes",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8042,7 +9566,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphHostNodeGetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8061,7 +9585,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphHostNodeSetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8080,7 +9604,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiate",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8111,7 +9635,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiate",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8142,7 +9666,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiateWithFlags",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8165,7 +9689,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiateWithParams",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8188,7 +9712,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphInstantiateWithParams",
         version: 12000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -8211,7 +9735,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeCopyAttributes",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8230,7 +9754,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeGetAttribute",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8253,7 +9777,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeGetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8272,7 +9796,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeGetParams",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8291,7 +9815,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeSetAttribute",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8314,7 +9838,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeSetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8333,7 +9857,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphKernelNodeSetParams",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8352,7 +9876,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphLaunch",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8371,7 +9895,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphLaunch",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -8390,7 +9914,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemAllocNodeGetParams",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8409,7 +9933,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemFreeNodeGetParams",
         version: 11040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8428,7 +9952,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemcpyNodeGetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8447,7 +9971,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemcpyNodeSetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8466,7 +9990,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemsetNodeGetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8485,7 +10009,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphMemsetNodeSetParams",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8504,7 +10028,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeFindInClone",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8527,7 +10051,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetContainingGraph",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8546,7 +10070,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetDependencies",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8569,7 +10093,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetDependencies",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8596,7 +10120,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetDependentNodes",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8619,7 +10143,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetDependentNodes",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8646,7 +10170,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetEnabled",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8669,7 +10193,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetLocalId",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8688,7 +10212,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetParams",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8707,7 +10231,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetToolsId",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8726,7 +10250,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeGetType",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8745,7 +10269,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeSetEnabled",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8768,7 +10292,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeSetParams",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8787,7 +10311,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphNodeSetParams",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8806,7 +10330,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphReleaseUserObject",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8829,7 +10353,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphRemoveDependencies",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8856,7 +10380,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphRemoveDependencies",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8887,7 +10411,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphRetainUserObject",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8914,7 +10438,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphUpload",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8933,7 +10457,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphUpload",
         version: 11010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -8952,7 +10476,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsEGLRegisterImage",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8975,7 +10499,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsGLRegisterBuffer",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -8998,7 +10522,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsGLRegisterImage",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9025,7 +10549,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsMapResources",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9048,7 +10572,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsMapResources",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -9071,7 +10595,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceGetMappedEglFrame",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9098,7 +10622,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceGetMappedMipmappedArray",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9117,7 +10641,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceGetMappedPointer",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9140,7 +10664,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceGetMappedPointer",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9163,7 +10687,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceSetMapFlags",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9182,7 +10706,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsResourceSetMapFlags",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9201,7 +10725,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsSubResourceGetMappedArray",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9228,7 +10752,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsUnmapResources",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9251,7 +10775,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsUnmapResources",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -9274,7 +10798,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsUnregisterResource",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "resource",
@@ -9287,7 +10811,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsVDPAURegisterOutputSurface",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9310,7 +10834,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGraphicsVDPAURegisterVideoSurface",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9333,7 +10857,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxCreate",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9360,7 +10884,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxDestroy",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hCtx",
@@ -9373,7 +10897,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxGetDevResource",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9396,7 +10920,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxGetId",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9415,7 +10939,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxRecordEvent",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9434,7 +10958,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxStreamCreate",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9461,7 +10985,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuGreenCtxWaitEvent",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9480,7 +11004,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuImportExternalMemory",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9499,7 +11023,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuImportExternalSemaphore",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9518,7 +11042,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuInit",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "Flags",
@@ -9531,7 +11055,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcCloseMemHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dptr",
@@ -9544,7 +11068,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcGetEventHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9563,7 +11087,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcGetMemHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9582,7 +11106,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcOpenEventHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9601,7 +11125,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcOpenMemHandle",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9624,7 +11148,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuIpcOpenMemHandle",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9647,7 +11171,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetAttribute",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9674,7 +11198,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetFunction",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9693,7 +11217,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetLibrary",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9712,7 +11236,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetName",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9731,7 +11255,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetParamCount",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9750,7 +11274,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelGetParamInfo",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9777,7 +11301,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelSetAttribute",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9804,7 +11328,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuKernelSetCacheConfig",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9827,7 +11351,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunch",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "f",
@@ -9840,7 +11364,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchCooperativeKernel",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9891,7 +11415,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchCooperativeKernel",
         version: 9000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -9942,7 +11466,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchCooperativeKernelMultiDevice",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9965,7 +11489,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchGrid",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -9988,7 +11512,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchGridAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10015,7 +11539,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchHostFunc",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10038,7 +11562,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchHostFunc",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10065,7 +11589,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchHostFunc",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -10088,7 +11612,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchHostFunc",
         version: 13010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -10115,7 +11639,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchKernel",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10170,7 +11694,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchKernel",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -10225,7 +11749,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchKernelEx",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10252,7 +11776,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLaunchKernelEx",
         version: 11060,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -10279,7 +11803,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryEnumerateKernels",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10302,7 +11826,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetGlobal",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10329,7 +11853,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetKernel",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10352,7 +11876,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetKernelCount",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10371,7 +11895,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetManaged",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10398,7 +11922,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetModule",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10417,7 +11941,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryGetUnifiedFunction",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10440,7 +11964,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryLoadData",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10483,7 +12007,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryLoadFromFile",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10526,7 +12050,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLibraryUnload",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "library",
@@ -10539,7 +12063,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkAddData",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10582,7 +12106,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkAddData",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10625,7 +12149,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkAddFile",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10660,7 +12184,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkAddFile",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10695,7 +12219,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkComplete",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10718,7 +12242,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkCreate",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10745,7 +12269,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkCreate",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10772,7 +12296,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLinkDestroy",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "state",
@@ -10785,7 +12309,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointAddDevice",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10804,7 +12328,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointBindAddr",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10839,7 +12363,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointBindMem",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10878,7 +12402,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointCreate",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10897,7 +12421,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointDestroy",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "leId",
@@ -10910,7 +12434,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointExport",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10933,7 +12457,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointGetLimits",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10956,7 +12480,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointIdRelease",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10975,7 +12499,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointIdReserve",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -10994,7 +12518,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointImport",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11017,7 +12541,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointQuery",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11040,7 +12564,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogicalEndpointUnbind",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11067,7 +12591,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsCurrent",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11086,7 +12610,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsDumpToFile",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11109,7 +12633,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsDumpToMemory",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11136,7 +12660,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsRegisterCallback",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11159,7 +12683,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuLogsUnregisterCallback",
         version: 12090,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "callback",
@@ -11172,7 +12696,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAddressFree",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11191,7 +12715,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAddressReserve",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11222,7 +12746,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAdvise",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11249,7 +12773,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAdvise",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11276,7 +12800,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAlloc",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11295,7 +12819,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAlloc",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11314,7 +12838,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocAsync",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11337,7 +12861,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocAsync",
         version: 11020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11360,7 +12884,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocFromPoolAsync",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11387,7 +12911,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocFromPoolAsync",
         version: 11020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11414,7 +12938,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocHost",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11433,7 +12957,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocHost",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11452,7 +12976,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocManaged",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11475,7 +12999,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocPitch",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11506,7 +13030,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemAllocPitch",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11537,7 +13061,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemBatchDecompressAsync",
         version: 12060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11568,7 +13092,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemBatchDecompressAsync",
         version: 12060,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11599,7 +13123,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemCreate",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11626,7 +13150,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemDiscardAndPrefetchBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11669,7 +13193,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemDiscardAndPrefetchBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11712,7 +13236,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemDiscardBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11743,7 +13267,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemDiscardBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11774,7 +13298,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemExportToShareableHandle",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11801,7 +13325,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFree",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dptr",
@@ -11814,7 +13338,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFree",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "dptr",
@@ -11827,7 +13351,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFreeAsync",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11846,7 +13370,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFreeAsync",
         version: 11020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -11865,7 +13389,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemFreeHost",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "p",
@@ -11878,7 +13402,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAccess",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11901,7 +13425,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAddressRange",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11924,7 +13448,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAddressRange",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11947,7 +13471,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAllocationGranularity",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11970,7 +13494,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetAllocationPropertiesFromHandle",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -11989,7 +13513,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetDefaultMemPool",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12012,7 +13536,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetHandleForAddressRange",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12043,7 +13567,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetInfo",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12062,7 +13586,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetInfo",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12081,7 +13605,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetLocationInfo",
         version: 13040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12112,7 +13636,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemGetMemPool",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12135,7 +13659,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostAlloc",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12158,7 +13682,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostGetDevicePointer",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12181,7 +13705,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostGetDevicePointer",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12204,7 +13728,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostGetFlags",
         version: 2030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12223,7 +13747,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostRegister",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12246,7 +13770,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostRegister",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12269,7 +13793,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemHostUnregister",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "p",
@@ -12282,7 +13806,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemImportFromShareableHandle",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12305,7 +13829,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemMap",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12336,7 +13860,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemMapArrayAsync",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12359,7 +13883,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemMapArrayAsync",
         version: 11010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -12382,7 +13906,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolCreate",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12401,7 +13925,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolDestroy",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pool",
@@ -12414,7 +13938,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolExportPointer",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12433,7 +13957,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolExportToShareableHandle",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12460,7 +13984,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolGetAccess",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12483,7 +14007,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolGetAttribute",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12506,7 +14030,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolImportFromShareableHandle",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12533,7 +14057,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolImportPointer",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12556,7 +14080,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolSetAccess",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12579,7 +14103,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolSetAttribute",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12602,7 +14126,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPoolTrimTo",
         version: 11020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12621,7 +14145,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchAsync",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12648,7 +14172,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchAsync",
         version: 12020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12679,7 +14203,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchAsync",
         version: 8000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -12706,7 +14230,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchAsync",
         version: 12020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -12737,7 +14261,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12780,7 +14304,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemPrefetchBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -12823,7 +14347,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemRangeGetAttribute",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12854,7 +14378,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemRangeGetAttributes",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12889,7 +14413,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemRelease",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "handle",
@@ -12902,7 +14426,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemRetainAllocationHandle",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12921,7 +14445,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemSetAccess",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12948,7 +14472,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemSetMemPool",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12971,7 +14495,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemUnmap",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -12990,7 +14514,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13013,7 +14537,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -13036,7 +14560,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2D",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13049,7 +14573,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2D",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13062,7 +14586,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2D",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13075,7 +14599,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13094,7 +14618,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13113,7 +14637,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13132,7 +14656,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DUnaligned",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13145,7 +14669,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DUnaligned",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13158,7 +14682,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy2DUnaligned",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13171,7 +14695,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3D",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13184,7 +14708,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3D",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13197,7 +14721,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3D",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13210,7 +14734,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13229,7 +14753,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13248,7 +14772,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13267,7 +14791,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DBatchAsync",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13298,7 +14822,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13325,7 +14849,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DBatchAsync",
         version: 12080,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13356,7 +14880,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13383,7 +14907,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DPeer",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13396,7 +14920,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DPeer",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[Param {
             name: "pCopy",
@@ -13409,7 +14933,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DPeerAsync",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13428,7 +14952,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DPeerAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13447,7 +14971,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DWithAttributesAsync",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13470,7 +14994,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpy3DWithAttributesAsync",
         version: 13020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13493,7 +15017,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAsync",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13520,7 +15044,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13547,7 +15071,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoA",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13578,7 +15102,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoA",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13609,7 +15133,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoA",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -13640,7 +15164,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoD",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13667,7 +15191,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoD",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13694,7 +15218,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoD",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -13721,7 +15245,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoH",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13748,7 +15272,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoH",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13775,7 +15299,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoH",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -13802,7 +15326,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoHAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13833,7 +15357,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoHAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13864,7 +15388,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyAtoHAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -13895,7 +15419,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyBatchAsync",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13942,7 +15466,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyBatchAsync",
         version: 13000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -13985,7 +15509,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyBatchAsync",
         version: 12080,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14032,7 +15556,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyBatchAsync",
         version: 13000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14075,7 +15599,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoA",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14102,7 +15626,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoA",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14129,7 +15653,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoA",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -14156,7 +15680,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoD",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14179,7 +15703,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoD",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14202,7 +15726,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoD",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -14225,7 +15749,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoDAsync",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14252,7 +15776,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoDAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14279,7 +15803,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoDAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14306,7 +15830,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoH",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14329,7 +15853,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoH",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14352,7 +15876,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoH",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -14375,7 +15899,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoHAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14402,7 +15926,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoHAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14429,7 +15953,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyDtoHAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14456,7 +15980,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoA",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14483,7 +16007,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoA",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14510,7 +16034,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoA",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -14537,7 +16061,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoAAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14568,7 +16092,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoAAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14599,7 +16123,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoAAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14630,7 +16154,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoD",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14653,7 +16177,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoD",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14676,7 +16200,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoD",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -14699,7 +16223,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoDAsync",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14726,7 +16250,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoDAsync",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14753,7 +16277,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyHtoDAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14780,7 +16304,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyPeer",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14811,7 +16335,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyPeer",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -14842,7 +16366,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyPeerAsync",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14877,7 +16401,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyPeerAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14912,7 +16436,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyWithAttributesAsync",
         version: 13020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14943,7 +16467,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemcpyWithAttributesAsync",
         version: 13020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -14974,7 +16498,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -14997,7 +16521,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15020,7 +16544,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15043,7 +16567,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15070,7 +16594,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD16Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15097,7 +16621,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15128,7 +16652,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15159,7 +16683,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15190,7 +16714,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15225,7 +16749,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D16Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15260,7 +16784,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15291,7 +16815,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15322,7 +16846,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15353,7 +16877,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15388,7 +16912,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D32Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15423,7 +16947,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15454,7 +16978,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15485,7 +17009,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15516,7 +17040,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15551,7 +17075,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD2D8Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15586,7 +17110,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15609,7 +17133,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15632,7 +17156,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15655,7 +17179,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15682,7 +17206,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD32Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15709,7 +17233,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15732,7 +17256,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15755,7 +17279,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8",
         version: 7000,
-        stream: Stream::Ptds,
+        stream: Flavour::Ptds,
         ret: CURESULT,
         params: &[
             Param {
@@ -15778,7 +17302,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8Async",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15805,7 +17329,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMemsetD8Async",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -15832,7 +17356,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayCreate",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15855,7 +17379,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayDestroy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hMipmappedArray",
@@ -15868,7 +17392,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayGetLevel",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15891,7 +17415,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayGetMemoryRequirements",
         version: 11060,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15914,7 +17438,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMipmappedArrayGetSparseProperties",
         version: 11010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15933,7 +17457,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleEnumerateFunctions",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15956,7 +17480,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetFunction",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15979,7 +17503,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetFunctionCount",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -15998,7 +17522,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetGlobal",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16025,7 +17549,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetGlobal",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16052,7 +17576,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetLoadingMode",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "mode",
@@ -16065,7 +17589,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetSurfRef",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16088,7 +17612,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleGetTexRef",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16111,7 +17635,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleLoad",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16130,7 +17654,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleLoadData",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16149,7 +17673,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleLoadDataEx",
         version: 2010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16180,7 +17704,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleLoadFatBinary",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16199,7 +17723,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuModuleUnload",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hmod",
@@ -16212,7 +17736,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastAddDevice",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16231,7 +17755,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastBindAddr",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16262,7 +17786,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastBindAddr",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16297,7 +17821,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastBindMem",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16332,7 +17856,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastBindMem",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16371,7 +17895,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastCreate",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16390,7 +17914,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastGetGranularity",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16413,7 +17937,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuMulticastUnbind",
         version: 12010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16440,7 +17964,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyAvailableDynamicSMemPerBlock",
         version: 10020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16467,7 +17991,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxActiveBlocksPerMultiprocessor",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16494,7 +18018,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16525,7 +18049,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxActiveClusters",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16548,7 +18072,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxPotentialBlockSize",
         version: 6050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16583,7 +18107,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxPotentialBlockSizeWithFlags",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16622,7 +18146,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuOccupancyMaxPotentialClusterSize",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16645,7 +18169,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSetSize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16664,7 +18188,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSetTexRef",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16687,7 +18211,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSetf",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16710,7 +18234,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSeti",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16733,7 +18257,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuParamSetv",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16760,7 +18284,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuPointerGetAttribute",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16783,7 +18307,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuPointerGetAttributes",
         version: 7000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16810,7 +18334,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuPointerSetAttribute",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16833,7 +18357,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuProfilerInitialize",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16856,7 +18380,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuProfilerStart",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaProfilerTypedefs.h",
@@ -16866,7 +18390,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuProfilerStop",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[],
         header: "cudaProfilerTypedefs.h",
@@ -16876,7 +18400,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSignalExternalSemaphoresAsync",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16903,7 +18427,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSignalExternalSemaphoresAsync",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16930,7 +18454,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamAddCallback",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -16957,7 +18481,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamAddCallback",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -16984,7 +18508,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamAttachMemAsync",
         version: 6000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17011,7 +18535,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamAttachMemAsync",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17038,7 +18562,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBatchMemOp",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17065,7 +18589,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBatchMemOp",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17092,7 +18616,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBatchMemOp",
         version: 8000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17119,7 +18643,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBatchMemOp",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17146,7 +18670,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCapture",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -17159,7 +18683,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCapture",
         version: 10010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17178,7 +18702,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCapture",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -17191,7 +18715,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCapture",
         version: 10010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17210,7 +18734,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCaptureToCig",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17229,7 +18753,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCaptureToCig",
         version: 13010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17248,7 +18772,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCaptureToGraph",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17283,7 +18807,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginCaptureToGraph",
         version: 12030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17318,7 +18842,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginRecaptureToGraph",
         version: 13030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17349,7 +18873,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamBeginRecaptureToGraph",
         version: 13030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17380,7 +18904,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamCopyAttributes",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17399,7 +18923,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamCopyAttributes",
         version: 11000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17418,7 +18942,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17437,7 +18961,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamCreateWithPriority",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17460,7 +18984,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -17473,7 +18997,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamDestroy",
         version: 4000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -17486,7 +19010,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamEndCapture",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17505,7 +19029,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamEndCapture",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17524,7 +19048,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamEndCaptureToCig",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -17537,7 +19061,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamEndCaptureToCig",
         version: 13010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -17550,7 +19074,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetAttribute",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17573,7 +19097,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetAttribute",
         version: 11000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17596,7 +19120,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 10010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17619,7 +19143,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17654,7 +19178,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17693,7 +19217,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 10010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17716,7 +19240,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 11030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17751,7 +19275,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCaptureInfo",
         version: 12030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17790,7 +19314,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCtx",
         version: 9020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17809,7 +19333,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCtx",
         version: 12050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17832,7 +19356,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCtx",
         version: 9020,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17851,7 +19375,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetCtx",
         version: 12050,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17874,7 +19398,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetDevResource",
         version: 13010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17897,7 +19421,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetDevResource",
         version: 13010,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17920,7 +19444,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetDevice",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17939,7 +19463,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetDevice",
         version: 12080,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17958,7 +19482,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetFlags",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -17977,7 +19501,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetFlags",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -17996,7 +19520,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetGreenCtx",
         version: 12040,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18015,7 +19539,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetId",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18034,7 +19558,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetId",
         version: 12000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18053,7 +19577,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetPriority",
         version: 5050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18072,7 +19596,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamGetPriority",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18091,7 +19615,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamIsCapturing",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18110,7 +19634,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamIsCapturing",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18129,7 +19653,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamQuery",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -18142,7 +19666,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamQuery",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -18155,7 +19679,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamSetAttribute",
         version: 11000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18178,7 +19702,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamSetAttribute",
         version: 11000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18201,7 +19725,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamSynchronize",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -18214,7 +19738,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamSynchronize",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[Param {
             name: "hStream",
@@ -18227,7 +19751,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamUpdateCaptureDependencies",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18254,7 +19778,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamUpdateCaptureDependencies",
         version: 12030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18285,7 +19809,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamUpdateCaptureDependencies",
         version: 11030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18312,7 +19836,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamUpdateCaptureDependencies",
         version: 12030,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18343,7 +19867,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitEvent",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18366,7 +19890,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitEvent",
         version: 7000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18389,7 +19913,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue32",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18416,7 +19940,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue32",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18443,7 +19967,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue32",
         version: 8000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18470,7 +19994,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue32",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18497,7 +20021,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue64",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18524,7 +20048,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue64",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18551,7 +20075,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue64",
         version: 9000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18578,7 +20102,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWaitValue64",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18605,7 +20129,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue32",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18632,7 +20156,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue32",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18659,7 +20183,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue32",
         version: 8000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18686,7 +20210,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue32",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18713,7 +20237,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue64",
         version: 9000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18740,7 +20264,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue64",
         version: 11070,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18767,7 +20291,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue64",
         version: 9000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18794,7 +20318,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuStreamWriteValue64",
         version: 11070,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {
@@ -18821,7 +20345,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfObjectCreate",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18840,7 +20364,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfObjectDestroy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "surfObject",
@@ -18853,7 +20377,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfObjectGetResourceDesc",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18872,7 +20396,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfRefGetArray",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18891,7 +20415,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuSurfRefSetArray",
         version: 3000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18914,7 +20438,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapEncodeIm2col",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -18985,7 +20509,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapEncodeIm2colWide",
         version: 12080,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19060,7 +20584,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapEncodeTiled",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19119,7 +20643,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapReplaceAddress",
         version: 12000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19138,7 +20662,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTensorMapSetAllocationClass",
         version: 13050,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19161,7 +20685,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectCreate",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19188,7 +20712,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectDestroy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "texObject",
@@ -19201,7 +20725,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectGetResourceDesc",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19220,7 +20744,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectGetResourceViewDesc",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19239,7 +20763,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexObjectGetTextureDesc",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19258,7 +20782,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefCreate",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "pTexRef",
@@ -19271,7 +20795,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefDestroy",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "hTexRef",
@@ -19284,7 +20808,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetAddress",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19303,7 +20827,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetAddress",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19322,7 +20846,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetAddressMode",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19345,7 +20869,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetArray",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19364,7 +20888,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetBorderColor",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19383,7 +20907,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetFilterMode",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19402,7 +20926,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetFlags",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19421,7 +20945,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetFormat",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19444,7 +20968,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMaxAnisotropy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19463,7 +20987,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMipmapFilterMode",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19482,7 +21006,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMipmapLevelBias",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19501,7 +21025,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMipmapLevelClamp",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19524,7 +21048,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefGetMipmappedArray",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19543,7 +21067,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19570,7 +21094,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19597,7 +21121,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress2D",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19624,7 +21148,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress2D",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19651,7 +21175,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddress2D",
         version: 4010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19678,7 +21202,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetAddressMode",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19701,7 +21225,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetArray",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19724,7 +21248,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetBorderColor",
         version: 8000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19743,7 +21267,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetFilterMode",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19762,7 +21286,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetFlags",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19781,7 +21305,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetFormat",
         version: 2000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19804,7 +21328,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMaxAnisotropy",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19823,7 +21347,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMipmapFilterMode",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19842,7 +21366,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMipmapLevelBias",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19861,7 +21385,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMipmapLevelClamp",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19884,7 +21408,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuTexRefSetMipmappedArray",
         version: 5000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19907,7 +21431,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuThreadExchangeStreamCaptureMode",
         version: 10010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[Param {
             name: "mode",
@@ -19920,7 +21444,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuUserObjectCreate",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19951,7 +21475,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuUserObjectRelease",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19970,7 +21494,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuUserObjectRetain",
         version: 11030,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -19989,7 +21513,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuVDPAUCtxCreate",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20020,7 +21544,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuVDPAUCtxCreate",
         version: 3020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20051,7 +21575,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuVDPAUGetDevice",
         version: 3010,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20074,7 +21598,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuWGLGetDevice",
         version: 2020,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20093,7 +21617,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuWaitExternalSemaphoresAsync",
         version: 10000,
-        stream: Stream::Legacy,
+        stream: Flavour::Legacy,
         ret: CURESULT,
         params: &[
             Param {
@@ -20120,7 +21644,7 @@ pub static TYPEDEFS: &[Typedef] = &[
     Typedef {
         symbol: "cuWaitExternalSemaphoresAsync",
         version: 10000,
-        stream: Stream::Ptsz,
+        stream: Flavour::Ptsz,
         ret: CURESULT,
         params: &[
             Param {

@@ -13,19 +13,24 @@ mod status;
 
 mod generated;
 pub mod manifest;
+mod needs;
+mod request;
 #[cfg(feature = "rules")]
 pub mod rules;
 mod version;
 
-pub use ctype::{Class, class_words};
+pub use ctype::{Callback, Class, Layout, class_words, value_words};
 pub use exports::{EXPORTS, Export, export};
 pub use generated::{TOOLKITS, TYPEDEFS};
+pub use needs::{Needs, needs};
+pub use request::{DefaultStream, Resolver};
 pub use status::{STATUSES, Status, status};
 pub use version::{Cuda, Version, VersionError};
 
-/// Which default-stream semantics a typedef belongs to.
+/// Which default-stream flavour a typedef belongs to: its header suffix ([`Flavour::suffix`]), and
+/// the [`DefaultStream`] it is resolved in ([`Flavour::default_stream`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Stream {
+pub enum Flavour {
     /// The plain typedef (`PFN_cuLaunchKernel_v4000`): legacy default stream.
     Legacy,
     /// A `_ptsz` typedef (`PFN_cuLaunchKernel_v7000_ptsz`): per-thread default stream, a call that
@@ -36,18 +41,23 @@ pub enum Stream {
     Ptds,
 }
 
-impl Stream {
+impl Flavour {
     /// Whether this is one of the per-thread default stream flavours (`_ptsz` or `_ptds`).
     pub const fn is_per_thread(self) -> bool {
-        !matches!(self, Stream::Legacy)
+        !matches!(self, Flavour::Legacy)
+    }
+
+    /// The default stream a typedef of this flavour is resolved in.
+    pub const fn default_stream(self) -> DefaultStream {
+        DefaultStream::per_thread(self.is_per_thread())
     }
 
     /// The typedef name suffix: `""`, `"_ptsz"` or `"_ptds"`.
     pub const fn suffix(self) -> &'static str {
         match self {
-            Stream::Legacy => "",
-            Stream::Ptsz => "_ptsz",
-            Stream::Ptds => "_ptds",
+            Flavour::Legacy => "",
+            Flavour::Ptsz => "_ptsz",
+            Flavour::Ptds => "_ptds",
         }
     }
 }
@@ -60,15 +70,23 @@ pub struct CType {
     pub spelling: &'static str,
     /// Whether the spelling has an explicit `*` (the Rust side must be a pointer too).
     pub pointer: bool,
-    /// `sizeof` in bytes (0 for `void` and incomplete types).
+    /// `sizeof` in bytes (0 for `void` and incomplete types), in the newest headers that have it.
     pub size: u32,
-    /// `_Alignof` in bytes (0 for `void` and incomplete types).
+    /// `_Alignof` in bytes (0 for `void` and incomplete types), in the newest headers that have it.
     pub align: u32,
     /// What kind of type the C compiler says it is.
     pub class: Class,
     /// For a pointer to data ([`Class::Pointer`]), the type it points to: `CUcontext *` ->
     /// `CUcontext` -> `struct CUctx_st` (incomplete: size 0). `None` for any other class.
     pub pointee: Option<&'static CType>,
+    /// Every layout the headers gave the type, each with the toolkits that had it, oldest first
+    /// (`CUdevResource`: 144 bytes aligned to 4 in CUDA 12.4 to 13.0, to 8 from 13.1); see
+    /// [`CType::layouts_within`].
+    pub layouts: &'static [Layout],
+    /// For a function pointer ([`Class::FunctionPointer`]), the signature of the function it
+    /// points to, as the headers declare it (`CUhostFn`: `void (*)(void *userData)`). `None` for
+    /// any other class.
+    pub callback: Option<&'static Callback>,
 }
 
 /// One parameter of a typedef.
@@ -88,7 +106,7 @@ pub struct Typedef {
     /// The `N` of `_vN`: the version to pass to `cuGetProcAddress` for this ABI.
     pub version: u32,
     /// The default-stream flavour.
-    pub stream: Stream,
+    pub stream: Flavour,
     /// The return type (`CUresult` for nearly all).
     pub ret: CType,
     /// The parameters, in order.

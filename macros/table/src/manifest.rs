@@ -9,8 +9,8 @@
 //! |---|---|---|
 //! | 0 | 4 | [`MAGIC`] |
 //! | 4 | 1 | [`FORMAT`] |
-//! | 5 | 1 | the stream ([`StreamCode`]) |
-//! | 6 | 1 | the resolver ([`ResolverCode`]) |
+//! | 5 | 1 | the stream ([`DefaultStream::code`]) |
+//! | 6 | 1 | the resolver ([`Resolver::code`]) |
 //! | 7 | 1 | flags: bit 0 [`FLAG_UNVERIFIED`], bit 1 [`FLAG_OPTIONAL`] |
 //! | 8 | 4 | the typedef version |
 //! | 12 | 2 | the symbol's length |
@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use crate::Version;
+use crate::{DefaultStream, Resolver, Version};
 
 /// The bytes that start every record.
 pub const MAGIC: [u8; 4] = *b"CUEN";
@@ -46,46 +46,6 @@ pub const SEGMENT_MACHO: &str = "__DATA";
 /// The manifest section's name on Mach-O targets.
 pub const SECTION_MACHO: &str = "__cuda_entry";
 
-/// The default-stream flavour a record's entry resolves in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum StreamCode {
-    /// `CU_GET_PROC_ADDRESS_LEGACY_STREAM`.
-    Legacy = 1,
-    /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
-    PerThread = 2,
-}
-
-/// Who a record's entry asks for its pointer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum ResolverCode {
-    /// The driver's `cuGetProcAddress`.
-    Driver = 1,
-    /// The runtime's `cudaGetDriverEntryPointByVersion`.
-    Runtime = 2,
-}
-
-impl StreamCode {
-    const fn from_byte(b: u8) -> Option<StreamCode> {
-        match b {
-            1 => Some(StreamCode::Legacy),
-            2 => Some(StreamCode::PerThread),
-            _ => None,
-        }
-    }
-}
-
-impl ResolverCode {
-    const fn from_byte(b: u8) -> Option<ResolverCode> {
-        match b {
-            1 => Some(ResolverCode::Driver),
-            2 => Some(ResolverCode::Runtime),
-            _ => None,
-        }
-    }
-}
-
 /// What one declaration states, as the expansion writes it and the reader returns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Record<'a> {
@@ -94,9 +54,9 @@ pub struct Record<'a> {
     /// The typedef version the entry resolves at (after the default-stream feature chose).
     pub version: u32,
     /// The stream flavour it resolves in.
-    pub stream: StreamCode,
+    pub stream: DefaultStream,
     /// Who it asks.
-    pub resolver: ResolverCode,
+    pub resolver: Resolver,
     /// Whether it was declared `unverified`.
     pub unverified: bool,
     /// Whether it was declared `optional`.
@@ -133,8 +93,8 @@ pub const fn encode<const N: usize>(record: &Record<'_>) -> [u8; N] {
         MAGIC[2],
         MAGIC[3],
         FORMAT,
-        record.stream as u8,
-        record.resolver as u8,
+        record.stream.code(),
+        record.resolver.code(),
         flags,
         v[0],
         v[1],
@@ -171,9 +131,9 @@ pub struct OwnedRecord {
     /// The typedef version.
     pub version: u32,
     /// The stream flavour.
-    pub stream: StreamCode,
+    pub stream: DefaultStream,
     /// Who it asks.
-    pub resolver: ResolverCode,
+    pub resolver: Resolver,
     /// Whether it was declared `unverified`.
     pub unverified: bool,
     /// Whether it was declared `optional`: the program runs without it.
@@ -200,9 +160,9 @@ pub enum ManifestErrorKind {
     Truncated,
     /// No [`MAGIC`] and [`FORMAT`] where a record starts.
     NotARecord,
-    /// A stream byte that is no [`StreamCode`].
+    /// A stream byte that is no [`DefaultStream`] code.
     UnknownStream(u8),
-    /// A resolver byte that is no [`ResolverCode`].
+    /// A resolver byte that is no [`Resolver`] code.
     UnknownResolver(u8),
     /// Flag bits this format does not define.
     UnknownFlags(u8),
@@ -261,9 +221,9 @@ pub fn parse(mut bytes: &[u8]) -> Result<Vec<OwnedRecord>, ManifestError> {
         if header[..4] != MAGIC || header[4] != FORMAT {
             return Err(fail(ManifestErrorKind::NotARecord));
         }
-        let stream = StreamCode::from_byte(header[5])
+        let stream = DefaultStream::from_code(header[5])
             .ok_or_else(|| fail(ManifestErrorKind::UnknownStream(header[5])))?;
-        let resolver = ResolverCode::from_byte(header[6])
+        let resolver = Resolver::from_code(header[6])
             .ok_or_else(|| fail(ManifestErrorKind::UnknownResolver(header[6])))?;
         if header[7] & !(FLAG_UNVERIFIED | FLAG_OPTIONAL) != 0 {
             return Err(fail(ManifestErrorKind::UnknownFlags(header[7])));
@@ -300,8 +260,8 @@ mod tests {
     const RECORD: Record<'static> = Record {
         symbol: "cuMemAlloc",
         version: 3020,
-        stream: StreamCode::PerThread,
-        resolver: ResolverCode::Runtime,
+        stream: DefaultStream::PerThread,
+        resolver: Resolver::Runtime,
         unverified: true,
         optional: false,
         package: "app",
@@ -334,8 +294,8 @@ mod tests {
             (
                 "cuMemAlloc",
                 3020,
-                StreamCode::PerThread,
-                ResolverCode::Runtime,
+                DefaultStream::PerThread,
+                Resolver::Runtime,
                 true
             )
         );

@@ -1,7 +1,7 @@
 //! Export names map back to the typedef they implement: checked by hand for a few, and against
 //! the real driver's answers (tests/ground-truth, an H200 with driver 580.159.04, CUDA 13.0).
 
-use cuda_entry_table::{EXPORTS, Stream, base_symbol, export, lookup};
+use cuda_entry_table::{EXPORTS, Flavour, base_symbol, export, lookup};
 
 const GROUND_TRUTH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/ground-truth/");
 
@@ -13,37 +13,37 @@ fn read(file: &str) -> String {
 #[test]
 fn known_exports() {
     let cases = [
-        ("cuInit", "cuInit", 2000, Stream::Legacy),
-        ("cuMemAlloc", "cuMemAlloc", 2000, Stream::Legacy),
-        ("cuMemAlloc_v2", "cuMemAlloc", 3020, Stream::Legacy),
-        ("cuCtxCreate", "cuCtxCreate", 2000, Stream::Legacy),
-        ("cuCtxCreate_v2", "cuCtxCreate", 3020, Stream::Legacy),
-        ("cuCtxCreate_v3", "cuCtxCreate", 11040, Stream::Legacy),
-        ("cuCtxCreate_v4", "cuCtxCreate", 12050, Stream::Legacy),
+        ("cuInit", "cuInit", 2000, Flavour::Legacy),
+        ("cuMemAlloc", "cuMemAlloc", 2000, Flavour::Legacy),
+        ("cuMemAlloc_v2", "cuMemAlloc", 3020, Flavour::Legacy),
+        ("cuCtxCreate", "cuCtxCreate", 2000, Flavour::Legacy),
+        ("cuCtxCreate_v2", "cuCtxCreate", 3020, Flavour::Legacy),
+        ("cuCtxCreate_v3", "cuCtxCreate", 11040, Flavour::Legacy),
+        ("cuCtxCreate_v4", "cuCtxCreate", 12050, Flavour::Legacy),
         (
             "cuStreamSynchronize_ptsz",
             "cuStreamSynchronize",
             7000,
-            Stream::Ptsz,
+            Flavour::Ptsz,
         ),
-        ("cuMemcpyHtoD_v2_ptds", "cuMemcpyHtoD", 7000, Stream::Ptds),
+        ("cuMemcpyHtoD_v2_ptds", "cuMemcpyHtoD", 7000, Flavour::Ptds),
         (
             "cuStreamGetCtx_v2_ptsz",
             "cuStreamGetCtx",
             12050,
-            Stream::Ptsz,
+            Flavour::Ptsz,
         ),
         (
             "cuEventElapsedTime_v2",
             "cuEventElapsedTime",
             12080,
-            Stream::Legacy,
+            Flavour::Legacy,
         ),
         (
             "cuGetProcAddress_v2",
             "cuGetProcAddress",
             12000,
-            Stream::Legacy,
+            Flavour::Legacy,
         ),
     ];
     for (name, symbol, version, stream) in cases {
@@ -68,8 +68,16 @@ fn sorted_unique_and_each_has_its_typedef() {
     for e in EXPORTS {
         assert!(e.typedef().is_some(), "{e:?}");
         assert_eq!(base_symbol(e.name), e.symbol, "{e:?}");
-        assert_eq!(e.name.ends_with("_ptsz"), e.stream == Stream::Ptsz, "{e:?}");
-        assert_eq!(e.name.ends_with("_ptds"), e.stream == Stream::Ptds, "{e:?}");
+        assert_eq!(
+            e.name.ends_with("_ptsz"),
+            e.stream == Flavour::Ptsz,
+            "{e:?}"
+        );
+        assert_eq!(
+            e.name.ends_with("_ptds"),
+            e.stream == Flavour::Ptds,
+            "{e:?}"
+        );
     }
 }
 

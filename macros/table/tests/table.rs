@@ -1,6 +1,6 @@
 //! Checks of the generated table that need no headers.
 
-use cuda_entry_table::{Stream, TOOLKITS, TYPEDEFS, Typedef, find, lookup, symbols};
+use cuda_entry_table::{Flavour, TOOLKITS, TYPEDEFS, Typedef, find, lookup, symbols};
 
 fn versions(symbol: &str, per_thread: bool) -> Vec<u32> {
     lookup(symbol)
@@ -10,7 +10,7 @@ fn versions(symbol: &str, per_thread: bool) -> Vec<u32> {
         .collect()
 }
 
-fn key(t: &Typedef) -> (&str, Stream, u32) {
+fn key(t: &Typedef) -> (&str, Flavour, u32) {
     (t.symbol, t.stream, t.version)
 }
 
@@ -76,17 +76,17 @@ fn cu_ctx_create_has_its_abis() {
 #[test]
 fn per_thread_lookups() {
     let ptsz = find("cuLaunchKernel", 7000, true).expect("cuLaunchKernel 7000 per thread");
-    assert_eq!(ptsz.stream, Stream::Ptsz);
+    assert_eq!(ptsz.stream, Flavour::Ptsz);
     assert_eq!(ptsz.typedef_name(), "PFN_cuLaunchKernel_v7000_ptsz");
     assert_eq!(
         find("cuLaunchKernel", 4000, false).map(|t| t.stream),
-        Some(Stream::Legacy)
+        Some(Flavour::Legacy)
     );
     assert!(find("cuLaunchKernel", 4000, true).is_none());
     assert!(find("cuLaunchKernel", 7000, false).is_none());
     assert_eq!(
         find("cuMemcpy", 7000, true).map(|t| t.stream),
-        Some(Stream::Ptds)
+        Some(Flavour::Ptds)
     );
     assert!(lookup("cuNoSuchThing").is_empty());
     assert!(lookup("").is_empty());

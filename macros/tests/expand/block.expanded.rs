@@ -14,9 +14,13 @@ pub(crate) unsafe fn launch(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match launch::pointer() {
+    match launch::ENTRY.resolve() {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
-            unsafe { pfn(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra) },
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as launch::Signature>::Status>(pfn)(
+                    f, gx, gy, gz, bx, by, bz, shared, stream, params, extra,
+                )
+            },
             &launch::ENTRY,
         ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
@@ -37,71 +41,306 @@ impl launch::Signature for () {
         params: *mut *mut c_void,
         extra: *mut *mut c_void,
     ) -> CUresult;
+    type Status = unsafe extern "C" fn(
+        f: CUfunction,
+        gx: u32,
+        gy: u32,
+        gz: u32,
+        bx: u32,
+        by: u32,
+        bz: u32,
+        shared: u32,
+        stream: CUstream,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> ::cuda_entry::__private::c_int;
     const LINK: () = {
         let _ = launch;
     };
 }
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUfunction>(
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
             },
             (
                 ::cuda_entry::__private::Probe::<CUfunction>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is ",
             ": declare it with a pointer type",
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
+    const _: () = {
+        ::cuda_entry::__private::value::<u32>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX` (4 bytes, align 4), but `u32` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<u32>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX`, passed in an integer register, but `u32` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
+    const _: () = {
+        ::cuda_entry::__private::value::<u32>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY` (4 bytes, align 4), but `u32` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<u32>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY`, passed in an integer register, but `u32` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
+    const _: () = {
+        ::cuda_entry::__private::value::<u32>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ` (4 bytes, align 4), but `u32` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<u32>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ`, passed in an integer register, but `u32` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
+    const _: () = {
+        ::cuda_entry::__private::value::<u32>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX` (4 bytes, align 4), but `u32` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<u32>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX`, passed in an integer register, but `u32` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
+    const _: () = {
+        ::cuda_entry::__private::value::<u32>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY` (4 bytes, align 4), but `u32` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<u32>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY`, passed in an integer register, but `u32` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
+    const _: () = {
+        ::cuda_entry::__private::value::<u32>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ` (4 bytes, align 4), but `u32` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<u32>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ`, passed in an integer register, but `u32` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
+    const _: () = {
+        ::cuda_entry::__private::value::<u32>(
+            ::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes` (4 bytes, align 4), but `u32` is ",
+                after: ": declare it with a type of the C layout",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                ::cuda_entry::__private::Probe::<u32>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes`, passed in an integer register, but `u32` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
     const _: () = {
         ::cuda_entry::__private::value::<CUstream>(
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
             },
             (
                 ::cuda_entry::__private::Probe::<CUstream>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
             ": declare it with a pointer type",
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
+    const _: () = {
+        ::cuda_entry::__private::layout::<
+            <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
+        >(
+            ::cuda_entry::__private::Probe::<
+                <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
+            >::VOID,
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
+                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            TYPEDEFS,
+        );
+        ::cuda_entry::__private::writable(
+            ::cuda_entry::__private::AccessProbe::<*mut *mut c_void>::READ_ONLY,
+            "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        ::cuda_entry::__private::valid(
+            ::cuda_entry::__private::ValueProbe::<
+                <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
+            >::INVALID,
+            "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through, but `*mut *mut c_void` points to ",
+            ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`",
+            TYPEDEFS,
+        );
+    };
+    const _: () = {
+        ::cuda_entry::__private::layout::<
+            <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
+        >(
+            ::cuda_entry::__private::Probe::<
+                <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
+            >::VOID,
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
+                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                others: ::cuda_entry::__private::NO_OTHERS,
+            },
+            TYPEDEFS,
+        );
+        ::cuda_entry::__private::writable(
+            ::cuda_entry::__private::AccessProbe::<*mut *mut c_void>::READ_ONLY,
+            "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        ::cuda_entry::__private::valid(
+            ::cuda_entry::__private::ValueProbe::<
+                <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
+            >::INVALID,
+            "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through, but `*mut *mut c_void` points to ",
+            ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`",
+            TYPEDEFS,
+        );
+    };
     const _: () = {
         ::cuda_entry::__private::value::<CUresult>(
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
             },
             (
                 ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
+        ::cuda_entry::__private::status(
+            (
+                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
+                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+            ),
+            "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
+            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
+            TYPEDEFS,
+        );
     };
+};
+const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_launch(
+            _: CUfunction,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: u32,
+            _: CUstream,
+            _: *mut *mut c_void,
+            _: *mut *mut c_void,
+        ) -> CUresult;
+    }
 };
 #[doc = " The driver entry behind `launch()`: `cuLaunchKernel` at version 4000 (`PFN_cuLaunchKernel_v4000`)."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]
@@ -111,6 +350,8 @@ pub(crate) mod launch {
     pub(crate) trait Signature {
         #[doc = r" The function pointer type."]
         type Pfn: Copy;
+        #[doc = r" The function pointer type with the C status type, `int`, as its return type."]
+        type Status: Copy;
         #[doc = r" Names the declared function."]
         const LINK: ();
     }
@@ -155,6 +396,7 @@ pub(crate) mod launch {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(crate) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -163,20 +405,6 @@ pub(crate) mod launch {
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
     # [linkme (crate = :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
-            symbol: "cuLaunchKernel",
-            version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
-            stream: ::cuda_entry::__private::manifest_stream(
-                ::cuda_entry::__private::default_stream(7000u32),
-            ),
-            resolver: ::cuda_entry::__private::manifest_resolver(
-                ::cuda_entry::__private::Resolver::Driver,
-            ),
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        };
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -185,8 +413,16 @@ pub(crate) mod launch {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 47usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
+            symbol: "cuLaunchKernel",
+            version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
+            stream: ::cuda_entry::__private::default_stream(7000u32),
+            resolver: ::cuda_entry::__private::Resolver::Driver,
+            unverified: false,
+            optional: false,
+            package: "cuda-entry-macros",
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
@@ -199,10 +435,15 @@ pub(crate) mod launch {
 unsafe fn mem_free(
     dptr: CUdeviceptr,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match mem_free::pointer() {
-        ::cuda_entry::__private::Result::Ok(pfn) => {
-            ::cuda_entry::__private::checked_status(unsafe { pfn(dptr) }, &mem_free::ENTRY)
-        }
+    match mem_free::ENTRY.resolve() {
+        ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as mem_free::Signature>::Status>(pfn)(
+                    dptr,
+                )
+            },
+            &mem_free::ENTRY,
+        ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
     }
 }
@@ -210,21 +451,23 @@ unsafe fn mem_free(
 #[allow(deprecated)]
 impl mem_free::Signature for () {
     type Pfn = unsafe extern "C" fn(dptr: CUdeviceptr) -> CUresult;
+    type Status = unsafe extern "C" fn(dptr: CUdeviceptr) -> ::cuda_entry::__private::c_int;
     const LINK: () = {
         let _ = mem_free;
     };
 }
 #[cfg(unix)]
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUdeviceptr>(
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is ",
                 after: ": declare it with a type of the C layout",
                 others: &[(
@@ -235,32 +478,49 @@ const _: () = {
             },
             (
                 ::cuda_entry::__private::Probe::<CUdeviceptr>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr`, passed in an integer register, but `CUdeviceptr` is ",
             ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::value::<CUresult>(
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
             },
             (
                 ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "the return type of `PFN_cuMemFree_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
+        ::cuda_entry::__private::status(
+            (
+                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
+                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+            ),
+            "the return type of `PFN_cuMemFree_v3020` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
+            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
+            TYPEDEFS,
+        );
     };
+};
+#[cfg(unix)]
+const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_mem_free(_: CUdeviceptr) -> CUresult;
+    }
 };
 #[cfg(unix)]
 #[doc = " The driver entry behind `mem_free()`: `cuMemFree` at version 3020 (`PFN_cuMemFree_v3020`)."]
@@ -271,6 +531,8 @@ mod mem_free {
     pub(super) trait Signature {
         #[doc = r" The function pointer type."]
         type Pfn: Copy;
+        #[doc = r" The function pointer type with the C status type, `int`, as its return type."]
+        type Status: Copy;
         #[doc = r" Names the declared function."]
         const LINK: ();
     }
@@ -315,6 +577,7 @@ mod mem_free {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(super) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -323,20 +586,6 @@ mod mem_free {
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
     # [linkme (crate = :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
-            symbol: "cuMemFree",
-            version: 3020u32,
-            stream: ::cuda_entry::__private::manifest_stream(
-                ::cuda_entry::__private::Stream::Legacy,
-            ),
-            resolver: ::cuda_entry::__private::manifest_resolver(
-                ::cuda_entry::__private::Resolver::Runtime,
-            ),
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        };
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -345,8 +594,16 @@ mod mem_free {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 42usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
+            symbol: "cuMemFree",
+            version: 3020u32,
+            stream: ::cuda_entry::__private::Stream::Legacy,
+            resolver: ::cuda_entry::__private::Resolver::Runtime,
+            unverified: false,
+            optional: false,
+            package: "cuda-entry-macros",
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

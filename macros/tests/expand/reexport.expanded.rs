@@ -9,10 +9,15 @@ pub(crate) unsafe fn ctx_create_v4(
     flags: u32,
     dev: CUdevice,
 ) -> gpu_sys::cuda_entry::__private::Result<(), gpu_sys::cuda_entry::__private::Error> {
-    match ctx_create_v4::pointer() {
+    match ctx_create_v4::ENTRY.resolve() {
         gpu_sys::cuda_entry::__private::Result::Ok(pfn) => {
             gpu_sys::cuda_entry::__private::checked_status(
-                unsafe { pfn(pctx, params, flags, dev) },
+                unsafe {
+                    gpu_sys::cuda_entry::__private::transmute::<
+                        _,
+                        <() as ctx_create_v4::Signature>::Status,
+                    >(pfn)(pctx, params, flags, dev)
+                },
                 &ctx_create_v4::ENTRY,
             )
         }
@@ -29,15 +34,21 @@ impl ctx_create_v4::Signature for () {
         flags: u32,
         dev: CUdevice,
     ) -> CUresult;
+    type Status = unsafe extern "C" fn(
+        pctx: *mut CUcontext,
+        params: *mut c_void,
+        flags: u32,
+        dev: CUdevice,
+    ) -> gpu_sys::cuda_entry::__private::c_int;
     const LINK: () = {
         let _ = ctx_create_v4;
     };
 }
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use gpu_sys::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    use gpu_sys::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::layout::<
             <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
@@ -48,51 +59,134 @@ const _: () = {
             gpu_sys::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                 others: gpu_sys::cuda_entry::__private::NO_OTHERS,
             },
             TYPEDEFS,
         );
+        gpu_sys::cuda_entry::__private::writable(
+            gpu_sys::cuda_entry::__private::AccessProbe::<*mut CUcontext>::READ_ONLY,
+            "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through (its pointee is not `const`), but `*mut CUcontext` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        gpu_sys::cuda_entry::__private::valid(
+            gpu_sys::cuda_entry::__private::ValueProbe::<
+                <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
+            >::INVALID,
+            "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through, but `*mut CUcontext` points to ",
+            ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`",
+            TYPEDEFS,
+        );
     };
-    #[cfg(target_pointer_width = "64")]
+    const _: () = {
+        gpu_sys::cuda_entry::__private::layout::<
+            <*mut c_void as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
+        >(
+            gpu_sys::cuda_entry::__private::Probe::<
+                <*mut c_void as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
+            >::VOID,
+            gpu_sys::cuda_entry::__private::Expect {
+                size: 24usize,
+                align: 8usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, a pointer to `CUctxCreateParams` (24 bytes, align 8), but `*mut c_void` points to ",
+                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+            },
+            TYPEDEFS,
+        );
+        gpu_sys::cuda_entry::__private::writable(
+            gpu_sys::cuda_entry::__private::AccessProbe::<*mut c_void>::READ_ONLY,
+            "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        gpu_sys::cuda_entry::__private::valid(
+            gpu_sys::cuda_entry::__private::ValueProbe::<
+                <*mut c_void as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
+            >::INVALID,
+            "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through, but `*mut c_void` points to ",
+            ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)",
+            TYPEDEFS,
+        );
+    };
+    const _: () = {
+        gpu_sys::cuda_entry::__private::value::<u32>(
+            gpu_sys::cuda_entry::__private::Expect {
+                size: 4usize,
+                align: 4usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags` (4 bytes, align 4), but `u32` is ",
+                after: ": declare it with a type of the C layout",
+                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+            },
+            (
+                gpu_sys::cuda_entry::__private::Probe::<u32>::FLOAT,
+                gpu_sys::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags`, passed in an integer register, but `u32` is ",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            TYPEDEFS,
+        );
+    };
     const _: () = {
         gpu_sys::cuda_entry::__private::value::<CUdevice>(
             gpu_sys::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is ",
                 after: ": declare it with a type of the C layout",
                 others: gpu_sys::cuda_entry::__private::NO_OTHERS,
             },
             (
                 gpu_sys::cuda_entry::__private::Probe::<CUdevice>::FLOAT,
-                ::core::option::Option::Some(false),
+                gpu_sys::cuda_entry::__private::CClass::Integer,
             ),
             "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
     };
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         gpu_sys::cuda_entry::__private::value::<CUresult>(
             gpu_sys::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
                 before: "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
                 others: gpu_sys::cuda_entry::__private::NO_OTHERS,
             },
             (
                 gpu_sys::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::core::option::Option::Some(false),
+                gpu_sys::cuda_entry::__private::CClass::Integer,
             ),
             "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
+        gpu_sys::cuda_entry::__private::status(
+            (
+                gpu_sys::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
+                gpu_sys::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+            ),
+            "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
+            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
+            TYPEDEFS,
+        );
     };
+};
+const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_ctx_create_v4(
+            _: *mut CUcontext,
+            _: *mut c_void,
+            _: u32,
+            _: CUdevice,
+        ) -> CUresult;
+    }
 };
 #[doc = " The driver entry behind `ctx_create_v4()`: `cuCtxCreate` at version 12050 (`PFN_cuCtxCreate_v12050`), optional: the program runs without it."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]
@@ -102,6 +196,8 @@ pub(crate) mod ctx_create_v4 {
     pub(crate) trait Signature {
         #[doc = r" The function pointer type."]
         type Pfn: Copy;
+        #[doc = r" The function pointer type with the C status type, `int`, as its return type."]
+        type Status: Copy;
         #[doc = r" Names the declared function."]
         const LINK: ();
     }
@@ -147,6 +243,7 @@ pub(crate) mod ctx_create_v4 {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub(crate) fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -157,20 +254,6 @@ pub(crate) mod ctx_create_v4 {
     )]
     # [linkme (crate = gpu_sys :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &gpu_sys::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: gpu_sys::cuda_entry::__private::manifest::Record<'static> =
-        gpu_sys::cuda_entry::__private::manifest::Record {
-            symbol: "cuCtxCreate",
-            version: 12050u32,
-            stream: gpu_sys::cuda_entry::__private::manifest_stream(
-                gpu_sys::cuda_entry::__private::Stream::Legacy,
-            ),
-            resolver: gpu_sys::cuda_entry::__private::manifest_resolver(
-                gpu_sys::cuda_entry::__private::Resolver::Driver,
-            ),
-            unverified: false,
-            optional: true,
-            package: "cuda-entry-macros",
-        };
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -179,8 +262,17 @@ pub(crate) mod ctx_create_v4 {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; gpu_sys::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        gpu_sys::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 44usize] = gpu_sys::cuda_entry::__private::manifest::encode(
+        &gpu_sys::cuda_entry::__private::manifest::Record {
+            symbol: "cuCtxCreate",
+            version: 12050u32,
+            stream: gpu_sys::cuda_entry::__private::Stream::Legacy,
+            resolver: gpu_sys::cuda_entry::__private::Resolver::Driver,
+            unverified: false,
+            optional: true,
+            package: "cuda-entry-macros",
+        },
+    );
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

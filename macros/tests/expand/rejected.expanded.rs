@@ -15,6 +15,10 @@ pub unsafe fn mem_alloc(
 #[allow(deprecated)]
 impl mem_alloc::Signature for () {
     type Pfn = unsafe extern "C" fn(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+    type Status = unsafe extern "C" fn(
+        dptr: *mut CUdeviceptr,
+        bytesize: usize,
+    ) -> ::cuda_entry::__private::c_int;
     const LINK: () = {
         let _ = mem_alloc;
     };
@@ -26,6 +30,8 @@ pub mod mem_alloc {
     pub trait Signature {
         #[doc = r" The function pointer type."]
         type Pfn: Copy;
+        #[doc = r" The function pointer type with the C status type, `int`, as its return type."]
+        type Status: Copy;
         #[doc = r" Names the declared function."]
         const LINK: ();
     }
@@ -33,10 +39,10 @@ pub mod mem_alloc {
     pub const SYMBOL: &str = "cuMemAlloc";
     pub const STREAM: ::cuda_entry::__private::Stream = ::cuda_entry::__private::Stream::Legacy;
     pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
-        ::core::unreachable!()
+        ::cuda_entry::__private::never()
     }
     pub fn is_available() -> bool {
-        ::core::unreachable!()
+        ::cuda_entry::__private::never()
     }
 }
 ::core::compile_error! { "expected `version = <integer literal>`, found `version = CUDA_VERSION`: write the N of the `PFN_<symbol>_v<N>` typedef your signature was copied from; a constant such as CUDA_VERSION makes the driver return the newest variant, whose ABI changes when the toolkit or driver does" }

@@ -7,9 +7,13 @@ pub unsafe fn mem_alloc(
     dptr: *mut CUdeviceptr,
     bytesize: usize,
 ) -> ::cuda_entry::__private::Result<(), ::cuda_entry::__private::Error> {
-    match mem_alloc::pointer() {
+    match mem_alloc::ENTRY.resolve() {
         ::cuda_entry::__private::Result::Ok(pfn) => ::cuda_entry::__private::checked_status(
-            unsafe { pfn(dptr, bytesize) },
+            unsafe {
+                ::cuda_entry::__private::transmute::<_, <() as mem_alloc::Signature>::Status>(pfn)(
+                    dptr, bytesize,
+                )
+            },
             &mem_alloc::ENTRY,
         ),
         ::cuda_entry::__private::Result::Err(error) => ::cuda_entry::__private::Result::Err(error),
@@ -18,15 +22,19 @@ pub unsafe fn mem_alloc(
 #[allow(deprecated)]
 impl mem_alloc::Signature for () {
     type Pfn = unsafe extern "C" fn(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+    type Status = unsafe extern "C" fn(
+        dptr: *mut CUdeviceptr,
+        bytesize: usize,
+    ) -> ::cuda_entry::__private::c_int;
     const LINK: () = {
         let _ = mem_alloc;
     };
 }
+#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::{ClassFallback as _, ProbeFallback as _};
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
         ::cuda_entry::__private::layout::<
             <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
@@ -37,6 +45,7 @@ const _: () = {
             ::cuda_entry::__private::Expect {
                 size: 8usize,
                 align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                 others: &[(
@@ -47,26 +56,77 @@ const _: () = {
             },
             TYPEDEFS,
         );
+        ::cuda_entry::__private::writable(
+            ::cuda_entry::__private::AccessProbe::<*mut CUdeviceptr>::READ_ONLY,
+            "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through (its pointee is not `const`), but `*mut CUdeviceptr` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        ::cuda_entry::__private::valid(
+            ::cuda_entry::__private::ValueProbe::<
+                <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
+            >::INVALID,
+            "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to ",
+            ": point to an integer type of 8 bytes (`u64` or `i64`)",
+            TYPEDEFS,
+        );
     };
-    #[cfg(target_pointer_width = "64")]
+    const _: () = {
+        ::cuda_entry::__private::value::<usize>(
+            ::cuda_entry::__private::Expect {
+                size: 8usize,
+                align: 8usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
+                before: "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8), but `usize` is ",
+                after: ": declare it with a type of the C layout",
+                others: &[(
+                    4usize,
+                    4usize,
+                    "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)",
+                )],
+            },
+            (
+                ::cuda_entry::__private::Probe::<usize>::FLOAT,
+                ::cuda_entry::__private::CClass::Integer,
+            ),
+            "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize`, passed in an integer register, but `usize` is ",
+            ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
+            TYPEDEFS,
+        );
+    };
     const _: () = {
         ::cuda_entry::__private::value::<CUresult>(
             ::cuda_entry::__private::Expect {
                 size: 4usize,
                 align: 4usize,
+                also: ::cuda_entry::__private::NO_LAYOUTS,
                 before: "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
                 others: ::cuda_entry::__private::NO_OTHERS,
             },
             (
                 ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::core::option::Option::Some(false),
+                ::cuda_entry::__private::CClass::Integer,
             ),
             "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
+        ::cuda_entry::__private::status(
+            (
+                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
+                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+            ),
+            "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
+            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
+            TYPEDEFS,
+        );
     };
+};
+const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_mem_alloc(_: *mut CUdeviceptr, _: usize) -> CUresult;
+    }
 };
 #[doc = " The driver entry behind `mem_alloc()`: `cuMemAlloc` at version 3020 (`PFN_cuMemAlloc_v3020`)."]
 #[allow(non_snake_case, clippy::module_name_repetitions)]
@@ -76,6 +136,8 @@ pub mod mem_alloc {
     pub trait Signature {
         #[doc = r" The function pointer type."]
         type Pfn: Copy;
+        #[doc = r" The function pointer type with the C status type, `int`, as its return type."]
+        type Status: Copy;
         #[doc = r" Names the declared function."]
         const LINK: ();
     }
@@ -118,6 +180,7 @@ pub mod mem_alloc {
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
     #[doc = r" Whether the driver can serve this entry; resolves it (once) but never calls it."]
+    #[inline]
     #[must_use]
     pub fn is_available() -> bool {
         let () = <() as Signature>::LINK;
@@ -126,20 +189,6 @@ pub mod mem_alloc {
     #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
     # [linkme (crate = :: cuda_entry :: __private :: linkme)]
     static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
-    const RECORD: ::cuda_entry::__private::manifest::Record<'static> =
-        ::cuda_entry::__private::manifest::Record {
-            symbol: "cuMemAlloc",
-            version: 3020u32,
-            stream: ::cuda_entry::__private::manifest_stream(
-                ::cuda_entry::__private::Stream::Legacy,
-            ),
-            resolver: ::cuda_entry::__private::manifest_resolver(
-                ::cuda_entry::__private::Resolver::Driver,
-            ),
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        };
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -148,8 +197,16 @@ pub mod mem_alloc {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; ::cuda_entry::__private::manifest::record_len(&RECORD)] =
-        ::cuda_entry::__private::manifest::encode(&RECORD);
+    static MANIFEST_RECORD: [u8; 43usize] =
+        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
+            symbol: "cuMemAlloc",
+            version: 3020u32,
+            stream: ::cuda_entry::__private::Stream::Legacy,
+            resolver: ::cuda_entry::__private::Resolver::Driver,
+            unverified: false,
+            optional: false,
+            package: "cuda-entry-macros",
+        });
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

@@ -91,6 +91,38 @@ pub fn round_trip(data: &[f32]) -> Result<Vec<f32>, cuda_entry::Error> {
     Ok(out)
 }
 
+/// `CUDA_ERROR_OUT_OF_MEMORY`.
+const OUT_OF_MEMORY: i32 = 2;
+
+/// Allocates `bytes` of device memory in device 0's primary context; when the driver is out of
+/// memory, calls `release` (a cache giving memory back) and tries once more.
+///
+/// # Errors
+/// The call that failed, as cuda-entry reports it (the second out-of-memory included).
+pub fn alloc_with_retry(
+    bytes: usize,
+    mut release: impl FnMut(),
+) -> Result<CUdeviceptr, cuda_entry::Error> {
+    let mut ctx: CUcontext = std::ptr::null_mut();
+    let mut dptr: CUdeviceptr = 0;
+    // SAFETY: flags 0 and valid out-pointers.
+    unsafe {
+        init(0)?;
+        primary_ctx_retain(&mut ctx, 0)?;
+        ctx_set_current(ctx)?;
+    }
+    // SAFETY: a valid out-pointer; a context is current.
+    match unsafe { mem_alloc(&mut dptr, bytes) } {
+        Err(e) if e.driver_status() == Some(OUT_OF_MEMORY) => {
+            release();
+            // SAFETY: as above.
+            unsafe { mem_alloc(&mut dptr, bytes) }?;
+        }
+        other => other?,
+    }
+    Ok(dptr)
+}
+
 /// Fills `count` words at `dst` with `value` (a function the simulator does not implement).
 ///
 /// # Errors

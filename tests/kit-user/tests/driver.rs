@@ -3,7 +3,7 @@
 
 use cuda_entry::types::CUresult;
 use cuda_entry::{Bootstrap, ErrorKind};
-use cuda_entry_sim::{Config, Driver, Mode, Runtime, RuntimeMode, in_child};
+use cuda_entry_sim::{Config, Driver, Mode, Runtime, RuntimeMode, When, in_child};
 
 #[test]
 fn data_round_trips_through_device_memory() {
@@ -96,4 +96,25 @@ fn every_runtime_mode_the_kit_names_is_one_the_runtime_accepts() {
             assert!(cuda_entry_sim::runtime().is_some());
         });
     }
+}
+
+#[test]
+fn an_allocation_out_of_memory_releases_the_cache_and_retries() {
+    // cuMemAlloc answers CUDA_ERROR_OUT_OF_MEMORY (2) on its first call only.
+    in_child(
+        &Config::new().inject("cuMemAlloc", 2, When::Call(1)),
+        || {
+            let mut released = 0;
+            let dptr = kit_user::alloc_with_retry(1 << 20, || released += 1).expect("the retry");
+            assert_ne!(dptr, 0);
+            assert_eq!(released, 1);
+            assert_eq!(cuda_entry_sim::calls("cuMemAlloc_v2"), 2);
+        },
+    );
+    // Out of memory twice: the second is the caller's error.
+    in_child(&Config::new().inject("cuMemAlloc", 2, When::Always), || {
+        let error = kit_user::alloc_with_retry(1 << 20, || {}).expect_err("out of memory");
+        assert_eq!(error.driver_status(), Some(2), "{error}");
+        assert_eq!(cuda_entry_sim::calls("cuMemAlloc_v2"), 2);
+    });
 }

@@ -2,25 +2,22 @@
 //! syn), or in a built binary's manifest section (read with `object`, for any target), and says
 //! which would fail against a driver, and why.
 //!
-//! One job a file: [`walk`] lists the inputs, [`read`] reads each once within its limits,
-//! [`binary`] reads a binary's manifest, [`tokens`] bounds a source's nesting and finds every
-//! attribute, [`scan`] finds the declarations of a source file, [`rules`] applies the macro's own
-//! rules (`cuda_entry_table::rules`: the same mistakes, kind names and messages), [`judge`] asks
-//! the driver (or the table), [`summary`] counts once, and [`render`] prints text or JSON from it.
+//! Inputs are listed, read and parsed by [`source`](crate::source). One job a file: [`binary`]
+//! reads a binary's manifest, [`scan`] finds the declarations of a source file, [`ruling`]
+//! applies the macro's own rules (`cuda_entry_table::rules`: the same mistakes, kind names and
+//! messages), [`verdict`] asks the driver (or the table), [`summary`] counts once, and [`render`]
+//! prints text or JSON from it.
 //!
 //! What could not be read is never passed: an unreadable input stops the command (status 2), and
 //! a declaration or binary found but not readable is listed as not checked (status 3 when
 //! nothing fails).
 
 mod binary;
-mod judge;
-pub(crate) mod read;
 mod render;
-mod rules;
-pub(crate) mod scan;
+mod ruling;
+mod scan;
 mod summary;
-pub(crate) mod tokens;
-pub(crate) mod walk;
+mod verdict;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,8 +26,9 @@ use cuda_entry_table::Version;
 
 use crate::common::CliError;
 use crate::output;
-use judge::{Driver, Verdict};
+use crate::source::{read, walk};
 use summary::Summary;
+use verdict::{Driver, Verdict};
 
 /// Options of `check`.
 #[derive(Debug)]
@@ -172,7 +170,7 @@ impl Declaration {
             file: "x.rs".into(),
             line: 1,
             function: "f".to_owned(),
-            judged: rules::record(Request {
+            judged: ruling::record(Request {
                 symbol: symbol.to_owned(),
                 version: Version::new(version).expect("a version"),
                 per_thread: false,
@@ -186,7 +184,7 @@ impl Declaration {
 }
 
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
-    let (inputs, mut bad) = walk::collect(&options.paths);
+    let (inputs, mut bad) = walk::collect(&options.paths, walk::Look::SourcesAndBinaries);
     let mut declarations = Vec::new();
     let mut unchecked = Vec::new();
     let mut unversioned = Vec::new();
@@ -214,7 +212,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     };
     let verdicts: Vec<Verdict> = declarations
         .iter()
-        .map(|d| judge::judge(d, &driver))
+        .map(|d| verdict::judge(d, &driver))
         .collect();
     let mut summary = Summary::new(inputs.len(), &declarations, &verdicts, &unchecked);
     summary.unversioned = unversioned.len();
@@ -225,7 +223,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         unversioned: &unversioned,
     };
     let out = if options.json {
-        format!("{}\n", render::json(&found, &driver, &summary))
+        output::json(&render::json(&found, &driver, &summary))
     } else {
         render::text(&found, &driver, &summary)
     };

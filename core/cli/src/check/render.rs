@@ -4,12 +4,12 @@
 //! so that a forged binary cannot drive the terminal.
 
 use cuda_entry_table::Cuda;
+use serde_json::{Value, json};
 
-use super::judge::{Driver, Outcome, Verdict};
 use super::summary::Summary;
+use super::verdict::{Driver, Outcome, Verdict};
 use super::{Declaration, Request, Unchecked, Unversioned};
 use crate::common::simulated;
-use crate::json::Json;
 use crate::shown::{self, shown};
 
 /// Everything found, in the order found.
@@ -218,33 +218,38 @@ pub(super) fn text(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Str
     out
 }
 
-fn driver_json(driver: &Driver) -> Json {
+fn driver_json(driver: &Driver) -> Value {
     match driver {
-        Driver::Assumed(v) => Json::object([
-            ("source", Json::str("driver_version_option")),
-            ("path", Json::Null),
-            ("version", Json::Number(v.get().into())),
-            ("simulated", Json::Bool(false)),
-            ("error", Json::Null),
-        ]),
-        Driver::Loaded(Ok(info)) => Json::object([
-            ("source", Json::str("loaded")),
-            ("path", Json::str(info.path.clone())),
-            ("version", Json::Number(info.version.into())),
-            ("simulated", Json::Bool(simulated())),
-            ("error", Json::Null),
-        ]),
-        Driver::Loaded(Err(e)) => Json::object([
-            ("source", Json::str("loaded")),
-            ("path", Json::Null),
-            ("version", Json::Null),
-            ("simulated", Json::Bool(simulated())),
-            ("error", Json::str(e.to_string())),
-        ]),
+        Driver::Assumed(v) => json!({
+            "source": "driver_version_option",
+            "path": null,
+            "version": v.get(),
+            "simulated": false,
+            "error": null,
+        }),
+        Driver::Loaded(Ok(info)) => json!({
+            "source": "loaded",
+            "path": info.path,
+            "version": info.version,
+            "simulated": simulated(),
+            "error": null,
+        }),
+        Driver::Loaded(Err(e)) => json!({
+            "source": "loaded",
+            "path": null,
+            "version": null,
+            "simulated": simulated(),
+            "error": e.to_string(),
+        }),
     }
 }
 
-fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
+/// `per_thread` or `legacy`.
+fn stream(per_thread: bool) -> &'static str {
+    if per_thread { "per_thread" } else { "legacy" }
+}
+
+fn declaration_json(d: &Declaration, v: &Verdict) -> Value {
     let request = d.request();
     let (kind, message, mistakes) = match &v.outcome {
         Outcome::Works => (None, None, &[][..]),
@@ -260,154 +265,99 @@ fn declaration_json(d: &Declaration, v: &Verdict) -> Json {
             )
         }
     };
-    let mistakes = mistakes.iter().map(|m| {
-        Json::object([
-            ("kind", Json::str(m.kind)),
-            ("message", Json::str(m.message.clone())),
-            (
-                "line",
-                m.at.map_or(Json::Null, |(line, _)| Json::Number(line as u64)),
-            ),
-            (
-                "column",
-                m.at.map_or(Json::Null, |(_, column)| Json::Number(column as u64)),
-            ),
-        ])
-    });
-    Json::object([
-        ("file", Json::str(d.file.display().to_string())),
-        ("line", Json::Number(d.line as u64)),
-        ("function", Json::str(d.function.clone())),
-        ("symbol", Json::opt_str(request.map(|r| r.symbol.clone()))),
-        (
-            "version",
-            Json::opt_number(request.map(|r| r.version.get())),
-        ),
-        (
-            "stream",
-            Json::opt_str(request.map(|r| if r.per_thread { "per_thread" } else { "legacy" })),
-        ),
-        (
-            "resolver",
-            Json::opt_str(request.map(|r| if r.runtime { "runtime" } else { "driver" })),
-        ),
-        (
-            "unverified",
-            Json::Bool(request.is_some_and(|r| r.unverified)),
-        ),
-        ("optional", Json::Bool(request.is_some_and(|r| r.optional))),
-        ("status", Json::str(status(v))),
-        ("kind", Json::opt_str(kind)),
-        ("message", Json::opt_str(message)),
-        ("mistakes", Json::Array(mistakes.collect())),
-        (
-            "notes",
-            Json::Array(v.notes.iter().map(|n| Json::str(n.clone())).collect()),
-        ),
-        (
-            "left_to_compiler",
-            Json::Array(
-                d.left_to_compiler()
-                    .iter()
-                    .map(|n| Json::str(n.clone()))
-                    .collect(),
-            ),
-        ),
-    ])
+    let mistakes: Vec<Value> = mistakes
+        .iter()
+        .map(|m| {
+            json!({
+                "kind": m.kind,
+                "message": m.message,
+                "line": m.at.map(|(line, _)| line),
+                "column": m.at.map(|(_, column)| column),
+            })
+        })
+        .collect();
+    json!({
+        "file": d.file.display().to_string(),
+        "line": d.line,
+        "function": d.function,
+        "symbol": request.map(|r| &r.symbol),
+        "version": request.map(|r| r.version.get()),
+        "stream": request.map(|r| stream(r.per_thread)),
+        "resolver": request.map(|r| if r.runtime { "runtime" } else { "driver" }),
+        "unverified": request.is_some_and(|r| r.unverified),
+        "optional": request.is_some_and(|r| r.optional),
+        "status": status(v),
+        "kind": kind,
+        "message": message,
+        "mistakes": mistakes,
+        "notes": v.notes,
+        "left_to_compiler": d.left_to_compiler(),
+    })
 }
 
 /// The document: the driver, each declaration, what was not checked, the minimum driver, the
 /// totals.
-pub(super) fn json(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Json {
-    let count = |n: usize| Json::Number(n as u64);
-    Json::object([
-        ("driver", driver_json(driver)),
-        (
-            "declarations",
-            Json::Array(
-                found
-                    .declarations
-                    .iter()
-                    .zip(found.verdicts)
-                    .map(|(d, v)| declaration_json(d, v))
-                    .collect(),
-            ),
-        ),
-        (
-            "not_checked",
-            Json::Array(
-                found
-                    .unchecked
-                    .iter()
-                    .map(|u| {
-                        Json::object([
-                            ("file", Json::str(u.file.display().to_string())),
-                            ("line", Json::Number(u.line as u64)),
-                            ("reason", Json::str(u.why.clone())),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "unversioned",
-            Json::Array(
-                found
-                    .unversioned
-                    .iter()
-                    .map(|u| {
-                        Json::object([
-                            ("file", Json::str(u.file.display().to_string())),
-                            ("line", Json::Number(u.line as u64)),
-                            ("function", Json::str(u.function.clone())),
-                            ("export", Json::str(u.export.clone())),
-                            ("symbol", Json::str(u.symbol)),
-                            ("version", Json::Number(u.version.into())),
-                            (
-                                "stream",
-                                Json::str(if u.per_thread { "per_thread" } else { "legacy" }),
-                            ),
-                            ("note", Json::str(unversioned_note(u))),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "minimum_driver",
-            Json::opt_number(summary.minimum_driver.as_ref().map(|m| m.version.get())),
-        ),
-        (
-            "optional_upgrades",
-            Json::Array(
-                summary
-                    .optional
-                    .iter()
-                    .map(|r| {
-                        Json::object([
-                            ("symbol", Json::str(r.symbol.clone())),
-                            ("version", Json::Number(r.version.get().into())),
-                            (
-                                "stream",
-                                Json::str(if r.per_thread { "per_thread" } else { "legacy" }),
-                            ),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "totals",
-            Json::object([
-                ("files", count(summary.files)),
-                ("declarations", count(summary.declarations)),
-                ("ok", count(summary.ok)),
-                ("fail", count(summary.failed)),
-                ("unavailable", count(summary.unavailable)),
-                ("with_notes", count(summary.noted)),
-                ("not_checked", count(summary.unchecked)),
-                ("unversioned", count(summary.unversioned)),
-            ]),
-        ),
-    ])
+pub(super) fn json(found: &Found<'_>, driver: &Driver, summary: &Summary) -> Value {
+    let declarations: Vec<Value> = found
+        .declarations
+        .iter()
+        .zip(found.verdicts)
+        .map(|(d, v)| declaration_json(d, v))
+        .collect();
+    let not_checked: Vec<Value> = found
+        .unchecked
+        .iter()
+        .map(|u| {
+            json!({
+                "file": u.file.display().to_string(),
+                "line": u.line,
+                "reason": u.why,
+            })
+        })
+        .collect();
+    let unversioned: Vec<Value> = found
+        .unversioned
+        .iter()
+        .map(|u| {
+            json!({
+                "file": u.file.display().to_string(),
+                "line": u.line,
+                "function": u.function,
+                "export": u.export,
+                "symbol": u.symbol,
+                "version": u.version,
+                "stream": stream(u.per_thread),
+                "note": unversioned_note(u),
+            })
+        })
+        .collect();
+    let optional_upgrades: Vec<Value> = summary
+        .optional
+        .iter()
+        .map(|r| {
+            json!({
+                "symbol": r.symbol,
+                "version": r.version.get(),
+                "stream": stream(r.per_thread),
+            })
+        })
+        .collect();
+    json!({
+        "driver": driver_json(driver),
+        "declarations": declarations,
+        "not_checked": not_checked,
+        "unversioned": unversioned,
+        "minimum_driver": summary.minimum_driver.as_ref().map(|m| m.version.get()),
+        "optional_upgrades": optional_upgrades,
+        "totals": {
+            "files": summary.files,
+            "declarations": summary.declarations,
+            "ok": summary.ok,
+            "fail": summary.failed,
+            "unavailable": summary.unavailable,
+            "with_notes": summary.noted,
+            "not_checked": summary.unchecked,
+            "unversioned": summary.unversioned,
+        },
+    })
 }

@@ -3,8 +3,8 @@
 //! modules and function bodies too; and every `#[cuda_entry]` the parse cannot read (in a
 //! macro's body, behind `cfg_attr`, in an `impl` or a trait), reported as not checked.
 //!
-//! The source is measured first ([`tokens`]: a nesting bound, so that syn's recursive parser
-//! cannot overflow its stack), then parsed on a thread of its own with a [`PARSE_STACK`] stack.
+//! The source is parsed as [`source::parse`](crate::source::parse) parses it, within the nesting
+//! bound.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -14,73 +14,15 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 use syn::{Attribute, ForeignItem, ForeignItemFn, Ident, ImplItemFn, Item, ItemFn, TraitItemFn};
 
-use super::rules;
-use super::tokens::{self, Context, NESTING_LIMIT};
+use super::ruling;
 use super::{Declaration, Scanned, Unchecked, Unversioned};
-use crate::shown;
-
-/// The parser thread's stack: 256 MiB of address space, of which a source at the nesting limit
-/// uses under 16 MiB in a debug build (memory is committed only as it is used).
-#[cfg(not(fuzzing))]
-pub(super) const PARSE_STACK: usize = 256 << 20;
-/// Under the fuzzer, a stack just above what a source at the nesting limit needs there: a
-/// construct the measure under-counts then overflows it, where the fuzzer sees it.
-#[cfg(fuzzing)]
-pub(super) const PARSE_STACK: usize = 8 << 20;
+use crate::source::linked;
+use crate::source::parse::parse;
+use crate::source::tokens::{self, Context};
 
 /// Reads one file's declarations, or a message naming the file.
 pub(super) fn declarations(file: &Path, source: &str) -> Result<Scanned, String> {
     parse(file, source, |ast, attributes| scan(file, ast, attributes))
-}
-
-/// Parses `source` (`file` in messages) as syn's `parse_file` does, within the nesting bound, on
-/// a thread with a [`PARSE_STACK`] stack, and hands the file and every `#[cuda_entry]` attribute
-/// the token pass found to `read`, on that thread (syn's trees cannot leave it). Line numbers are
-/// the source's; columns too, but on a first line after a byte-order mark.
-pub(crate) fn parse<T: Send>(
-    file: &Path,
-    source: &str,
-    read: impl FnOnce(&syn::File, Vec<tokens::Found>) -> T + Send,
-) -> Result<T, String> {
-    let named = |e: String| format!("{}: {e}", shown::path(file));
-    std::thread::scope(|scope| {
-        let parser = std::thread::Builder::new()
-            .name("cuda-entry-parse".to_owned())
-            .stack_size(PARSE_STACK)
-            .spawn_scoped(scope, || {
-                parse_here(file, source).map(|(ast, found)| read(&ast, found))
-            })
-            .map_err(|e| named(format!("cannot start the parser: {e}")))?;
-        parser
-            .join()
-            .unwrap_or_else(|_| Err(named("the parser stopped unexpectedly".to_owned())))
-    })
-}
-
-/// The parse itself, on the parser's thread.
-fn parse_here(file: &Path, source: &str) -> Result<(syn::File, Vec<tokens::Found>), String> {
-    let invalid = |at: proc_macro2::LineColumn, e: &dyn std::fmt::Display| {
-        format!(
-            "{}:{}:{}: not valid Rust, cannot look for declarations: {e}",
-            shown::path(file),
-            at.line,
-            at.column + 1
-        )
-    };
-    let tokens: TokenStream = without_shebang(source)
-        .parse()
-        .map_err(|e: proc_macro2::LexError| invalid(e.span().start(), &e))?;
-    let attributes = tokens::pass(tokens.clone()).map_err(|at| {
-        format!(
-            "{}:{}:{}: nested more than {NESTING_LIMIT} levels deep (brackets, generics, prefix \
-             operators, closures): refused, the parser could run out of stack",
-            shown::path(file),
-            at.line,
-            at.column
-        )
-    })?;
-    let ast: syn::File = syn::parse2(tokens).map_err(|e| invalid(e.span().start(), &e))?;
-    Ok((ast, attributes))
 }
 
 /// The scan of a parsed file, on the parser's thread.
@@ -106,18 +48,6 @@ fn scan(file: &Path, ast: &syn::File, attributes: Vec<tokens::Found>) -> Scanned
         declarations: finder.found,
         unchecked,
         unversioned: finder.unversioned,
-    }
-}
-
-/// `source` as syn's `parse_file` reads it: without a byte-order mark, and with a `#!` line
-/// (that is no `#![attribute]`) left out, its line break kept so that lines keep their numbers.
-pub(crate) fn without_shebang(source: &str) -> &str {
-    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
-    match source.strip_prefix("#!") {
-        Some(rest) if !rest.trim_start().starts_with('[') => {
-            &source[source.find('\n').unwrap_or(source.len())..]
-        }
-        _ => source,
     }
 }
 
@@ -244,7 +174,7 @@ impl Finder<'_> {
                 file: self.file.to_path_buf(),
                 line,
                 function: decl.ident.to_string(),
-                judged: rules::declaration(decl, &block),
+                judged: ruling::declaration(decl, &block),
                 notes: note.into_iter().collect(),
             });
         }
@@ -260,7 +190,7 @@ impl Finder<'_> {
                 file: self.file.to_path_buf(),
                 line,
                 function: "extern block".to_owned(),
-                judged: rules::block(&block),
+                judged: ruling::block(&block),
                 notes: enclosing.into_iter().collect(),
             });
         }
@@ -268,7 +198,7 @@ impl Finder<'_> {
 
     /// Notes the driver functions `block` links against libcuda, whose export the table knows.
     fn linked(&mut self, block: &syn::ItemForeignMod) {
-        for (f, export) in crate::migrate::find::linked(block) {
+        for (f, export) in linked::linked(block) {
             let Some(typedef) = cuda_entry_table::export(&export).and_then(|e| e.typedef()) else {
                 continue;
             };
@@ -339,16 +269,27 @@ fn written(item: &Item) -> Written {
         }
         Item::ForeignMod(block) => {
             let marked = block.attrs.iter().any(is_cuda_entry);
+            let mut conditional_entries = Vec::new();
             inner(None, &block.attrs);
             for item in &block.items {
                 match item {
-                    ForeignItem::Fn(f) => inner(Some(&f.sig.ident), &f.attrs),
+                    ForeignItem::Fn(f) => {
+                        inner(Some(&f.sig.ident), &f.attrs);
+                        // The rules read a `cfg_attr` around the attribute in a marked block,
+                        // and report it (`conditional_attribute`).
+                        let conditional = f.attrs.iter().filter(|a| a.path().is_ident("cfg_attr"));
+                        conditional_entries.extend(conditional.filter(|_| marked).map(|attr| {
+                            let at = attr.pound_token.spans[0].start();
+                            (at.line, at.column)
+                        }));
+                    }
                     ForeignItem::Static(s) if marked => inner(None, &s.attrs),
                     ForeignItem::Type(t) if marked => inner(None, &t.attrs),
                     ForeignItem::Macro(m) if marked => inner(None, &m.attrs),
                     _ => {}
                 }
             }
+            written.entries.extend(conditional_entries);
             written.attrs.clone_from(&block.attrs);
         }
         _ => {}
@@ -539,10 +480,6 @@ unsafe extern "C" {
         let source = "\u{feff}#!/usr/bin/env cargo\n#[cuda_entry(symbol = \"cuInit\", version = 2000)]\nunsafe extern \"C\" fn init(flags: u32) -> CUresult;\n";
         let lines: Vec<usize> = found(source).iter().map(|d| d.line).collect();
         assert_eq!(lines, [2]);
-        assert_eq!(
-            without_shebang("#![allow(x)]\nfn f() {}"),
-            "#![allow(x)]\nfn f() {}"
-        );
     }
 
     #[test]

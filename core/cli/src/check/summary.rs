@@ -3,13 +3,11 @@
 
 use std::process::ExitCode;
 
-use cuda_entry_table::Version;
+use cuda_entry_table::{Needs, Version, needs};
 
-use super::judge::Verdict;
+use super::verdict::Verdict;
 use super::{Declaration, Request, Unchecked};
-
-/// The exit status when something could not be checked and nothing would fail.
-pub(super) const NOT_CHECKED: u8 = 3;
+use crate::exit;
 
 /// What a `check` found, all declarations together.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,57 +72,57 @@ impl Summary {
         }
     }
 
-    /// 1 when a declaration would fail; otherwise 3 when something could not be checked (a
-    /// deployment gate must not pass what was not read); 0 when everything was read and works.
+    /// [`FAILED`](exit::FAILED) when a declaration would fail; otherwise
+    /// [`INCOMPLETE`](exit::INCOMPLETE) when something could not be checked (a deployment gate
+    /// must not pass what was not read); [`SUCCESS`](exit::SUCCESS) when everything was read and
+    /// works.
     pub(super) fn exit_code(&self) -> ExitCode {
-        if self.failed > 0 {
-            ExitCode::from(1)
+        exit::code(if self.failed > 0 {
+            exit::FAILED
         } else if self.unchecked > 0 {
-            ExitCode::from(NOT_CHECKED)
+            exit::INCOMPLETE
         } else {
-            ExitCode::SUCCESS
-        }
+            exit::SUCCESS
+        })
     }
 }
 
 /// Every required declaration whose request can be read counts, as the text has always said: a
 /// refused one still names the version it was written for.
 fn minimum_driver(required: &[&Request]) -> Option<MinimumDriver> {
-    let version = required.iter().map(|r| r.version).max()?;
-    let mut set_by: Vec<String> = required
+    let needs = needs_of(required.to_vec(), Vec::new());
+    let mut set_by: Vec<String> = needs.required[..needs.set_by]
         .iter()
-        .filter(|r| r.version == version)
         .map(|r| r.symbol.clone())
         .collect();
-    set_by.sort();
     set_by.dedup();
-    Some(MinimumDriver { version, set_by })
+    Some(MinimumDriver {
+        version: needs.required.first()?.version,
+        set_by,
+    })
 }
 
 /// The optional requests, newest first, each once, without those also required (declared both
 /// ways, an entry is required), as the runtime's `requirements()` lists them.
 fn upgrades(optional: Vec<&Request>, required: &[&Request]) -> Vec<Request> {
-    let key = |r: &Request| (r.symbol.clone(), r.version, r.per_thread);
-    let required: Vec<_> = required.iter().map(|r| key(r)).collect();
-    let mut upgrades: Vec<Request> = optional
-        .into_iter()
-        .filter(|r| !required.contains(&key(r)))
-        .cloned()
-        .collect();
-    upgrades.sort_by(|a, b| {
-        b.version
-            .cmp(&a.version)
-            .then_with(|| a.symbol.cmp(&b.symbol))
-            .then_with(|| a.per_thread.cmp(&b.per_thread))
-    });
-    upgrades.dedup_by(|a, b| key(a) == key(b));
-    upgrades
+    let needs = needs_of(required.to_vec(), optional);
+    needs.optional.into_iter().cloned().collect()
+}
+
+/// The table's one computation of what a program needs, keyed as `check` tells requests apart.
+fn needs_of<'a>(required: Vec<&'a Request>, optional: Vec<&'a Request>) -> Needs<&'a Request> {
+    needs(
+        required,
+        optional,
+        |r| r.version.get(),
+        |r| (r.symbol.clone(), r.per_thread),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::judge::{Failure, Outcome};
+    use crate::check::verdict::{Failure, Outcome};
 
     fn verdict(failed: bool, notes: usize) -> Verdict {
         Verdict {
@@ -184,7 +182,7 @@ mod tests {
         assert_eq!(none.exit_code(), ExitCode::SUCCESS);
         // Nothing fails, something was not read: no pass.
         let unread = Summary::new(1, &declarations[1..2], &verdicts[1..2], &unchecked);
-        assert_eq!(unread.exit_code(), ExitCode::from(NOT_CHECKED));
+        assert_eq!(unread.exit_code(), exit::code(exit::INCOMPLETE));
     }
 
     #[test]

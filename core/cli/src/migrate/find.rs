@@ -9,16 +9,17 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use cuda_entry_table::rules::is_cuda_entry;
-use proc_macro2::{LineColumn, Span, TokenStream, TokenTree};
+use proc_macro2::{TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{
-    Attribute, Expr, ExprCall, FnArg, ForeignItem, ForeignItemFn, ItemForeignMod, ItemUse, Pat,
-    ReturnType, Safety, UseTree,
+    Attribute, Expr, ExprCall, ForeignItem, ForeignItemFn, ItemForeignMod, ItemUse, UseTree,
 };
 
-use crate::check::scan::without_shebang;
+use super::binding::{Linked, linked_of};
+use crate::source::linked::{export_of, is_driver_name, linked};
+use crate::source::parse::without_shebang;
+use crate::source::text::Text;
 
 /// Everything a source binds without cuda-entry.
 #[derive(Debug, Default)]
@@ -29,6 +30,22 @@ pub(crate) struct Found {
     pub(crate) calls: Vec<Call>,
     /// Every identifier of the source, for choosing names that are not taken.
     pub(crate) idents: HashSet<String>,
+    /// `#[link(name = "cuda")]` attributes of `extern` blocks, in source order.
+    pub(crate) links: Vec<LinkAttr>,
+    /// Functions that load a driver export by name (see [`loaded`](super::loaded)).
+    pub(crate) loaded: super::loaded::Loaded,
+}
+
+/// A `#[link(name = "cuda", ...)]` attribute of an `extern` block.
+#[derive(Debug)]
+pub(crate) struct LinkAttr {
+    pub(crate) line: usize,
+    /// The attribute's bytes.
+    pub(crate) range: Range<usize>,
+    /// The block's index in [`Found::blocks`], when it declares driver functions.
+    pub(crate) block: Option<usize>,
+    /// The exports of the block's functions, driver functions or not.
+    pub(crate) functions: Vec<String>,
 }
 
 /// An `extern` block (without `#[cuda_entry]`) declaring driver functions.
@@ -48,39 +65,6 @@ pub(crate) struct Block {
     pub(crate) functions: Vec<Linked>,
 }
 
-/// A driver function of an `extern` block.
-#[derive(Debug)]
-pub(crate) struct Linked {
-    pub(crate) line: usize,
-    pub(crate) column: usize,
-    /// Its bytes, from its first attribute (or the `//` comment lines right above it, which
-    /// belong to it) to its `;`.
-    pub(crate) range: Range<usize>,
-    /// Those comment lines, as written (without their indentation).
-    pub(crate) comments: Vec<String>,
-    /// Its name, which call sites use.
-    pub(crate) name: String,
-    /// The export it links: its `#[link_name]`, or its name.
-    pub(crate) export: String,
-    /// Its visibility as written (`pub `, `pub(crate) `, or nothing).
-    pub(crate) vis: String,
-    /// Its attributes but `#[link_name]`, as written (docs, `cfg`, `deprecated`...).
-    pub(crate) attrs: Vec<String>,
-    /// Whether it is declared `safe fn` (in an `unsafe extern` block).
-    pub(crate) safe: bool,
-    pub(crate) params: Vec<Param>,
-    /// The return type as written; `None` for none.
-    pub(crate) ret: Option<String>,
-    pub(crate) variadic: bool,
-}
-
-/// A parameter: its name (`None` for a `_` or another pattern) and its type as written.
-#[derive(Clone, Debug)]
-pub(crate) struct Param {
-    pub(crate) name: Option<String>,
-    pub(crate) ty: String,
-}
-
 /// A call through cudarc's `sys`.
 #[derive(Debug)]
 pub(crate) struct Call {
@@ -96,56 +80,6 @@ pub(crate) struct Call {
     pub(crate) arguments: usize,
 }
 
-/// Whether `name` is a driver function's: `cu` and an uppercase letter (the runtime's are
-/// `cuda...`).
-pub(crate) fn is_driver_name(name: &str) -> bool {
-    name.strip_prefix("cu")
-        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
-}
-
-/// The export a foreign function links: its `#[link_name = "..."]`, or its name.
-pub(crate) fn export_of(f: &ForeignItemFn) -> String {
-    f.attrs
-        .iter()
-        .find_map(link_name)
-        .unwrap_or_else(|| f.sig.ident.to_string())
-}
-
-fn link_name(attr: &Attribute) -> Option<String> {
-    let syn::Meta::NameValue(nv) = &attr.meta else {
-        return None;
-    };
-    if !nv.path.is_ident("link_name") {
-        return None;
-    }
-    match &nv.value {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(s.value()),
-        _ => None,
-    }
-}
-
-/// The driver functions of an `extern` block that is no `#[cuda_entry]` one, with their export;
-/// functions carrying `#[cuda_entry(...)]` are declarations (misplaced), not bindings.
-pub(crate) fn linked(block: &ItemForeignMod) -> Vec<(&ForeignItemFn, String)> {
-    if block.attrs.iter().any(is_cuda_entry) {
-        return Vec::new();
-    }
-    block
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            ForeignItem::Fn(f) if !f.attrs.iter().any(is_cuda_entry) => {
-                let export = export_of(f);
-                is_driver_name(&export).then_some((f, export))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
 /// Finds what `ast` (parsed from `source`) binds.
 pub(crate) fn find(source: &str, ast: &syn::File) -> Found {
     let text = Text::new(source);
@@ -157,6 +91,7 @@ pub(crate) fn find(source: &str, ast: &syn::File) -> Found {
         found: Found::default(),
     };
     finder.visit_file(ast);
+    finder.found.loaded = super::loaded::find(&text, ast);
     let mut idents = HashSet::new();
     if let Ok(tokens) = without_shebang(source).parse::<TokenStream>() {
         collect_idents(tokens, &mut idents);
@@ -174,93 +109,6 @@ fn collect_idents(tokens: TokenStream, idents: &mut HashSet<String>) {
             TokenTree::Group(g) => collect_idents(g.stream(), idents),
             _ => {}
         }
-    }
-}
-
-/// Byte offsets of positions in a source, as proc-macro2 gives them (line 1-based, column in
-/// characters) in the text the parser read (without a byte-order mark or a `#!` line).
-struct Text<'a> {
-    read: &'a str,
-    /// Where the text read starts in the source.
-    base: usize,
-    /// Where each line of the text read starts.
-    lines: Vec<usize>,
-}
-
-impl<'a> Text<'a> {
-    fn new(source: &'a str) -> Text<'a> {
-        let read = without_shebang(source);
-        let lines = std::iter::once(0)
-            .chain(read.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        Text {
-            read,
-            base: source.len() - read.len(),
-            lines,
-        }
-    }
-
-    fn offset(&self, at: LineColumn) -> usize {
-        let start = self
-            .lines
-            .get(at.line.saturating_sub(1))
-            .copied()
-            .unwrap_or(self.read.len());
-        let rest = &self.read[start..];
-        let byte = rest
-            .char_indices()
-            .nth(at.column)
-            .map_or(rest.len(), |(i, _)| i);
-        self.base + start + byte
-    }
-
-    fn range(&self, span: Span) -> Range<usize> {
-        self.offset(span.start())..self.offset(span.end())
-    }
-
-    /// The text of `node` as written.
-    fn of(&self, node: &dyn quote::ToTokens) -> String {
-        let range = self.range(node.span());
-        self.read
-            .get(range.start - self.base..range.end - self.base)
-            .unwrap_or_default()
-            .to_owned()
-    }
-
-    /// The `//` comment lines right above the line `offset` is on (not doc comments, which are
-    /// attributes), and where the first starts; `offset` itself when there are none.
-    fn comments_above(&self, offset: usize) -> (usize, Vec<String>) {
-        let mut at = offset - self.base;
-        let line_start = |end: usize| self.read[..end].rfind('\n').map_or(0, |i| i + 1);
-        if !self.read[line_start(at)..at].trim().is_empty() {
-            return (offset, Vec::new());
-        }
-        let mut comments = Vec::new();
-        let mut start = offset;
-        while let Some(end) = line_start(at).checked_sub(1) {
-            let begin = line_start(end);
-            let line = self.read[begin..end].trim();
-            let doc = line.starts_with("///") || line.starts_with("//!");
-            if !line.starts_with("//") || doc {
-                break;
-            }
-            comments.insert(0, line.to_owned());
-            start = self.base
-                + begin
-                + (self.read[begin..end].len() - self.read[begin..end].trim_start().len());
-            at = begin;
-        }
-        (start, comments)
-    }
-
-    /// The indentation of the line `offset` is on.
-    fn indent(&self, offset: usize) -> String {
-        let at = offset - self.base;
-        let start = self.read[..at].rfind('\n').map_or(0, |i| i + 1);
-        self.read[start..at]
-            .chars()
-            .take_while(|c| c.is_whitespace())
-            .collect()
     }
 }
 
@@ -365,6 +213,13 @@ impl Finder<'_> {
 }
 
 impl<'ast> Visit<'ast> for Finder<'_> {
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        // A wrapper's body is replaced whole, `extern` fallback included (`loaded`).
+        if super::loaded::wrapper_export(f).is_none() {
+            visit::visit_item_fn(self, f);
+        }
+    }
+
     fn visit_item_foreign_mod(&mut self, block: &'ast ItemForeignMod) {
         let abi = block
             .abi
@@ -372,7 +227,23 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             .as_ref()
             .map_or_else(|| "C".to_owned(), syn::LitStr::value);
         let functions = linked(block);
-        if !functions.is_empty() && (abi == "C" || abi == "system") {
+        let recorded = !functions.is_empty() && (abi == "C" || abi == "system");
+        for attr in block.attrs.iter().filter(|a| links_cuda(a)) {
+            self.found.links.push(LinkAttr {
+                line: attr.span().start().line,
+                range: self.text.range(attr.span()),
+                block: recorded.then_some(self.found.blocks.len()),
+                functions: block
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        ForeignItem::Fn(f) => Some(export_of(f)),
+                        _ => None,
+                    })
+                    .collect(),
+            });
+        }
+        if recorded {
             let range = self.text.range(block.span());
             let functions = functions
                 .into_iter()
@@ -425,52 +296,26 @@ impl<'ast> Visit<'ast> for Finder<'_> {
 
 impl Finder<'_> {
     fn linked(&self, f: &ForeignItemFn, export: String) -> Linked {
-        let at = f.sig.ident.span().start();
-        let params = f
-            .sig
-            .inputs
-            .iter()
-            .filter_map(|input| match input {
-                FnArg::Typed(pt) => Some(Param {
-                    name: match &*pt.pat {
-                        Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
-                            Some(p.ident.to_string())
-                        }
-                        _ => None,
-                    },
-                    ty: self.text.of(&pt.ty),
-                }),
-                FnArg::Receiver(_) => None,
-            })
-            .collect();
-        let range = self.text.range(f.span());
-        let (start, comments) = self.text.comments_above(range.start);
-        Linked {
-            line: at.line,
-            column: at.column + 1,
-            range: start..range.end,
-            comments,
-            name: f.sig.ident.to_string(),
-            export,
-            vis: match &f.vis {
-                syn::Visibility::Inherited => String::new(),
-                vis => format!("{} ", self.text.of(vis)),
-            },
-            attrs: f
-                .attrs
-                .iter()
-                .filter(|a| link_name(a).is_none())
-                .map(|a| self.text.of(a))
-                .collect(),
-            safe: matches!(f.sig.safety, Safety::Safe(_)),
-            params,
-            ret: match &f.sig.output {
-                ReturnType::Default => None,
-                ReturnType::Type(_, ty) => Some(self.text.of(ty)),
-            },
-            variadic: f.sig.variadic.is_some(),
-        }
+        linked_of(self.text, &f.attrs, &f.vis, &f.sig, f.span(), export)
     }
+}
+
+/// Whether `attr` is `#[link(name = "cuda", ...)]`: the block links libcuda.
+fn links_cuda(attr: &Attribute) -> bool {
+    if !attr.path().is_ident("link") {
+        return false;
+    }
+    let mut cuda = false;
+    let _ = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("name") {
+            let name: syn::LitStr = meta.value()?.parse()?;
+            cuda |= name.value() == "cuda";
+        } else if meta.input.peek(syn::Token![=]) {
+            let _: Expr = meta.value()?.parse()?;
+        }
+        Ok(())
+    });
+    cuda
 }
 
 /// Whether a block's attribute applies to each item migrated out of it: `cfg` and lint levels

@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use cuda_entry_table::{EXPORTS, Stream, TYPEDEFS, Typedef};
+use cuda_entry_table::{EXPORTS, Flavour, TYPEDEFS, Typedef};
 
-use crate::ctype::{Needs, Types, rust_type};
 use crate::decl::{KEYWORDS, signature};
+use crate::rust_type::{Needs, Types, param_type};
 
 /// The toolkit whose headers the fixture declares.
 const CUDA: u32 = 13000;
@@ -23,10 +23,9 @@ const CUDA: u32 = 13000;
 /// export that implements it; symbols whose typedef no export implements are left out.
 fn declared() -> Vec<(&'static str, &'static Typedef)> {
     let mut newest: BTreeMap<&str, &Typedef> = BTreeMap::new();
-    for t in TYPEDEFS
-        .iter()
-        .filter(|t| t.stream == Stream::Legacy && t.first_toolkit <= CUDA && CUDA <= t.last_toolkit)
-    {
+    for t in TYPEDEFS.iter().filter(|t| {
+        t.stream == Flavour::Legacy && t.first_toolkit <= CUDA && CUDA <= t.last_toolkit
+    }) {
         let slot = newest.entry(t.symbol).or_insert(t);
         if t.version > slot.version {
             *slot = t;
@@ -36,7 +35,7 @@ fn declared() -> Vec<(&'static str, &'static Typedef)> {
         .into_values()
         .filter_map(|t| {
             let export = EXPORTS.iter().find(|e| {
-                e.symbol == t.symbol && e.version == t.version && e.stream == Stream::Legacy
+                e.symbol == t.symbol && e.version == t.version && e.stream == Flavour::Legacy
             })?;
             Some((export.name, t))
         })
@@ -61,11 +60,11 @@ pub(crate) fn bindgen_13_0() -> String {
                 };
                 format!(
                     "{name}: {}",
-                    rust_type(p.ty.spelling, Types::CudaEntry, &mut needs)
+                    param_type(&p.ty, Types::CudaEntry, &mut needs)
                 )
             })
             .collect();
-        let ret = rust_type(t.ret.spelling, Types::CudaEntry, &mut needs);
+        let ret = param_type(&t.ret, Types::CudaEntry, &mut needs);
         block.push_str(&signature(
             "    ",
             &format!("pub fn {export}"),

@@ -3,30 +3,40 @@
 //! `cudarc::driver::sys`), says which typedef each export implements and the `#[cuda_entry]`
 //! declaration to use, and with `--write` turns the `extern` blocks into `#[cuda_entry]` ones.
 //!
-//! One job a file: [`find`] reads a parsed source, [`plan`] maps each export to its typedef and
-//! holds the signature against it, [`write`](mod@write) builds the edits (and the one adapter a shim's body
-//! is), [`diff`] shows them, [`render`] prints. Sources are read as `check` reads them (the same
-//! limits, the same nesting bound).
+//! One job a file: [`find`] reads a parsed source ([`loaded`]: the bindings loaded by name), each
+//! driver function found a [`binding`], [`plan`] maps each export to its typedef and holds the
+//! signature against it, [`write`](mod@write) builds the edits (and the one adapter a shim's
+//! body is), [`link`] removes the other libcuda links, [`manifest`] edits a crate's Cargo.toml,
+//! [`diff`] shows the edits, [`summary`] counts once, [`render`] prints. Sources are listed, read
+//! and parsed by [`source`](crate::source), as `check` reads them (the same limits, the same
+//! nesting bound).
 
+mod binding;
 mod diff;
-pub(crate) mod find;
+mod find;
+mod link;
+mod loaded;
+mod manifest;
 mod plan;
 mod render;
+mod summary;
 mod write;
 
 #[cfg(test)]
 mod fixture;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::check::read::{self, Content};
-use crate::check::scan;
-use crate::check::walk::{self, Input};
 use crate::common::CliError;
 use crate::output;
 use crate::shown;
+use crate::source::parse::parse;
+use crate::source::read::{self, Content, Input};
+use crate::source::walk;
+use manifest::{Dependency, Manifest};
 use plan::{Plan, Status};
+use summary::Summary;
 use write::Edit;
 
 /// Options of `migrate`.
@@ -38,9 +48,12 @@ pub(crate) struct Options {
     /// Show the diff `--write` would apply, and write nothing.
     pub(crate) dry_run: bool,
     pub(crate) json: bool,
+    /// `--dependency`: the cuda-entry dependency to add to a crate's manifest, as given.
+    pub(crate) dependency: Option<String>,
 }
 
-/// What one source holds and becomes.
+/// What one file holds and becomes: a Rust source, or a crate's `Cargo.toml` or
+/// `.cargo/config.toml`.
 #[derive(Debug)]
 struct Migrated {
     file: PathBuf,
@@ -54,14 +67,83 @@ struct Migrated {
     migrated: String,
     /// Whether it was read from standard input, which `--write` cannot rewrite.
     stdin: bool,
+    /// What the edits do, a line each (`adds cuda-entry = "0.1" to [dependencies]`).
+    changes: Vec<String>,
+    /// What still links libcuda and is left for the user, a line each.
+    left: Vec<String>,
 }
 
-/// The exit status when something was not migrated (an unknown export) and nothing disagrees.
-const NOT_MIGRATED: u8 = 3;
+impl Migrated {
+    /// A file that is no Rust source, edited from `old` to `new`.
+    fn text(file: PathBuf, old: &str, new: &str, changes: Vec<String>) -> Migrated {
+        let edits: Vec<Edit> = minimal_edit(old, new).into_iter().collect();
+        Migrated {
+            diff: diff::unified(&file.display().to_string(), old, &edits),
+            migrated: new.to_owned(),
+            file,
+            plans: Vec::new(),
+            found: find::Found::default(),
+            edits,
+            stdin: false,
+            changes,
+            left: Vec::new(),
+        }
+    }
+}
+
+/// The one edit that turns `old` into `new`: the lines between their common first and last
+/// lines.
+fn minimal_edit(old: &str, new: &str) -> Option<Edit> {
+    if old == new {
+        return None;
+    }
+    let prefix: usize = old
+        .split_inclusive('\n')
+        .zip(new.split_inclusive('\n'))
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len())
+        .sum();
+    let suffix: usize = old[prefix..]
+        .split_inclusive('\n')
+        .rev()
+        .zip(new[prefix..].split_inclusive('\n').rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len())
+        .sum();
+    let suffix = suffix.min(old.len() - prefix).min(new.len() - prefix);
+    Some(Edit {
+        range: prefix..old.len() - suffix,
+        text: new[prefix..new.len() - suffix].to_owned(),
+    })
+}
+
+/// A crate folder given: one with a `Cargo.toml`.
+fn is_crate(path: &Path) -> bool {
+    path.is_dir() && path.join("Cargo.toml").is_file()
+}
+
+/// What `migrate` learnt of a crate folder before reading its sources.
+struct Crate {
+    dir: PathBuf,
+    manifest: Manifest,
+    build_script: Option<PathBuf>,
+}
 
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     let rewriting = options.write || options.dry_run;
-    let (inputs, mut bad) = walk::collect(&options.paths);
+    let dependency = match &options.dependency {
+        Some(spec) => Dependency::parse(spec).map_err(CliError::BadInput)?,
+        None => Dependency::default_version(),
+    };
+    let crate_dirs: Vec<&PathBuf> = options.paths.iter().filter(|p| is_crate(p)).collect();
+    if options.dependency.is_some() && crate_dirs.is_empty() {
+        return Err(CliError::BadInput(
+            "--dependency: no crate folder given (a folder with a Cargo.toml), whose manifest \
+             it is for"
+                .to_owned(),
+        ));
+    }
+    let (inputs, mut bad) = walk::collect(&options.paths, walk::Look::Sources);
     if rewriting && inputs.contains(&Input::Stdin) {
         bad.push(
             "-: standard input cannot be rewritten: name the file, or drop --write/--dry-run to \
@@ -69,11 +151,42 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
                 .to_owned(),
         );
     }
+    let mut crates = Vec::new();
+    for dir in crate_dirs {
+        let manifest_path = dir.join("Cargo.toml");
+        let manifest = std::fs::read_to_string(&manifest_path)
+            .map_err(|e| e.to_string())
+            .and_then(Manifest::read);
+        match manifest {
+            Ok(manifest) => {
+                if let Some(path) = dependency.path() {
+                    let target = dir.join(&path);
+                    if !target.join("Cargo.toml").is_file() {
+                        bad.push(format!(
+                            "--dependency: {} has no Cargo.toml (a path is read from the \
+                             crate's folder, {}, as Cargo reads it)",
+                            shown::path(&path),
+                            shown::path(dir)
+                        ));
+                    }
+                }
+                crates.push(Crate {
+                    build_script: manifest.build_script().map(|s| dir.join(s)),
+                    dir: dir.clone(),
+                    manifest,
+                });
+            }
+            Err(e) => bad.push(format!("{}: {e}", shown::path(&manifest_path))),
+        }
+    }
     let mut files = Vec::new();
     for input in &inputs {
         let name = input.name();
+        let build_script = crates
+            .iter()
+            .any(|c| c.build_script.as_deref() == Some(name.as_path()));
         let migrated = read::read(input).and_then(|content| match content {
-            Content::Source(text) => migrate(name, &text, *input == Input::Stdin),
+            Content::Source(text) => migrate(name, &text, *input == Input::Stdin, build_script),
             Content::Binary(_) => Err(format!(
                 "{}: a built binary: migrate reads Rust sources",
                 shown::path(&name)
@@ -81,6 +194,16 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         });
         match migrated {
             Ok(m) => files.push(m),
+            Err(message) => bad.push(message),
+        }
+    }
+    let mut advice = Vec::new();
+    for c in &crates {
+        match crate_files(c, &dependency) {
+            Ok((edited, lock)) => {
+                files.extend(edited);
+                advice.extend(lock);
+            }
             Err(message) => bad.push(message),
         }
     }
@@ -92,10 +215,11 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         (true, false) => render::Mode::Write,
         (false, false) => render::Mode::Report,
     };
+    let summary = Summary::new(&files);
     let out = if options.json {
-        format!("{}\n", render::json(&files, mode))
+        output::json(&render::json(&files, &advice, mode, &summary))
     } else {
-        render::text(&files, mode)
+        render::text(&files, &advice, mode, &summary)
     };
     output::print(&out)?;
     if mode == render::Mode::Write {
@@ -109,25 +233,97 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
             })?;
         }
     }
-    let statuses = files.iter().flat_map(|m| m.plans.iter().map(Plan::status));
-    let statuses: Vec<Status> = statuses.collect();
-    Ok(if statuses.contains(&Status::Disagrees) {
-        ExitCode::from(1)
-    } else if statuses.contains(&Status::Unknown) {
-        ExitCode::from(NOT_MIGRATED)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(summary.exit_code())
 }
 
-/// Finds, plans and edits one source (parsed as `check` parses it).
-fn migrate(file: PathBuf, source: &str, stdin: bool) -> Result<Migrated, String> {
-    let (found, plans, edits) = scan::parse(&file, source, |ast, _| {
+/// A crate's `Cargo.toml` with the dependency, its `.cargo/config.toml` without `-l cuda`, and
+/// what its lockfile needs updated: `(package spec, held, minimum)`.
+fn crate_files(
+    c: &Crate,
+    dependency: &Dependency,
+) -> Result<(Vec<Migrated>, Vec<render::Stale>), String> {
+    let mut files = Vec::new();
+    let manifest = c.dir.join("Cargo.toml");
+    let old = std::fs::read_to_string(&manifest)
+        .map_err(|e| format!("{}: cannot read: {e}", shown::path(&manifest)))?;
+    let mut edited = match c.manifest.with_dependency(dependency) {
+        Some((new, change)) => Migrated::text(manifest.clone(), &old, &new, vec![change]),
+        None => Migrated::text(manifest, &old, &old, Vec::new()),
+    };
+    if c.manifest.edition_2015() {
+        edited.left.push(
+            "edition 2015: the declarations name `::cuda_entry`, which such a crate reaches only \
+             with `extern crate cuda_entry;` at its root: add that line"
+                .to_owned(),
+        );
+    }
+    if !edited.edits.is_empty() || !edited.left.is_empty() {
+        files.push(edited);
+    }
+    for name in ["config.toml", "config"] {
+        let path = c.dir.join(".cargo").join(name);
+        let Ok(old) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let edited = link::config(&old).map_err(|e| format!("{}: {e}", shown::path(&path)))?;
+        if let Some((new, changes)) = edited {
+            files.push(Migrated::text(path, &old, &new, changes));
+        }
+    }
+    let lock = c.dir.join("Cargo.lock");
+    let stale = match std::fs::read_to_string(&lock) {
+        Ok(text) => manifest::lock_advice(&text)
+            .map_err(|e| format!("{}: {e}", shown::path(&lock)))?
+            .into_iter()
+            .map(|(spec, held, minimum)| render::Stale {
+                lock: lock.clone(),
+                spec,
+                held,
+                minimum,
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    Ok((files, stale))
+}
+
+/// Finds, plans and edits one source (parsed as `check` parses it); a build script's libcuda
+/// link lines are removed too.
+fn migrate(
+    file: PathBuf,
+    source: &str,
+    stdin: bool,
+    build_script: bool,
+) -> Result<Migrated, String> {
+    let (found, plans, mut edits, changes, left) = parse(&file, source, |ast, _| {
         let found = find::find(source, ast);
         let plans = plan::plans(&found);
-        let edits = write::edits(source, &found, &plans);
-        (found, plans, edits)
+        let mut edits = write::edits(source, &found, &plans);
+        let (unlinked, mut left) = write::unlinked(source, &found, &plans);
+        let mut changes = Vec::new();
+        let ready = plans.iter().filter(|p| p.status() == Status::Ready).count();
+        if ready > 0 {
+            changes.push(format!(
+                "declares {ready} binding{} through #[cuda_entry]",
+                if ready == 1 { "" } else { "s" }
+            ));
+        }
+        let mut removed = unlinked;
+        if build_script {
+            let (script, script_left) = link::build_script(source, ast);
+            edits.extend(script.iter().cloned());
+            removed.extend(script);
+            left.extend(script_left);
+        }
+        for edit in &removed {
+            let line = source[..edit.range.start].matches('\n').count() + 1;
+            let removed: Vec<&str> = source[edit.range.clone()].split_whitespace().collect();
+            changes.push(format!("removes line {line}: `{}`", removed.join(" ")));
+        }
+        (found, plans, edits, changes, left)
     })?;
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits.dedup();
     let name = file.display().to_string();
     Ok(Migrated {
         diff: diff::unified(&name, source, &edits),
@@ -137,5 +333,7 @@ fn migrate(file: PathBuf, source: &str, stdin: bool) -> Result<Migrated, String>
         found,
         edits,
         stdin,
+        changes,
+        left,
     })
 }

@@ -6,10 +6,11 @@
 use cuda_entry_table::rules::{self as shared, twin};
 use cuda_entry_table::{Typedef, export};
 
-use super::find::{Call, Found, Linked};
-use crate::common::table_range;
-use crate::ctype::qualified;
+use super::binding::Linked;
+use super::find::{Call, Found};
 use crate::decl::{function_name, snake_case};
+use crate::rust_type::qualified;
+use cuda_entry_table::rules::table_range;
 
 /// One binding and what it becomes.
 #[derive(Debug)]
@@ -32,6 +33,10 @@ pub(crate) enum Origin {
     Extern { block: usize, function: usize },
     /// A call through cudarc's `sys`, by the path written.
     Cudarc { path: String },
+    /// The `field`th field of the `strukt`th struct of loaded functions.
+    Loaded { strukt: usize, field: usize },
+    /// The `index`th wrapper function that loads its export by name.
+    Wrapper { index: usize },
 }
 
 /// The typedef a binding's export implements, and the declaration of it to use.
@@ -81,8 +86,24 @@ pub(crate) fn plans(found: &Found) -> Vec<Plan> {
     let mut plans = Vec::new();
     for (b, block) in found.blocks.iter().enumerate() {
         for (f, linked) in block.functions.iter().enumerate() {
-            plans.push(extern_plan(linked, &block.abi, b, f));
+            let origin = Origin::Extern {
+                block: b,
+                function: f,
+            };
+            plans.push(linked_plan(linked, &block.abi, origin));
         }
+    }
+    for (s, strukt) in found.loaded.structs.iter().enumerate() {
+        for (f, field) in strukt.fields.iter().enumerate() {
+            let origin = Origin::Loaded {
+                strukt: s,
+                field: f,
+            };
+            plans.push(linked_plan(&field.function, "C", origin));
+        }
+    }
+    for (index, wrapper) in found.loaded.wrappers.iter().enumerate() {
+        plans.push(linked_plan(wrapper, "C", Origin::Wrapper { index }));
     }
     plans.extend(found.calls.iter().map(call_plan));
     plans
@@ -118,8 +139,11 @@ fn typedef_of(name: &str) -> Result<&'static Typedef, Note> {
     })
 }
 
-fn extern_plan(f: &Linked, abi: &str, block: usize, function: usize) -> Plan {
-    let origin = Origin::Extern { block, function };
+/// The status type of every declaration `migrate` writes: `cuda_entry::types::CUresult`.
+pub(crate) const STATUS_TYPE: &str = "::cuda_entry::types::CUresult";
+
+/// The plan of a function declared in Rust: an `extern` item, a loaded field, a wrapper.
+fn linked_plan(f: &Linked, abi: &str, origin: Origin) -> Plan {
     let mut plan = Plan {
         line: f.line,
         column: f.column,
@@ -135,16 +159,29 @@ fn extern_plan(f: &Linked, abi: &str, block: usize, function: usize) -> Plan {
             return plan;
         }
     };
+    // A status passed in is declared as the crate's `CUresult`, as the return is (the shim
+    // converts the binding's value).
     let params: Vec<String> = f
         .params
         .iter()
-        .map(|p| format!("{}: {}", p.name.as_deref().unwrap_or("_"), p.ty))
+        .enumerate()
+        .map(|(i, p)| {
+            let status = t.params.get(i).is_some_and(|c| c.ty.spelling == "CUresult");
+            let ty = if status { STATUS_TYPE } else { &p.ty };
+            format!("{}: {ty}", p.name.as_deref().unwrap_or("_"))
+        })
         .collect();
     let variadic = if f.variadic { ", ..." } else { "" };
-    let ret = f
-        .ret
-        .as_ref()
-        .map_or_else(String::new, |r| format!(" -> {r}"));
+    // A status is declared as the crate's `CUresult`, which holds every `int`: the binding's own
+    // type may be an enum, which cannot (the shim gives the caller that type back).
+    let ret = f.ret.as_ref().map_or_else(String::new, |r| {
+        let r = if t.ret.spelling == "CUresult" {
+            STATUS_TYPE
+        } else {
+            r
+        };
+        format!(" -> {r}")
+    });
     let signature = format!(
         "unsafe extern \"{abi}\" fn {}({}{variadic}){ret};",
         f.name,
@@ -231,15 +268,25 @@ fn call_plan(call: &Call) -> Plan {
                 name.push('_');
             }
             names.push(name.clone());
-            format!("{name}: {}", qualified(p.ty.spelling, &call.module))
+            let ty = if p.ty.spelling == "CUresult" {
+                STATUS_TYPE.to_owned()
+            } else {
+                qualified(p.ty.spelling, &call.module)
+            };
+            format!("{name}: {ty}")
         })
         .collect();
     let attribute = attribute(t);
+    // cudarc's `sys::CUresult` is an enum, which cannot hold every status the driver returns.
+    let ret = if t.ret.spelling == "CUresult" {
+        STATUS_TYPE.to_owned()
+    } else {
+        qualified(t.ret.spelling, &call.module)
+    };
     let declaration = format!(
-        "{attribute}\npub unsafe extern \"C\" fn {}({}) -> {};",
+        "{attribute}\npub unsafe extern \"C\" fn {}({}) -> {ret};",
         function_name(t.symbol),
         params.join(", "),
-        qualified(t.ret.spelling, &call.module)
     );
     if call.arguments != t.params.len() {
         plan.notes.push(Note {

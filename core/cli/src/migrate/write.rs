@@ -8,12 +8,13 @@
 //! `Result` into the `CUresult` the old declaration returned, is built in one place:
 //! [`adapter`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::ops::Range;
 
-use super::find::{Block, Found, Linked};
-use super::plan::{Origin, Plan, Status};
+use super::binding::Linked;
+use super::find::Found;
+use super::plan::{Origin, Plan, STATUS_TYPE, Status};
 use crate::decl::signature;
 
 /// One replacement of a file's bytes.
@@ -23,25 +24,61 @@ pub(crate) struct Edit {
     pub(crate) text: String,
 }
 
+/// How a group of migrated functions is written: where, and what their shims are.
+pub(crate) struct Group<'a> {
+    /// The indentation of the group's first line.
+    pub(crate) indent: &'a str,
+    /// The ABI of the entries' block: `C` or `system`.
+    pub(crate) abi: &'a str,
+    /// Attributes every entry and shim keeps (an `extern` block's `cfg` and lint levels).
+    pub(crate) kept: &'a [String],
+    /// Whether the shims are `extern` functions (an `extern` item's, a loaded field's), or Rust
+    /// functions (a wrapper's own signature).
+    pub(crate) extern_shims: bool,
+    /// What the shim's doc says the old function did: `linked` or `loaded`.
+    pub(crate) replaced: &'static str,
+}
+
+/// The ready plans of `origin`'s kind, with the function each is about.
+fn ready<'a>(
+    plans: &'a [Plan],
+    function: impl Fn(&Origin) -> Option<&'a Linked>,
+) -> Vec<(&'a Linked, &'a Plan)> {
+    plans
+        .iter()
+        .filter(|p| p.status() == Status::Ready)
+        .filter_map(|p| function(&p.origin).map(|f| (f, p)))
+        .collect()
+}
+
 /// The edits that migrate every ready function of `found`, in order, not overlapping.
 pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
-    let mut taken = found.idents.clone();
+    let mut taken = Names::new(found.idents.clone());
+    // The ready functions of each block, in one pass (not one pass per block).
+    let mut ready_in: Vec<Vec<(&Linked, &Plan)>> = vec![Vec::new(); found.blocks.len()];
+    for plan in plans.iter().filter(|p| p.status() == Status::Ready) {
+        if let Origin::Extern { block, function } = plan.origin
+            && let Some(linked) = found
+                .blocks
+                .get(block)
+                .and_then(|b| b.functions.get(function))
+        {
+            ready_in[block].push((linked, plan));
+        }
+    }
     let mut edits = Vec::new();
-    for (b, block) in found.blocks.iter().enumerate() {
-        let ready: Vec<(&Linked, &Plan)> = plans
-            .iter()
-            .filter(|p| p.status() == Status::Ready)
-            .filter_map(|p| match p.origin {
-                Origin::Extern { block, function } if block == b => {
-                    Some((&found.blocks[b].functions[function], p))
-                }
-                _ => None,
-            })
-            .collect();
+    for (block, ready) in found.blocks.iter().zip(ready_in) {
         if ready.is_empty() {
             continue;
         }
-        let generated = generate(block, &ready, &mut taken);
+        let group = Group {
+            indent: &block.indent,
+            abi: &block.abi,
+            kept: &block.kept,
+            extern_shims: true,
+            replaced: "linked",
+        };
+        let generated = generate(&group, &ready, &mut taken);
         if ready.len() == block.items {
             // Nothing else is declared there: the block goes, its `#[link]` with it.
             edits.push(Edit {
@@ -61,8 +98,159 @@ pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
             });
         }
     }
+    edits.extend(unlinked(source, found, plans).0);
+    for (s, strukt) in found.loaded.structs.iter().enumerate() {
+        let ready = ready(plans, |origin| match origin {
+            Origin::Loaded { strukt, field } if *strukt == s => found.loaded.structs[s]
+                .fields
+                .get(*field)
+                .map(|f| &f.function),
+            _ => None,
+        });
+        if ready.is_empty() {
+            continue;
+        }
+        let module = super::loaded::module_name(&strukt.name, &mut taken.taken);
+        edits.push(Edit {
+            range: strukt.start..strukt.start,
+            text: entries_module(strukt, &module, &ready, &mut taken),
+        });
+        for field in &strukt.fields {
+            if !ready.iter().any(|(f, _)| std::ptr::eq(*f, &field.function)) {
+                continue;
+            }
+            let shim = format!("{module}::{} as {}", field.function.name, field.pointer);
+            edits.push(Edit {
+                range: field.init.clone(),
+                text: if field.fallible {
+                    format!("::core::result::Result::Ok({shim})")
+                } else {
+                    shim
+                },
+            });
+        }
+    }
+    for (i, wrapper) in found.loaded.wrappers.iter().enumerate() {
+        let ready = ready(plans, |origin| match origin {
+            Origin::Wrapper { index } if *index == i => Some(wrapper),
+            _ => None,
+        });
+        if ready.is_empty() {
+            continue;
+        }
+        let indent = indent_at(source, wrapper.range.start);
+        let group = Group {
+            indent: &indent,
+            abi: "C",
+            kept: &[],
+            extern_shims: false,
+            replaced: "loaded",
+        };
+        edits.push(Edit {
+            range: wrapper.range.clone(),
+            text: generate(&group, &ready, &mut taken),
+        });
+    }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     edits
+}
+
+/// The indentation of the line `offset` is on.
+fn indent_at(source: &str, offset: usize) -> String {
+    let start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
+    source[start..offset]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect()
+}
+
+/// The edits that remove `#[link(name = "cuda")]` from the blocks that keep no function of
+/// libcuda after the migration (a block migrated whole goes with its attribute), and a line for
+/// each one kept, naming the functions that still need it.
+pub(crate) fn unlinked(source: &str, found: &Found, plans: &[Plan]) -> (Vec<Edit>, Vec<String>) {
+    let mut edits = Vec::new();
+    let mut kept = Vec::new();
+    for link in &found.links {
+        let migrated: Vec<&str> = plans
+            .iter()
+            .filter(|p| p.status() == Status::Ready)
+            .filter(
+                |p| matches!(p.origin, Origin::Extern { block, .. } if Some(block) == link.block),
+            )
+            .map(|p| p.export.as_str())
+            .collect();
+        if link
+            .block
+            .is_some_and(|b| migrated.len() == found.blocks[b].items)
+        {
+            continue;
+        }
+        // Driver functions left as they are, and libcuda's other exports (`cudbg...`).
+        let remaining: Vec<&str> = link
+            .functions
+            .iter()
+            .map(String::as_str)
+            .filter(|f| f.starts_with("cu") && !migrated.contains(f))
+            .collect();
+        if remaining.is_empty() {
+            edits.push(Edit {
+                range: whole_lines(source, &link.range),
+                text: String::new(),
+            });
+        } else {
+            kept.push(format!(
+                "line {}: `#[link(name = \"cuda\")]` is kept: the block still declares {}, \
+                 not migrated",
+                link.line,
+                remaining
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    (edits, kept)
+}
+
+/// The module of a struct's entries and the shims its fields are filled with, and the
+/// indentation the struct's first line had (it follows).
+fn entries_module(
+    strukt: &super::loaded::LoadedStruct,
+    module: &str,
+    ready: &[(&Linked, &Plan)],
+    taken: &mut Names,
+) -> String {
+    let inner = format!("{}    ", strukt.indent);
+    let group = Group {
+        indent: &inner,
+        abi: "C",
+        kept: &[],
+        extern_shims: true,
+        replaced: "loaded",
+    };
+    // The shims are the module's, for the constructor of the struct beside it.
+    let shims: Vec<Linked> = ready
+        .iter()
+        .map(|(f, _)| Linked {
+            vis: "pub(super) ".to_owned(),
+            ..(*f).clone()
+        })
+        .collect();
+    let ready: Vec<(&Linked, &Plan)> = shims.iter().zip(ready.iter().map(|(_, p)| *p)).collect();
+    let generated = generate(&group, &ready, taken);
+    let i = &strukt.indent;
+    format!(
+        "/// The `#[cuda_entry]` declarations behind the functions of [`{name}`] (written by\n\
+         {i}/// `cuda-entry migrate`): each field of `{name}` is filled with the shim of its name.\n\
+         {i}#[allow(non_snake_case)]\n\
+         {i}mod {module} {{\n\
+         {i}    #[allow(unused_imports)]\n\
+         {i}    use super::*;\n\n\
+         {inner}{generated}\n\
+         {i}}}\n\n{i}",
+        name = strukt.name,
+    )
 }
 
 /// `source` with `edits` applied.
@@ -80,7 +268,7 @@ pub(crate) fn apply(source: &str, edits: &[Edit]) -> String {
 
 /// `range`, widened to its whole lines (their line break included) when nothing but whitespace
 /// shares them; as it is otherwise.
-fn whole_lines(source: &str, range: &Range<usize>) -> Range<usize> {
+pub(crate) fn whole_lines(source: &str, range: &Range<usize>) -> Range<usize> {
     let start = source[..range.start].rfind('\n').map_or(0, |i| i + 1);
     let end = source[range.end..]
         .find('\n')
@@ -90,19 +278,42 @@ fn whole_lines(source: &str, range: &Range<usize>) -> Range<usize> {
     if alone { start..end } else { range.clone() }
 }
 
-/// A name not taken in the file: `base`, or `base` with `_` appended until it is free.
-fn free_name(base: String, taken: &mut HashSet<String>) -> String {
-    let mut name = base;
-    while taken.contains(&name) {
-        name.push('_');
+/// The names taken in a file, and for each base name the number its next fresh name tries.
+#[derive(Debug)]
+struct Names {
+    taken: HashSet<String>,
+    next: HashMap<String, usize>,
+}
+
+impl Names {
+    fn new(taken: HashSet<String>) -> Names {
+        Names {
+            taken,
+            next: HashMap::new(),
+        }
     }
-    taken.insert(name.clone());
-    name
+}
+
+/// A name not taken in the file, and now taken: `base`, else `base_2`, `base_3`... Each base
+/// keeps its counter, so a fresh name costs O(1) however many share the base (amortised: a
+/// number is skipped only when the file already uses that name).
+fn free_name(base: String, names: &mut Names) -> String {
+    if names.taken.insert(base.clone()) {
+        return base;
+    }
+    let counter = names.next.entry(base.clone()).or_insert(2);
+    loop {
+        let candidate = format!("{base}_{counter}");
+        *counter += 1;
+        if names.taken.insert(candidate.clone()) {
+            return candidate;
+        }
+    }
 }
 
 /// The `#[cuda_entry]` block of `ready` and a shim for each, indented as `block` (the first line
 /// is not: it takes the block's place).
-fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<String>) -> String {
+fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) -> String {
     let mut out = String::new();
     out.push_str("#[::cuda_entry::cuda_entry]\n");
     let _ = writeln!(out, "unsafe extern \"{}\" {{", block.abi);
@@ -122,6 +333,34 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
             .map(|(name, p)| format!("{name}: {}", p.ty))
             .collect();
         let ret = f.ret.as_deref().unwrap_or("()");
+        // A status the caller passes in (`cuGetErrorString(CUresult error, ..)`) is declared as
+        // the crate's `CUresult` too; the shim reads the binding's own value into it.
+        let typedef = cuda_entry_table::find(target.symbol, target.version, target.per_thread);
+        let is_status = |i: usize| {
+            typedef
+                .and_then(|t| t.params.get(i))
+                .is_some_and(|p| p.ty.spelling == "CUresult")
+        };
+        let entry_params: Vec<String> = names
+            .iter()
+            .zip(&f.params)
+            .enumerate()
+            .map(|(i, (name, p))| {
+                format!("{name}: {}", if is_status(i) { STATUS_TYPE } else { &p.ty })
+            })
+            .collect();
+        let args: Vec<String> = names
+            .iter()
+            .zip(&f.params)
+            .enumerate()
+            .map(|(i, (name, p))| {
+                if is_status(i) {
+                    status_argument(name, &p.ty)
+                } else {
+                    name.clone()
+                }
+            })
+            .collect();
         // The entry: the kept attributes of the block and the function's `cfg`s.
         let _ = writeln!(
             out,
@@ -132,12 +371,25 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
         for attr in block.kept.iter().chain(cfgs) {
             let _ = writeln!(out, "    {attr}");
         }
+        // The entry is named after the binding: rustc's lint asks for snake case.
+        if entry.chars().any(|c| c.is_ascii_uppercase()) {
+            out.push_str("    #[allow(non_snake_case)]\n");
+        }
         let _ = writeln!(out, "    {}", target.attribute);
+        // A typedef returning `CUresult` gives a checked call (`Result<(), Error>`); its entry
+        // declares the status as a type that holds every `int`.
+        let checked = cuda_entry_table::find(target.symbol, target.version, target.per_thread)
+            .is_some_and(|t| t.ret.spelling == "CUresult");
+        let entry_ret = if checked && f.ret.is_some() {
+            STATUS_TYPE
+        } else {
+            ret
+        };
         out.push_str(&signature(
             "    ",
             &format!("{}fn {entry}", f.vis),
-            &params,
-            ret,
+            &entry_params,
+            entry_ret,
             ";",
         ));
         // The shim: the function's comments and attributes, its name, its signature.
@@ -157,11 +409,19 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
         }
         let _ = writeln!(
             shims,
-            "/// Calls `{}` at version {} through [`{entry}`];\n/// the `extern` declaration \
-             this replaces linked `{}`.",
-            target.symbol, target.version, plan.export
+            "/// Calls `{}` at version {} through [`{entry}`];\n/// the {} this replaces {} `{}`.",
+            target.symbol,
+            target.version,
+            if block.replaced == "linked" {
+                "`extern` declaration"
+            } else {
+                "function"
+            },
+            block.replaced,
+            plan.export
         );
-        if !f.safe {
+        let has_safety = docs.iter().any(|d| d.contains("# Safety"));
+        if !f.safe && !has_safety {
             let _ = writeln!(
                 shims,
                 "///\n/// # Safety\n///\n/// The contract of the driver function `{}`.",
@@ -173,17 +433,18 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
         }
         shims.push_str("#[allow(dead_code, non_snake_case, clippy::too_many_arguments)]\n");
         let head = format!(
-            "{}{}extern \"{}\" fn {}",
+            "{}{}{}fn {}",
             f.vis,
             if f.safe { "" } else { "unsafe " },
-            block.abi,
+            if block.extern_shims {
+                format!("extern \"{}\" ", block.abi)
+            } else {
+                String::new()
+            },
             f.name
         );
         shims.push_str(&signature("", &head, &params, ret, " {"));
-        // A typedef returning `CUresult` gives a checked call (`Result<(), Error>`).
-        let checked = cuda_entry_table::find(target.symbol, target.version, target.per_thread)
-            .is_some_and(|t| t.ret.spelling == "CUresult");
-        for line in adapter(&entry, &names, ret, f.safe, checked).lines() {
+        for line in adapter(&entry, &args, ret, f.safe, checked).lines() {
             let _ = writeln!(shims, "    {line}");
         }
         shims.push_str("}\n");
@@ -197,12 +458,26 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
         if i > 0 {
             indented.push('\n');
             if !line.is_empty() {
-                indented.push_str(&block.indent);
+                indented.push_str(block.indent);
             }
         }
         indented.push_str(line);
     }
     indented
+}
+
+/// The argument passing the binding's status `name` (of type `ty`, 4 bytes whatever it is: an
+/// integer, bindgen's enum) as the crate's `CUresult`: its `int`, read from its bytes. It is
+/// evaluated within the `unsafe` block of the entry's call ([`adapter`]).
+fn status_argument(name: &str, ty: &str) -> String {
+    format!(
+        "{{\n    \
+             const {{ assert!(::core::mem::size_of::<{ty}>() == 4, \"a CUresult is 4 bytes\") }};\n    \
+             // Within the call's `unsafe`: `{ty}` is 4 bytes (asserted), any of which an `i32`\n    \
+             // holds.\n    \
+             {STATUS_TYPE}(::core::ptr::from_ref(&{name}).cast::<i32>().read_unaligned())\n\
+         }}"
+    )
 }
 
 /// The body of a shim: calls `entry` with `args` and gives back what the replaced declaration
@@ -214,9 +489,10 @@ fn generate(block: &Block, ready: &[(&Linked, &Plan)], taken: &mut HashSet<Strin
 /// older than the typedef, the symbol not served) and it becomes `CUDA_ERROR_NOT_FOUND` (500),
 /// what a driver answers for a function it does not have. Any other entry returns
 /// `Result<R, cuda_entry::Error>`, `R` the declared return type, whose `Ok` is passed on. `ret` is
-/// the user's `CUresult`, whatever it is (an integer, a newtype, bindgen's enum): the macro checks
-/// that it has the C layout, 4 bytes aligned 4; the status is read into it from an `i32` (no
-/// `transmute`, which rustc flags between integers).
+/// the user's `CUresult`, whatever it is (an integer, a newtype, bindgen's enum): the entry itself
+/// declares `cuda_entry::types::CUresult`, which holds every status; the shim asserts the user's
+/// type is 4 bytes and reads the status into it from an `i32` (no `transmute`, which rustc flags
+/// between integers), the contract the replaced declaration had.
 pub(crate) fn adapter(
     entry: &str,
     args: &[String],
@@ -235,23 +511,27 @@ pub(crate) fn adapter(
         format!(
             "{{\n        \
                  let status: i32 = {expression};\n        \
-                 // SAFETY: `{ret}` has the C layout of `CUresult` (the macro checks it), in\n        \
-                 // which `status` is that code.\n        \
-                 unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read() }}\n    \
+                 const {{ assert!(::core::mem::size_of::<{ret}>() == 4, \"a CUresult is 4 bytes\") }};\n        \
+                 // SAFETY: `{ret}`, the status type of the declaration this replaces, is 4\n        \
+                 // bytes (asserted); `status` is what that declaration returned for this call.\n        \
+                 unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read_unaligned() }}\n    \
              }}"
         )
     };
     if checked {
+        // One conversion of the status, whichever way the call went: half the code per shim.
         return format!(
             "// SAFETY: {contract}.\n\
-             match unsafe {{ {call} }} {{\n    \
-                 ::core::result::Result::Ok(()) => {},\n    \
+             let status: i32 = match unsafe {{ {call} }} {{\n    \
+                 ::core::result::Result::Ok(()) => 0,\n    \
                  // The driver's status; unresolved (`{entry}::pointer()` says why):\n    \
                  // CUDA_ERROR_NOT_FOUND, as for a missing function.\n    \
-                 ::core::result::Result::Err(error) => {},\n\
-             }}\n",
-            status("0"),
-            status("error.driver_status().unwrap_or(500)")
+                 ::core::result::Result::Err(error) => error.driver_status().unwrap_or(500),\n\
+             }};\n\
+             const {{ assert!(::core::mem::size_of::<{ret}>() == 4, \"a CUresult is 4 bytes\") }};\n\
+             // SAFETY: `{ret}`, the status type of the declaration this replaces, is 4 bytes\n\
+             // (asserted); `status` is what that declaration returned for this call.\n\
+             unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read_unaligned() }}\n"
         );
     }
     format!(
@@ -281,9 +561,27 @@ mod tests {
 
     #[test]
     fn names_are_not_taken_twice() {
-        let mut taken: HashSet<String> = ["a_entry".to_owned()].into();
-        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry_");
-        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry__");
+        let mut taken = Names::new(["a_entry".to_owned(), "a_entry_3".to_owned()].into());
+        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry_2");
+        assert_eq!(free_name("a_entry".to_owned(), &mut taken), "a_entry_4");
         assert_eq!(free_name("b_entry".to_owned(), &mut taken), "b_entry");
+    }
+
+    #[test]
+    fn a_fresh_name_stays_short_however_many_share_its_base() {
+        // N modules of one file each binding `cuMemAlloc_v2`: every entry wants the same name.
+        const N: usize = 1000;
+        let base = "cuMemAlloc_v2_entry";
+        let mut taken = Names::new([base.to_owned(), format!("{base}_3")].into());
+        let names: Vec<String> = (0..N)
+            .map(|_| free_name(base.to_owned(), &mut taken))
+            .collect();
+        let distinct: HashSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), N, "no name given twice");
+        assert!(!names.iter().any(|n| n == base || *n == format!("{base}_3")));
+        // The base and a number: a name's length (and so the cost of making it) does not grow
+        // with how many came before.
+        let longest = names.iter().map(String::len).max().unwrap_or(0);
+        assert!(longest <= base.len() + 5, "a name of {longest} bytes");
     }
 }

@@ -1,6 +1,8 @@
 //! Shared by the command's tests: running `cuda-entry` as a process, against the simulated driver.
 #![allow(dead_code, reason = "each test file uses a part")]
 
+pub(crate) mod binary;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

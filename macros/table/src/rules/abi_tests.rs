@@ -165,16 +165,39 @@ fn floats_pointers_slots_and_returns_are_checked() {
 }
 
 #[test]
-fn what_the_tokens_tell_needs_no_assertion() {
-    let assertions = judged(
-        "cuMemGetInfo",
-        3020,
+fn every_type_is_asserted_whatever_its_tokens_tell() {
+    // `usize` and `c_void` may be names of the user's: the compiler is asked all the same, and the
+    // command, which has no compiler, is told nothing is left to one.
+    let item = parse_item(
+        quote!(symbol = "cuMemGetInfo", version = 3020),
         quote!(
             unsafe extern "C" fn m(free: *mut usize, total: Option<&mut c_void>) -> i32;
         ),
     )
-    .expect("accepted");
-    assert!(assertions.is_empty(), "{assertions:?}");
+    .expect("parses");
+    let decl = item.declarations().next().expect("one");
+    let checked = decl.validate().expect("accepted");
+    let assertions = checked.assertions();
+    let places: Vec<&str> = assertions.iter().map(|a| a.place.as_str()).collect();
+    assert_eq!(
+        places,
+        [
+            "parameter 1 `free`",
+            "parameter 2 `total`",
+            "the return type"
+        ]
+    );
+    let free = &assertions[0];
+    assert!(free.pointer);
+    assert_eq!(
+        free.pointee.as_ref().map(|e| (e.size, e.align)),
+        Some((8, 8))
+    );
+    assert!(free.writable.is_some() && free.valid.is_some());
+    let ret = &assertions[2];
+    assert_eq!(ret.layout.as_ref().map(|e| (e.size, e.align)), Some((4, 4)));
+    assert!(ret.status.is_some() && ret.writable.is_none());
+    assert!(checked.left_to_compiler().is_empty());
 }
 
 #[test]
@@ -189,7 +212,7 @@ fn what_the_tokens_leave_open_is_asserted() {
     let decl = item.declarations().next().expect("one");
     let checked = decl.validate().expect("accepted");
     let assertions = checked.assertions();
-    assert_eq!(assertions.len(), 2, "{assertions:?}");
+    assert_eq!(assertions.len(), 3, "{assertions:?}");
     let free = &assertions[0];
     assert_eq!(free.place, "parameter 1 `free`");
     assert!(free.pointer && free.layout.is_none() && free.class.is_none());
@@ -214,7 +237,7 @@ fn what_the_tokens_leave_open_is_asserted() {
             .starts_with("\nthe typedefs of `cuMemGetInfo`:")
     );
     assert!(free.second.is_none());
-    let ret = &assertions[1];
+    let ret = &assertions[2];
     assert_eq!(ret.place, "the return type");
     assert!(!ret.pointer && ret.pointee.is_none());
     assert_eq!(ret.layout.as_ref().map(|e| (e.size, e.align)), Some((4, 4)));
@@ -246,8 +269,9 @@ fn a_pointer_to_a_pointer_asserts_both_levels() {
     let decl = item.declarations().next().expect("one");
     let checked = decl.validate().expect("accepted");
     let assertions = checked.assertions();
-    assert_eq!(assertions.len(), 1, "{assertions:?}");
-    let s = &assertions[0];
+    assert_eq!(assertions.len(), 3, "{assertions:?}");
+    let s = &assertions[1];
+    assert_eq!(s.place, "parameter 2 `s`");
     // `*const Char` may be fat: its layout is the compiler's to check, and then `Char`'s.
     assert_eq!(s.pointee.as_ref().map(|e| (e.size, e.align)), Some((8, 8)));
     assert_eq!(s.second.as_ref().map(|e| (e.size, e.align)), Some((1, 1)));

@@ -13,7 +13,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Ident, Lit, Token};
 
 use super::mistake::{Found, Mistake, MistakeKind, place};
-use crate::Version;
+use crate::{DefaultStream, Resolver, Version};
 
 /// One argument's state after parsing. A mistake in a written argument is reported once, where it
 /// was parsed; [`Argument::Invalid`] then keeps every later rule quiet about it.
@@ -35,31 +35,6 @@ impl<T> Argument<T> {
             _ => None,
         }
     }
-}
-
-/// The default stream a declaration names: `stream = "legacy"` or `stream = "per_thread"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DefaultStream {
-    /// The legacy default stream: the plain typedefs.
-    Legacy,
-    /// The per-thread default stream: the `_ptsz`/`_ptds` typedefs.
-    PerThread,
-}
-
-impl DefaultStream {
-    /// Whether this is the per-thread flavour (the table's `Stream::is_per_thread`).
-    pub fn is_per_thread(self) -> bool {
-        self == DefaultStream::PerThread
-    }
-}
-
-/// Who resolves the entry: `resolver = "driver"` (the default) or `resolver = "runtime"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Resolver {
-    /// The driver's `cuGetProcAddress`.
-    Driver,
-    /// The runtime's `cudaGetDriverEntryPointByVersion`.
-    Runtime,
 }
 
 /// Where the `cuda-entry` crate is: `crate = "path::to::cuda_entry"` (or the path unquoted), for

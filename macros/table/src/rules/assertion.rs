@@ -4,7 +4,8 @@
 
 use syn::Type;
 
-use super::judge::{Left, judge};
+use super::headers::Toolkits;
+use super::judge::{Left, everything, judge, pointee, second};
 use super::layout::{read, type_text};
 use super::signature::{
     Level, Site, by_value, elsewhere, is_unit, of_pointee, of_second, typedefs_note,
@@ -32,6 +33,16 @@ pub struct Assertion<'a> {
     pub pointee: Option<Expected>,
     /// What that points to must have the C type's, unless either is `c_void` (a C `T **`).
     pub second: Option<Expected>,
+    /// The driver writes through it: it must not promise otherwise (`&T`, `*const T`,
+    /// `Option<&T>`); the message when it does.
+    pub writable: Option<String>,
+    /// The driver writes what it points to: that type must have no invalid values (`bool`,
+    /// `char`, `NonZero`, references, `NonNull`, function pointers); the message before and after
+    /// the words naming its kind ([`value_words`](crate::value_words)).
+    pub valid: Option<(String, String)>,
+    /// It is the status the driver returns: it must hold every `int` (a primitive integer or
+    /// `cuda_entry::types::CUresult`); the message before and after the words.
+    pub status: Option<(String, String)>,
 }
 
 impl std::fmt::Debug for Assertion<'_> {
@@ -44,6 +55,9 @@ impl std::fmt::Debug for Assertion<'_> {
             .field("pointer", &self.pointer)
             .field("pointee", &self.pointee)
             .field("second", &self.second)
+            .field("writable", &self.writable)
+            .field("valid", &self.valid)
+            .field("status", &self.status)
             .finish()
     }
 }
@@ -56,6 +70,9 @@ pub struct Expected {
     pub size: u32,
     /// The C alignment in bytes.
     pub align: u32,
+    /// The other layouts the headers of the typedef's toolkits gave the C type, accepted as well
+    /// (`CUdevResource`: 144 bytes aligned to 4 up to CUDA 13.0, to 8 from 13.1).
+    pub also: Vec<(u32, u32)>,
     /// The message up to the layout found.
     pub before: String,
     /// The message after it.
@@ -81,17 +98,28 @@ pub struct ClassRule {
 }
 
 impl Checked<'_> {
-    /// The `const` assertions of what the declared types' tokens leave to the compiler, parameters
-    /// then the return type. Empty for an `unverified` declaration, and where every type is one
-    /// the tokens tell (`usize`, `*mut u64`, `*mut c_void`).
+    /// The `const` assertions of every declared type, parameters then the return type: the
+    /// compiler judges each type as it is, whatever its tokens say (a name can be shadowed, an
+    /// alias can lie). For an `unverified` declaration only the return type is asserted: a
+    /// status that holds every `int`, or a value without invalid bit patterns.
     pub fn assertions(&self) -> Vec<Assertion<'_>> {
         let Some(typedef) = self.typedef else {
-            return Vec::new();
+            return self.unverified_return().into_iter().collect();
         };
+        self.asserted(typedef, |c, _| Some(everything(c)))
+    }
+
+    /// The assertions of each place whose `left` (from its C type and declared type) is not
+    /// empty.
+    fn asserted(
+        &self,
+        typedef: &'static Typedef,
+        left: impl Fn(&CType, &Type) -> Option<Left>,
+    ) -> Vec<Assertion<'_>> {
         let decl = self.declaration;
         let mut out = Vec::new();
         for (i, (p, c)) in decl.params.iter().zip(typedef.params).enumerate() {
-            if let Ok(left) = judge(&c.ty, &read(&p.ty)) {
+            if let Some(left) = left(&c.ty, &p.ty) {
                 let site = Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
                 let place = format!("parameter {} `{}`", i + 1, p.name);
                 let elsewhere = elsewhere(typedef, decl, Some(i));
@@ -101,10 +129,10 @@ impl Checked<'_> {
         }
         if typedef.ret.size != 0
             && !is_unit(&decl.ret)
-            && let Ok(left) = judge(&typedef.ret, &read(&decl.ret))
+            && let Some(left) = left(&typedef.ret, &decl.ret)
         {
             let site = Site::ret(typedef, &decl.ret);
-            let place = "the return type".to_owned();
+            let place = RETURN.to_owned();
             let elsewhere = elsewhere(typedef, decl, None);
             let c = (&typedef.ret, &elsewhere[..]);
             out.extend(assertion(&site, place, left, c, &decl.ret));
@@ -112,30 +140,76 @@ impl Checked<'_> {
         out
     }
 
+    /// An `unverified` declaration's return type: what the driver returns is valid for it.
+    fn unverified_return(&self) -> Option<Assertion<'_>> {
+        let ret = &self.declaration.ret;
+        if is_unit(ret) {
+            return None;
+        }
+        // No typedef: the headers of every toolkit.
+        let within = Toolkits::new(0, u32::MAX);
+        let site = Site::status(&self.typedef_name(), "CUresult", ret, within);
+        let mut assertion = Assertion {
+            ty: ret,
+            place: "the return type".to_owned(),
+            layout: None,
+            class: None,
+            pointer: false,
+            pointee: None,
+            second: None,
+            writable: None,
+            valid: None,
+            status: None,
+        };
+        if self.returns_status() {
+            // Named `CUresult`: the C enum, an `int`, that the checked call reads.
+            let (before, after) = site.layout(&CUresult);
+            assertion.layout = Some(Expected {
+                size: 4,
+                align: 4,
+                also: Vec::new(),
+                before,
+                after,
+                others: Vec::new(),
+            });
+            assertion.status = Some(site.invalid_status());
+        } else {
+            assertion.valid = Some(site.invalid_return());
+        }
+        Some(assertion)
+    }
+
     /// What only the compiler can judge, for a reader without one (the command): each place whose
     /// type's tokens leave something open, with what (`parameter 1 `dptr`: what `*mut
     /// CUdeviceptr` points to`). Empty when the tokens tell everything.
     pub fn left_to_compiler(&self) -> Vec<String> {
-        self.assertions()
-            .iter()
-            .map(|a| {
-                let ty = type_text(a.ty);
-                let mut what = Vec::new();
-                if a.layout.is_some() {
-                    what.push(format!("the layout of `{ty}`"));
-                }
-                if a.class.is_some() {
-                    what.push("its class".to_owned());
-                }
-                if a.pointer && a.pointee.is_none() && a.second.is_none() {
-                    what.push(format!("that `{ty}` is a pointer"));
-                }
-                if a.pointee.is_some() || a.second.is_some() {
-                    what.push(format!("what `{ty}` points to"));
-                }
-                format!("{}: {}", a.place, what.join(", "))
-            })
-            .collect()
+        let Some(typedef) = self.typedef else {
+            return Vec::new();
+        };
+        self.asserted(typedef, |c, ty| {
+            judge(c, &read(ty), Toolkits::of(typedef))
+                .ok()
+                .filter(|left| !left.is_empty())
+        })
+        .iter()
+        .map(|a| {
+            let ty = type_text(a.ty);
+            let mut what = Vec::new();
+            if a.layout.is_some() {
+                what.push(format!("the layout of `{ty}`"));
+            }
+            if a.class.is_some() {
+                what.push("its class".to_owned());
+            }
+            if a.pointer && a.pointee.is_none() && a.second.is_none() {
+                what.push(format!("that `{ty}` is a pointer"));
+            }
+            if a.pointee.is_some() || a.second.is_some() {
+                what.push(format!("what `{ty}` points to"));
+            }
+            format!("{}: {}", a.place, what.join(", "))
+        })
+        .collect()
     }
 
     /// The lines that end every assertion's message, from a line break on: the symbol's
@@ -147,6 +221,22 @@ impl Checked<'_> {
     }
 }
 
+/// The place of the return type in the messages.
+const RETURN: &str = "the return type";
+
+/// The C `CUresult` every typedef returns.
+#[allow(non_upper_case_globals)]
+const CUresult: CType = CType {
+    spelling: "CUresult",
+    pointer: false,
+    size: 4,
+    align: 4,
+    class: Class::Enum,
+    pointee: None,
+    layouts: &[],
+    callback: None,
+};
+
 fn assertion<'a>(
     site: &Site,
     place: String,
@@ -154,15 +244,26 @@ fn assertion<'a>(
     (c, elsewhere): (&CType, &[(&'static Typedef, CType)]),
     ty: &'a Type,
 ) -> Option<Assertion<'a>> {
-    if left.is_empty() {
+    let written = c.is_written_by_driver();
+    // What the driver returns; a `CUresult` parameter (`cuGetErrorName`'s) is the caller's value.
+    let status = place == RETURN && c.spelling == "CUresult";
+    if left.is_empty() && !written && !status {
         return None;
     }
-    let expected = |(before, after): (String, String), level: Level| {
+    // `at`: the C type at the level, whose every layout in the typedef's headers is accepted.
+    let expected = |(before, after): (String, String), level: Level, at: Option<&CType>| {
         let (size, align) = level(c)?;
+        let also: Vec<(u32, u32)> = at
+            .map(|at| site.within().layouts(at))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|l| *l != (size, align))
+            .collect();
         // The other layouts of this place, each naming the typedefs that have it.
         let mut others: Vec<(u32, u32, Vec<String>)> = Vec::new();
         for (t, other) in elsewhere {
-            let Some(layout) = level(other).filter(|l| *l != (size, align)) else {
+            let Some(layout) = level(other).filter(|l| *l != (size, align) && !also.contains(l))
+            else {
                 continue;
             };
             let name = format!("`{}` (`version = {}`)", t.typedef_name(), t.version);
@@ -174,6 +275,7 @@ fn assertion<'a>(
         Some(Expected {
             size,
             align,
+            also,
             before,
             others: others
                 .into_iter()
@@ -201,17 +303,20 @@ fn assertion<'a>(
         place,
         layout: left
             .layout
-            .then(|| expected(site.layout(c), by_value))
+            .then(|| expected(site.layout(c), by_value, Some(c)))
             .flatten(),
         class,
         pointer: left.pointer || left.pointee || left.second,
         pointee: left
             .pointee
-            .then(|| expected(site.pointee(c), of_pointee))
+            .then(|| expected(site.pointee(c), of_pointee, pointee(c)))
             .flatten(),
         second: left
             .second
-            .then(|| expected(site.second(c), of_second))
+            .then(|| expected(site.second(c), of_second, second(c)))
             .flatten(),
+        writable: written.then(|| site.read_only()),
+        valid: written.then(|| site.invalid_pointee(c)),
+        status: status.then(|| site.invalid_status()),
     })
 }

@@ -88,6 +88,32 @@ impl Recognised {
         Some((attr, rest))
     }
 
+    /// The first `#[cfg_attr(predicate, ...)]` of `attrs` that holds an attribute of ours, and the
+    /// attributes without it. Inside a block the attribute cannot be conditional: the block's
+    /// macro expands the declarations before any `cfg_attr` is.
+    pub(crate) fn take_conditional(
+        &self,
+        attrs: &[Attribute],
+    ) -> Option<(Attribute, Vec<Attribute>)> {
+        let holds_ours = |attr: &Attribute| {
+            if !attr.path().is_ident("cfg_attr") {
+                return false;
+            }
+            let parser = syn::punctuated::Punctuated::<Meta, syn::Token![,]>::parse_terminated;
+            let Ok(metas) = attr.parse_args_with(parser) else {
+                return false;
+            };
+            metas.iter().skip(1).any(|meta| {
+                let inner: Attribute = syn::parse_quote!(#[#meta]);
+                self.is_entry(&inner)
+            })
+        };
+        let at = attrs.iter().position(holds_ours)?;
+        let mut rest = attrs.to_vec();
+        let attr = rest.remove(at);
+        Some((attr, rest))
+    }
+
     /// `attrs` without the attributes that are ours, each of which is a duplicate (the first was
     /// taken already).
     pub(crate) fn duplicates(&self, attrs: Vec<Attribute>, found: &mut Found) -> Vec<Attribute> {

@@ -245,11 +245,14 @@ fn block_form(args: TokenStream, block: ItemForeignMod) -> EntryItem {
         );
     }
     if let Some(attr) = block.attrs.first() {
-        fail(
-            MistakeKind::AttributesOnBlock,
-            attr,
-            "put attributes on the declarations inside the block: the block itself is replaced",
-        );
+        let message = if attr.path().is_ident("link") {
+            // bindgen's and hand-written bindings' `#[link(name = "cuda")]`.
+            "remove `#[link(...)]`: the declarations are resolved through cuGetProcAddress, so \
+             nothing links against libcuda"
+        } else {
+            "put attributes on the declarations inside the block: the block itself is replaced"
+        };
+        fail(MistakeKind::AttributesOnBlock, attr, message);
     }
     if block.unsafety.is_none() {
         fail(
@@ -290,7 +293,25 @@ fn in_block(f: ForeignItemFn, abi: Abi, recognised: &Recognised) -> Declaration 
             Some(arguments_of(&attr)),
             recognised.duplicates(attrs, &mut found),
         ),
-        None => (None, f.attrs.clone()),
+        None => match recognised.take_conditional(&f.attrs) {
+            // Taken out, so that no `cuda_entry` runs on the function alone later.
+            Some((attr, attrs)) => {
+                found.push(
+                    place::MISSING,
+                    Mistake::new(
+                        MistakeKind::ConditionalAttribute,
+                        &attr,
+                        "inside a `#[cuda_entry]` block the attribute cannot be conditional: \
+                         write `#[cuda_entry(...)]` itself, and `#[cfg(...)]` on the declaration \
+                         if it exists only under a condition",
+                    ),
+                );
+                let ident = &f.sig.ident;
+                let args = Arguments::invalid((ident.span(), ident.span()));
+                return declaration(attrs, f.vis, abi, f.sig, args, found);
+            }
+            None => (None, f.attrs.clone()),
+        },
     };
     if let Safety::Safe(safe) = &f.sig.safety {
         found.push(

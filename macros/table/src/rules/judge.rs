@@ -3,6 +3,7 @@
 //! (a float travels in a floating-point register, an integer or a pointer in an integer one) and,
 //! for a pointer, the layout of what it points to, one level further for a `T **`.
 
+use super::headers::Toolkits;
 use super::layout::Read;
 use crate::{CType, Class};
 
@@ -24,6 +25,25 @@ pub(crate) struct Left {
 impl Left {
     pub(crate) fn is_empty(self) -> bool {
         self == Left::default()
+    }
+}
+
+/// Everything the compiler is asked of a declared type where C has `c`, whatever its tokens say
+/// (a name is not a type: `u64` can be shadowed, `c_void` can be a type of the user's).
+pub(crate) fn everything(c: &CType) -> Left {
+    if data_pointer(c) {
+        return Left {
+            pointer: true,
+            pointee: pointee(c).is_some(),
+            second: second(c).is_some(),
+            ..Left::default()
+        };
+    }
+    Left {
+        layout: c.is_complete(),
+        // Every record a typedef passes by value is made of integers (a table test holds it).
+        class: c.class == Class::Floating || c.class == Class::Record || integer_class(c),
+        ..Left::default()
     }
 }
 
@@ -73,19 +93,22 @@ fn integer_class(c: &CType) -> bool {
     )
 }
 
-/// Judges the declared type `r` where C has `c`.
+/// Judges the declared type `r` where C has `c`, in a typedef of the toolkits `within` (any
+/// layout their headers gave a type is accepted).
 ///
 /// # Errors
 /// The first thing the tokens show is wrong.
-pub(crate) fn judge(c: &CType, r: &Read) -> Result<Left, Wrong> {
+pub(crate) fn judge(c: &CType, r: &Read, within: Toolkits) -> Result<Left, Wrong> {
     let mut left = Left::default();
     if data_pointer(c) {
         // A thin pointer to data: what `CPointer` asks of a type the tokens do not tell, and which
         // has the C pointer's size, alignment and class.
         match r {
+            // A pointer to a `str` or a slice is two words.
+            Read::Pointer(_) if r.layout() == Some((16, 8)) => return Err(Wrong::Layout((16, 8))),
             Read::Pointer(p) => {
                 left.pointer = r.layout().is_none();
-                judge_pointee(c, p, &mut left)?;
+                judge_pointee(c, p, &mut left, within)?;
             }
             Read::Unknown => {
                 left.pointer = true;
@@ -98,7 +121,7 @@ pub(crate) fn judge(c: &CType, r: &Read) -> Result<Left, Wrong> {
     }
     if c.is_complete() {
         match r.layout() {
-            Some(found) if found != (c.size, c.align) => return Err(Wrong::Layout(found)),
+            Some(found) if !within.accepts(c, found) => return Err(Wrong::Layout(found)),
             Some(_) => {}
             None => left.layout = true,
         }
@@ -110,7 +133,9 @@ pub(crate) fn judge(c: &CType, r: &Read) -> Result<Left, Wrong> {
         {
             return Err(Wrong::Class { float: false });
         }
-        Read::Number { float: true, .. } if integer_class(c) => {
+        Read::Number { float: true, .. } | Read::Aggregate { float: true, .. }
+            if integer_class(c) || c.class == Class::Record =>
+        {
             return Err(Wrong::Class { float: true });
         }
         _ => {}
@@ -119,7 +144,7 @@ pub(crate) fn judge(c: &CType, r: &Read) -> Result<Left, Wrong> {
 }
 
 /// What a declared pointer points to (`p`), against what C's points to.
-fn judge_pointee(c: &CType, p: &Read, left: &mut Left) -> Result<(), Wrong> {
+fn judge_pointee(c: &CType, p: &Read, left: &mut Left, within: Toolkits) -> Result<(), Wrong> {
     let Some(c_pointee) = pointee(c) else {
         return Ok(()); // `void *`, or an incomplete type: anything
     };
@@ -133,7 +158,7 @@ fn judge_pointee(c: &CType, p: &Read, left: &mut Left) -> Result<(), Wrong> {
         _ => {}
     }
     match p.layout() {
-        Some(found) if found != (c_pointee.size, c_pointee.align) => {
+        Some(found) if !within.accepts(c_pointee, found) => {
             return Err(Wrong::Pointee(found));
         }
         Some(_) => {}
@@ -148,7 +173,7 @@ fn judge_pointee(c: &CType, p: &Read, left: &mut Left) -> Result<(), Wrong> {
     match &**pp {
         Read::Void => {}
         pp => match pp.layout() {
-            Some(found) if found != (c_second.size, c_second.align) => {
+            Some(found) if !within.accepts(c_second, found) => {
                 return Err(Wrong::Second(found));
             }
             Some(_) => {}
@@ -168,8 +193,15 @@ mod tests {
         find(symbol, version, false).expect("a typedef").params[param].ty
     }
 
+    /// Every toolkit read.
+    const EVERY: Toolkits = Toolkits::every();
+
     fn judged(c: &CType, ty: &str) -> Result<Left, Wrong> {
-        judge(c, &read(&syn::parse_str(ty).expect("a type")))
+        judged_within(c, ty, EVERY)
+    }
+
+    fn judged_within(c: &CType, ty: &str, within: Toolkits) -> Result<Left, Wrong> {
+        judge(c, &read(&syn::parse_str(ty).expect("a type")), within)
     }
 
     #[test]
@@ -193,6 +225,20 @@ mod tests {
         };
         assert_eq!(judged(&free, "SizePtr"), Ok(alias));
         assert_eq!(judged(&free, "u64"), Err(Wrong::NotAPointer));
+        // A name under a module of the user's may be anything: the compiler judges it.
+        let unknown = Left {
+            pointer: true,
+            pointee: true,
+            ..Left::default()
+        };
+        assert_eq!(judged(&free, "*mut ffi::u64"), Ok(unknown));
+        assert_eq!(
+            judged(&free, "*mut std::primitive::u32"),
+            Err(Wrong::Pointee((4, 4)))
+        );
+        // Two words: a pointer and a length.
+        assert_eq!(judged(&free, "&mut str"), Err(Wrong::Layout((16, 8))));
+        assert_eq!(judged(&free, "*mut [usize]"), Err(Wrong::Layout((16, 8))));
         assert_eq!(judged(&free, "c_void"), Err(Wrong::NotAPointer));
     }
 
@@ -237,6 +283,46 @@ mod tests {
         let size = c("cuMemAlloc", 3020, 1);
         assert_eq!(judged(&size, "f64"), Err(Wrong::Class { float: true }));
         assert_eq!(judged(&size, "usize"), Ok(Left::default()));
+    }
+
+    #[test]
+    fn a_pointee_may_have_the_layout_of_any_header_of_the_typedef() {
+        let t = find("cuCtxGetDevResource", 12040, false).expect("a typedef");
+        let resource = &t.params[1].ty; // CUdevResource *, 144 bytes aligned to 4, then 8
+        let within = Toolkits::of(t);
+        assert_eq!(
+            judged_within(resource, "*mut [u32; 36]", within),
+            Ok(Left::default())
+        );
+        assert_eq!(
+            judged_within(resource, "*mut [u64; 18]", within),
+            Ok(Left::default())
+        );
+        assert_eq!(
+            judged_within(resource, "*mut [u16; 72]", within),
+            Err(Wrong::Pointee((144, 2)))
+        );
+        let tensor_map = find("cuTensorMapEncodeTiled", 12000, false).expect("a typedef");
+        // 128 bytes aligned to 64 (CUDA 12.x) is no layout the tokens tell: left to the compiler.
+        let left = Left {
+            pointer: true,
+            pointee: true,
+            ..Left::default()
+        };
+        assert_eq!(
+            judged_within(
+                &tensor_map.params[0].ty,
+                "*mut TensorMap",
+                Toolkits::of(tensor_map)
+            ),
+            Ok(left)
+        );
+        // Headers of CUDA 13.1 on: only the newer alignment.
+        let newer = Toolkits::new(13010, 13050);
+        assert_eq!(
+            judged_within(resource, "*mut [u32; 36]", newer),
+            Err(Wrong::Pointee((144, 4)))
+        );
     }
 
     #[test]

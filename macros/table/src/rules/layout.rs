@@ -20,8 +20,11 @@ pub(crate) enum Read {
     Pointer(Box<Read>),
     /// A function pointer, or an `Option` of one.
     Function,
-    /// An array or `()`: a size and an alignment, no class.
-    Aggregate { size: u32, align: u32 },
+    /// A dynamically sized type (`str`, a slice, a trait object): a pointer to one is two words.
+    Unsized,
+    /// An array or `()`: a size, an alignment, and whether its elements are floats (an array
+    /// of `f32` travels in floating-point registers where a C record of integers does not).
+    Aggregate { size: u32, align: u32, float: bool },
     /// What only the compiler knows.
     Unknown,
 }
@@ -30,19 +33,20 @@ impl Read {
     /// The size and alignment, where the tokens tell them.
     pub(crate) fn layout(&self) -> Option<(u32, u32)> {
         match self {
-            Read::Number { size, align, .. } | Read::Aggregate { size, align } => {
+            Read::Number { size, align, .. } | Read::Aggregate { size, align, .. } => {
                 Some((*size, *align))
             }
             Read::Void => Some((1, 1)),
             Read::Function => Some((8, 8)),
             // Thin only when what it points to is sized: a path may name `str` or a slice alias.
+            Read::Pointer(pointee) if **pointee == Read::Unsized => Some((16, 8)),
             Read::Pointer(pointee) => pointee.is_sized().then_some((8, 8)),
-            Read::Unknown => None,
+            Read::Unknown | Read::Unsized => None,
         }
     }
 
     fn is_sized(&self) -> bool {
-        !matches!(self, Read::Unknown)
+        !matches!(self, Read::Unknown | Read::Unsized)
     }
 }
 
@@ -54,7 +58,12 @@ pub(crate) fn read(ty: &Type) -> Read {
         Type::Ptr(p) => Read::Pointer(Box::new(read(&p.elem))),
         Type::Reference(r) => Read::Pointer(Box::new(read(&r.elem))),
         Type::FnPtr(_) => Read::Function,
-        Type::Tuple(t) if t.elems.is_empty() => Read::Aggregate { size: 0, align: 1 },
+        Type::Slice(_) | Type::TraitObject(_) => Read::Unsized,
+        Type::Tuple(t) if t.elems.is_empty() => Read::Aggregate {
+            size: 0,
+            align: 1,
+            float: false,
+        },
         Type::Array(a) => array(&a.elem, &a.len),
         Type::Path(p) if p.qself.is_none() => {
             let Some(last) = p.path.segments.last() else {
@@ -62,6 +71,9 @@ pub(crate) fn read(ty: &Type) -> Read {
             };
             let name = last.ident.to_string();
             match &last.arguments {
+                // `ffi::u64` may be anything: only a bare name or a path through the standard
+                // library or libc is read as the type it names.
+                PathArguments::None if !is_standard_path(&p.path) => Read::Unknown,
                 PathArguments::None => named(&name),
                 PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
                     let Some(GenericArgument::Type(inner)) = args.args.first() else {
@@ -80,6 +92,17 @@ pub(crate) fn read(ty: &Type) -> Read {
             }
         }
         _ => Read::Unknown,
+    }
+}
+
+/// Whether a path's prefix, if any, is the standard library's or libc's (`u64`, `std::ffi::c_int`,
+/// `::core::ffi::c_void`, `libc::c_int`, `std::os::raw::c_uint`): a name under another prefix
+/// (`ffi::u64`, a module of the user's) may be anything.
+fn is_standard_path(path: &syn::Path) -> bool {
+    let mut segments = path.segments.iter().map(|s| s.ident.to_string());
+    match path.segments.len() {
+        1 => path.leading_colon.is_none(),
+        _ => matches!(segments.next().as_deref(), Some("std" | "core" | "libc")),
     }
 }
 
@@ -104,11 +127,16 @@ fn array(elem: &Type, len: &Expr) -> Read {
     let Lit::Int(n) = &lit.lit else {
         return Read::Unknown;
     };
-    let (Ok(n), Some((size, align))) = (n.base10_parse::<u32>(), read(elem).layout()) else {
+    let element = read(elem);
+    let (Ok(n), Some((size, align))) = (n.base10_parse::<u32>(), element.layout()) else {
         return Read::Unknown;
     };
+    let float = matches!(
+        element,
+        Read::Number { float: true, .. } | Read::Aggregate { float: true, .. }
+    );
     match size.checked_mul(n) {
-        Some(size) => Read::Aggregate { size, align },
+        Some(size) => Read::Aggregate { size, align, float },
         None => Read::Unknown,
     }
 }
@@ -130,6 +158,7 @@ fn named(name: &str) -> Read {
         "f32" | "c_float" => number(4, true),
         "f64" | "c_double" => number(8, true),
         "c_void" => Read::Void,
+        "str" => Read::Unsized,
         _ => Read::Unknown,
     }
 }

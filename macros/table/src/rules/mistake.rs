@@ -33,6 +33,8 @@ pub enum MistakeKind {
     BlockWithoutAttribute,
     /// `#[cuda_entry(...)]` twice on one declaration.
     DuplicateAttribute,
+    /// `#[cfg_attr(..., cuda_entry(...))]` on a declaration inside a block.
+    ConditionalAttribute,
     /// `safe fn` in the block.
     SafeFunction,
     /// `const fn`.
@@ -109,6 +111,17 @@ pub enum MistakeKind {
     /// A float where C has an integer, enum or pointer, or the other way round: a different
     /// register.
     FloatMismatch,
+    /// A pointer that promises no write (`&T`, `*const T`, `Option<&T>`) where the C pointee is
+    /// not `const`: the driver writes through it.
+    ReadOnlyPointer,
+    /// A type with invalid values (`bool`, `char`, `NonZero`, a reference, `NonNull`, a function
+    /// pointer, an enum) where the driver produces the value: the status returned, or what it
+    /// writes through a pointer.
+    InvalidValue,
+    /// Where C has a callback (a function pointer), a type that is no function pointer the
+    /// driver can call with the C signature: not a function pointer, not `extern "C"`, another
+    /// arity, or a parameter or return of another layout or class.
+    CallbackMismatch,
 }
 
 impl MistakeKind {
@@ -126,6 +139,7 @@ impl MistakeKind {
             MistakeKind::MissingAttribute => "missing_attribute",
             MistakeKind::BlockWithoutAttribute => "block_without_attribute",
             MistakeKind::DuplicateAttribute => "duplicate_attribute",
+            MistakeKind::ConditionalAttribute => "conditional_attribute",
             MistakeKind::SafeFunction => "safe_function",
             MistakeKind::ConstFunction => "const_function",
             MistakeKind::AsyncFunction => "async_function",
@@ -163,6 +177,9 @@ impl MistakeKind {
             MistakeKind::LayoutMismatch => "layout_mismatch",
             MistakeKind::PointeeMismatch => "pointee_mismatch",
             MistakeKind::FloatMismatch => "float_mismatch",
+            MistakeKind::ReadOnlyPointer => "read_only_pointer",
+            MistakeKind::InvalidValue => "invalid_value",
+            MistakeKind::CallbackMismatch => "callback_mismatch",
         }
     }
 }

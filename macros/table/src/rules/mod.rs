@@ -59,7 +59,9 @@ mod abi_tests;
 mod arguments;
 mod assertion;
 mod attribute;
+mod callback;
 mod declaration;
+mod headers;
 mod judge;
 mod layout;
 mod mistake;
@@ -68,11 +70,19 @@ mod signature;
 #[cfg(test)]
 mod tests;
 mod validate;
+mod values;
+mod words;
 
-pub use arguments::{Argument, Arguments, CratePath, DefaultStream, Resolver};
+pub use crate::{DefaultStream, Resolver};
+pub use arguments::{Argument, Arguments, CratePath};
 pub use assertion::{Assertion, ClassRule, Expected};
 pub use attribute::{is_cuda_entry, is_entry_attribute};
+pub use callback::{CallbackAssertion, Value};
 pub use declaration::{Declaration, EntryItem, Parameter, is_c_type, parse_item};
 pub use layout::tokens_text;
 pub use mistake::{Mistake, MistakeKind};
-pub use validate::{Checked, twin, unknown_symbol};
+pub use validate::{Checked, twin};
+pub use words::{
+    Miss, Reader, headers_of, oldest_first, release, table_range, typedef_at, typedef_list,
+    unknown_symbol,
+};

@@ -10,7 +10,7 @@ use syn::{Ident, LitInt, LitStr, Type, Visibility};
 use super::arguments::Arguments;
 use super::declaration::{Declaration, Parameter};
 use super::mistake::Found;
-use crate::manifest::{Record, ResolverCode, StreamCode};
+use crate::manifest::Record;
 
 impl Declaration {
     /// The declaration `record` was written for: its arguments as the record states them
@@ -23,7 +23,7 @@ impl Declaration {
         let span = Span::call_site();
         let mut found = Found::default();
         let args = Arguments::parse(arguments(record), (span, span), &mut found);
-        let per_thread = record.stream == StreamCode::PerThread;
+        let per_thread = record.stream.is_per_thread();
         let typedef = crate::find(record.symbol, record.version, per_thread);
         let params = typedef.map_or(&[][..], |t| t.params);
         let params = params
@@ -58,14 +58,7 @@ fn arguments(record: &Record<'_>) -> TokenStream {
     let span = Span::call_site();
     let symbol = LitStr::new(record.symbol, span);
     let version = LitInt::new(&record.version.to_string(), span);
-    let stream = match record.stream {
-        StreamCode::Legacy => "legacy",
-        StreamCode::PerThread => "per_thread",
-    };
-    let resolver = match record.resolver {
-        ResolverCode::Driver => "driver",
-        ResolverCode::Runtime => "runtime",
-    };
+    let (stream, resolver) = (record.stream.argument(), record.resolver.argument());
     let unverified = record.unverified.then(|| quote!(, unverified));
     let optional = record.optional.then(|| quote!(, optional));
     quote!(symbol = #symbol, version = #version, stream = #stream, resolver = #resolver
@@ -76,12 +69,17 @@ fn arguments(record: &Record<'_>) -> TokenStream {
 mod tests {
     use super::*;
 
-    fn record(symbol: &str, version: u32, stream: StreamCode, flags: (bool, bool)) -> Record<'_> {
+    fn record(
+        symbol: &str,
+        version: u32,
+        stream: crate::DefaultStream,
+        flags: (bool, bool),
+    ) -> Record<'_> {
         Record {
             symbol,
             version,
             stream,
-            resolver: ResolverCode::Driver,
+            resolver: crate::Resolver::Driver,
             unverified: flags.0,
             optional: flags.1,
             package: "app",
@@ -97,8 +95,8 @@ mod tests {
 
     #[test]
     fn a_record_states_what_its_declaration_did() {
-        let legacy = StreamCode::Legacy;
-        let per_thread = StreamCode::PerThread;
+        let legacy = crate::DefaultStream::Legacy;
+        let per_thread = crate::DefaultStream::PerThread;
         let optional = record("cuCtxCreate", 12050, legacy, (false, true));
         let decl = Declaration::from_record(&optional);
         let checked = decl.validate().expect("accepted");

@@ -6,10 +6,13 @@
 
 use syn::Type;
 
+use super::callback::check_callback;
 use super::declaration::{Declaration, is_c_type};
+use super::headers::Toolkits;
 use super::judge::{Wrong, judge, pointee, second};
 use super::layout::{Read, read, type_text};
 use super::mistake::{Found, Mistake, MistakeKind, place};
+use super::values::{WrongValue, instead, judge_parameter, judge_status};
 use crate::{CType, Class, Param, Typedef, class_words, flavour};
 
 /// Arity, then each type against the C type, then the return type.
@@ -26,11 +29,16 @@ pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut
                 continue; // reported
             }
             let r = read(&p.ty);
-            if let Err(wrong) = judge(&c.ty, &r) {
-                let site = Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
-                let mistake = Mistake::new(kind(wrong), &p.ty, site.wrong(wrong, &c.ty, &r));
+            let site = || Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
+            if let Err(wrong) = judge(&c.ty, &r, Toolkits::of(typedef)) {
+                let mistake = Mistake::new(kind(wrong), &p.ty, site().wrong(wrong, &c.ty, &r));
                 let hint = layout_elsewhere(wrong, &elsewhere(typedef, decl, Some(i)));
                 mistakes.push((place::input(i), mistake, hint));
+            } else if let Err(mistake) = check_callback(typedef, i, p.name.to_string(), c, &p.ty) {
+                mistakes.push((place::input(i), mistake, None));
+            } else if let Err(wrong) = judge_parameter(&c.ty, &p.ty) {
+                let mistake = site().wrong_value(wrong, &c.ty, &p.ty);
+                mistakes.push((place::input(i), mistake, None));
             }
         }
     } else {
@@ -53,7 +61,13 @@ pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut
     // lists the typedefs to choose from.
     let signature = matching(decl, typedef);
     for (i, (at, mut mistake, hint)) in mistakes.into_iter().enumerate() {
+        // Another typedef's signature is no fix for a value the driver produces.
+        let abi = !matches!(
+            mistake.kind(),
+            MistakeKind::ReadOnlyPointer | MistakeKind::InvalidValue | MistakeKind::MissingReturn
+        );
         match (&signature, hint) {
+            _ if !abi => {}
             (Some(signature), _) if i == 0 => mistake.append(&format!("; {signature}")),
             (None, Some(hint)) => mistake.append(&format!("; {hint}")),
             _ => {}
@@ -97,8 +111,8 @@ fn check_return(decl: &Declaration, typedef: &Typedef, name: &str) -> Option<Mis
         let message = if c.spelling == "CUresult" {
             format!(
                 "`{name}` returns `CUresult`: add `-> CUresult` (`cuda_entry::types::CUresult`, \
-                 or a 4-byte integer type of yours); the function then returns \
-                 `Result<(), Error>`, the driver's status checked"
+                 or `i32`); the function then returns `Result<(), Error>`, the driver's status \
+                 checked"
             )
         } else {
             format!(
@@ -113,13 +127,30 @@ fn check_return(decl: &Declaration, typedef: &Typedef, name: &str) -> Option<Mis
         ));
     }
     let r = read(&decl.ret);
-    let wrong = judge(c, &r).err()?;
     let site = Site::ret(typedef, &decl.ret);
-    Some(Mistake::new(
-        kind(wrong),
-        &decl.ret,
-        site.wrong(wrong, c, &r),
-    ))
+    if c.spelling == "CUresult" && is_result(&decl.ret) {
+        let message = format!(
+            "declare what `{name}` returns, `-> CUresult` (`cuda_entry::types::CUresult`, or \
+             `i32`): the function `#[cuda_entry]` generates returns `Result<(), Error>` itself, \
+             the driver's status checked"
+        );
+        return Some(Mistake::new(
+            MistakeKind::LayoutMismatch,
+            &decl.ret,
+            message,
+        ));
+    }
+    if let Err(wrong) = judge(c, &r, Toolkits::of(typedef)) {
+        return Some(Mistake::new(
+            kind(wrong),
+            &decl.ret,
+            site.wrong(wrong, c, &r),
+        ));
+    }
+    let wrong = judge_status(&decl.ret)
+        .err()
+        .filter(|_| c.spelling == "CUresult")?;
+    Some(site.wrong_value(wrong, c, &decl.ret))
 }
 
 fn kind(wrong: Wrong) -> MistakeKind {
@@ -130,6 +161,20 @@ fn kind(wrong: Wrong) -> MistakeKind {
         Wrong::Pointee(_) | Wrong::PointeeNotAPointer | Wrong::Second(_) => {
             MistakeKind::PointeeMismatch
         }
+    }
+}
+
+/// Whether `ty` is a path to a `Result` (the generated function's return type, written by hand).
+fn is_result(ty: &Type) -> bool {
+    match ty {
+        Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "Result" && !s.arguments.is_none()),
+        Type::Paren(p) => is_result(&p.elem),
+        Type::Group(g) => is_result(&g.elem),
+        _ => false,
     }
 }
 
@@ -183,7 +228,7 @@ fn fits(decl: &Declaration, t: &Typedef, declared: &Typedef) -> Option<bool> {
     }
     let mut whole = true;
     for (i, (p, c)) in decl.params.iter().zip(t.params).enumerate() {
-        let left = judge(&c.ty, &read(&p.ty)).ok()?;
+        let left = judge(&c.ty, &read(&p.ty), Toolkits::of(t)).ok()?;
         let differs = declared.params.get(i).is_none_or(|d| d.ty != c.ty);
         whole &= left.is_empty() || !differs;
     }
@@ -193,7 +238,7 @@ fn fits(decl: &Declaration, t: &Typedef, declared: &Typedef) -> Option<bool> {
         // A missing return type is the same mistake at every version.
         (_, true) => {}
         (_, false) => {
-            let left = judge(&t.ret, &read(&decl.ret)).ok()?;
+            let left = judge(&t.ret, &read(&decl.ret), Toolkits::of(t)).ok()?;
             whole &= left.is_empty() || t.ret == declared.ret;
         }
     }
@@ -231,6 +276,8 @@ pub(crate) struct Site {
     position: String,
     c: String,
     rust: String,
+    /// The typedef's toolkits, whose headers' layouts the messages name.
+    within: Toolkits,
 }
 
 impl Site {
@@ -249,15 +296,110 @@ impl Site {
             ),
             c: c_param(c),
             rust: type_text(ty),
+            within: Toolkits::of(typedef),
         }
     }
 
     pub(crate) fn ret(typedef: &Typedef, ty: &Type) -> Site {
+        let name = typedef.typedef_name();
+        Site::status(&name, typedef.ret.spelling, ty, Toolkits::of(typedef))
+    }
+
+    /// The return type of the typedef named `typedef_name`, whose C return type is `c`, in the
+    /// headers `within`.
+    pub(crate) fn status(typedef_name: &str, c: &str, ty: &Type, within: Toolkits) -> Site {
         Site {
-            position: format!("the return type of `{}`", typedef.typedef_name()),
-            c: typedef.ret.spelling.to_owned(),
+            position: format!("the return type of `{typedef_name}`"),
+            c: c.to_owned(),
             rust: type_text(ty),
+            within,
         }
+    }
+
+    /// The mistake of a value the driver produces.
+    fn wrong_value(&self, wrong: WrongValue, c: &CType, ty: &Type) -> Mistake {
+        let (kind, message) = match wrong {
+            WrongValue::ReadOnly => (MistakeKind::ReadOnlyPointer, self.read_only()),
+            WrongValue::InvalidPointee(words) => {
+                let (before, after) = self.invalid_pointee(c);
+                (MistakeKind::InvalidValue, format!("{before}{words}{after}"))
+            }
+            WrongValue::InvalidStatus(words) => {
+                let (before, after) = self.invalid_status();
+                (MistakeKind::InvalidValue, format!("{before}{words}{after}"))
+            }
+        };
+        Mistake::new(kind, ty, message)
+    }
+
+    /// A pointer that promises no write where the driver writes through it.
+    pub(crate) fn read_only(&self) -> String {
+        format!(
+            "{} is `{}`, which the driver writes through (its pointee is not `const`), but `{}` \
+             promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is \
+             allowed)",
+            self.position, self.c, self.rust
+        )
+    }
+
+    /// A pointer to a type with invalid values where the driver writes through it: the text
+    /// before and after the words naming the kind of type ([`value_words`](crate::value_words)).
+    pub(crate) fn invalid_pointee(&self, c: &CType) -> (String, String) {
+        let instead = c.pointee.map_or_else(String::new, instead);
+        (
+            format!(
+                "{} is `{}`, which the driver writes through, but `{}` points to ",
+                self.position, self.c, self.rust
+            ),
+            format!(": point to {instead}"),
+        )
+    }
+
+    /// The return type of an `unverified` declaration that returns a value other than a status:
+    /// the text before and after the words naming a kind of type with invalid values.
+    pub(crate) fn invalid_return(&self) -> (String, String) {
+        (
+            format!(
+                "{} is a value the driver returns, but `{}` is ",
+                self.position, self.rust
+            ),
+            ": declare a type whose every value is valid (an integer, a raw pointer, an `Option` \
+             of a function pointer)"
+                .to_owned(),
+        )
+    }
+
+    /// A status type that may not hold every status: the text before and after the words.
+    pub(crate) fn invalid_status(&self) -> (String, String) {
+        (
+            format!(
+                "{} is `{}`, a status the driver may set to any `int`, but `{}` is ",
+                self.position, self.c, self.rust
+            ),
+            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive \
+             integer); the function returns `Result<(), Error>` either way"
+                .to_owned(),
+        )
+    }
+
+    /// The typedef's toolkits.
+    pub(crate) fn within(&self) -> Toolkits {
+        self.within
+    }
+
+    /// `parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020``.
+    pub(crate) fn position(&self) -> &str {
+        &self.position
+    }
+
+    /// The C parameter or return type as the header writes it: `size_t bytesize`.
+    pub(crate) fn c_text(&self) -> &str {
+        &self.c
+    }
+
+    /// The Rust type as written.
+    pub(crate) fn rust_text(&self) -> &str {
+        &self.rust
     }
 
     /// The message of a mistake the tokens show.
@@ -320,6 +462,10 @@ impl Site {
             let instead = match c.class {
                 Class::Pointer => "a pointer type".to_owned(),
                 Class::FunctionPointer => "a function pointer type".to_owned(),
+                Class::Record => format!(
+                    "a type of its layout made of integers ({} bytes, align {})",
+                    c.size, c.align
+                ),
                 _ => format!(
                     "an integer type of {} bytes (`u{}` or `i{}`)",
                     c.size,
@@ -341,8 +487,11 @@ impl Site {
     pub(crate) fn layout(&self, c: &CType) -> (String, String) {
         (
             format!(
-                "{} is `{}` ({} bytes, align {}), but `{}` is ",
-                self.position, self.c, c.size, c.align, self.rust
+                "{} is `{}` ({}), but `{}` is ",
+                self.position,
+                self.c,
+                self.within.describe(c),
+                self.rust
             ),
             ": declare it with a type of the C layout".to_owned(),
         )
@@ -354,8 +503,12 @@ impl Site {
         };
         (
             format!(
-                "{} is `{}`, a pointer to `{}` ({} bytes, align {}), but `{}` points to ",
-                self.position, self.c, p.spelling, p.size, p.align, self.rust
+                "{} is `{}`, a pointer to `{}` ({}), but `{}` points to ",
+                self.position,
+                self.c,
+                p.spelling,
+                self.within.describe(p),
+                self.rust
             ),
             POINT_TO.to_owned(),
         )
@@ -367,9 +520,12 @@ impl Site {
         };
         (
             format!(
-                "{} is `{}`, a pointer to a pointer to `{}` ({} bytes, align {}), but `{}` points \
-                 to a pointer to ",
-                self.position, self.c, s.spelling, s.size, s.align, self.rust
+                "{} is `{}`, a pointer to a pointer to `{}` ({}), but `{}` points to a pointer to ",
+                self.position,
+                self.c,
+                s.spelling,
+                self.within.describe(s),
+                self.rust
             ),
             POINT_TO.to_owned(),
         )

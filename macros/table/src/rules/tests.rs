@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::validate::twin_among;
 use super::*;
-use crate::{CType, Class, Param, Stream, Typedef, find};
+use crate::{CType, Class, Flavour, Param, Typedef, find};
 
 /// The kinds of the mistakes of `#[cuda_entry(args)] item`, in the order reported.
 fn kinds(args: TokenStream, item: TokenStream) -> Vec<&'static str> {
@@ -52,7 +52,6 @@ fn a_value_where_c_has_a_pointer_is_rejected() {
 fn pointers_references_options_and_non_null_are_pointers() {
     for ty in [
         quote!(*mut CUdeviceptr),
-        quote!(*const CUdeviceptr),
         quote!(&mut CUdeviceptr),
         quote!(Option<&mut CUdeviceptr>),
         quote!(core::ptr::NonNull<CUdeviceptr>),
@@ -60,6 +59,14 @@ fn pointers_references_options_and_non_null_are_pointers() {
         quote!((*mut CUdeviceptr)),
     ] {
         assert_eq!(mem_alloc_with(ty.clone()), Vec::<&str>::new(), "{ty}");
+    }
+    // The driver writes the address: a pointer that promises no write is refused.
+    for ty in [
+        quote!(*const CUdeviceptr),
+        quote!(&CUdeviceptr),
+        quote!(Option<&CUdeviceptr>),
+    ] {
+        assert_eq!(mem_alloc_with(ty.clone()), ["read_only_pointer"], "{ty}");
     }
 }
 
@@ -81,12 +88,12 @@ fn twins_pair_on_exact_c_types() {
     let v3020 = find("cuMemcpy2D", 3020, false).unwrap();
     assert_eq!(
         twin(v3020).map(|t| (t.version, t.stream)),
-        Some((7000, Stream::Ptds))
+        Some((7000, Flavour::Ptds))
     );
 
     let launch = find("cuLaunchKernel", 4000, false).unwrap();
     let found = twin(launch).unwrap();
-    assert_eq!((found.version, found.stream), (7000, Stream::Ptsz));
+    assert_eq!((found.version, found.stream), (7000, Flavour::Ptsz));
     // A per-thread typedef has no twin of its own.
     assert_eq!(twin(found), None);
 }
@@ -99,10 +106,12 @@ const fn c(spelling: &'static str, size: u32) -> CType {
         align: size,
         class: Class::Integer,
         pointee: None,
+        layouts: &[],
+        callback: None,
     }
 }
 
-const fn typedef(version: u32, stream: Stream, params: &'static [Param]) -> Typedef {
+const fn typedef(version: u32, stream: Flavour, params: &'static [Param]) -> Typedef {
     Typedef {
         symbol: "cuSynthetic",
         version,
@@ -124,10 +133,10 @@ static UNSIGNED: &[Param] = &[Param {
     ty: c("unsigned int", 4),
 }];
 static SYNTHETIC: &[Typedef] = &[
-    typedef(3000, Stream::Legacy, SIGNED),
-    typedef(7000, Stream::Ptsz, UNSIGNED),
-    typedef(8000, Stream::Ptsz, SIGNED),
-    typedef(9000, Stream::Ptsz, SIGNED),
+    typedef(3000, Flavour::Legacy, SIGNED),
+    typedef(7000, Flavour::Ptsz, UNSIGNED),
+    typedef(8000, Flavour::Ptsz, SIGNED),
+    typedef(9000, Flavour::Ptsz, SIGNED),
 ];
 
 #[test]
@@ -137,12 +146,12 @@ fn a_twin_is_the_first_same_typed_one_at_or_above_the_legacy_version() {
     let found = twin_among(legacy, SYNTHETIC).unwrap();
     assert_eq!(found.version, 8000);
     static ONLY_SIZES_MATCH: &[Typedef] = &[
-        typedef(3000, Stream::Legacy, SIGNED),
-        typedef(7000, Stream::Ptsz, UNSIGNED),
+        typedef(3000, Flavour::Legacy, SIGNED),
+        typedef(7000, Flavour::Ptsz, UNSIGNED),
     ];
     assert_eq!(twin_among(&ONLY_SIZES_MATCH[0], ONLY_SIZES_MATCH), None);
     // None at or above: the newest below.
-    let late = typedef(9500, Stream::Legacy, SIGNED);
+    let late = typedef(9500, Flavour::Legacy, SIGNED);
     assert_eq!(twin_among(&late, SYNTHETIC).unwrap().version, 9000);
 }
 
@@ -300,9 +309,9 @@ fn kind_names_are_snake_case() {
 
 #[test]
 fn misspellings_find_the_nearest_symbol() {
-    let message = unknown_symbol("cuMemAloc");
+    let message = unknown_symbol("cuMemAloc", Reader::Declaration);
     assert!(message.contains("did you mean `cuMemAlloc`?"), "{message}");
-    let message = unknown_symbol("somethingElseEntirely");
+    let message = unknown_symbol("somethingElseEntirely", Reader::Declaration);
     assert!(!message.contains("did you mean"), "{message}");
 }
 

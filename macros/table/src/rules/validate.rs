@@ -2,11 +2,12 @@
 //! [`signature`](super::signature); what the tokens of the user's types cannot tell, the expansion
 //! asserts at compile time.
 
-use super::arguments::{Argument, Arguments, DefaultStream, Resolver};
+use super::arguments::{Argument, Arguments};
 use super::declaration::{Declaration, EntryItem, Part};
 use super::mistake::{Found, Mistake, MistakeKind, place};
 use super::signature::check_signature;
-use crate::{Cuda, Typedef, Version, base_symbol, find, flavour, lookup, nearest};
+use super::words::{Miss, Reader, typedef_at, typedef_list, unknown_symbol};
+use crate::{DefaultStream, Resolver, Typedef, Version, base_symbol, find, flavour, lookup};
 use proc_macro2::Span;
 
 /// A declaration the rules accept, with what its expansion needs.
@@ -238,7 +239,7 @@ fn check_symbol<'a>(args: &'a Arguments, found: &mut Found) -> Option<&'a str> {
         Argument::Given(..) => Some(symbol),
         Argument::Invalid => None,
         Argument::Absent => {
-            let message = unknown_symbol(symbol);
+            let message = unknown_symbol(symbol, Reader::Declaration);
             found.push(at, Mistake::at(MistakeKind::UnknownSymbol, span, message));
             None
         }
@@ -326,14 +327,6 @@ pub(crate) fn twin_among(
         .copied()
 }
 
-fn typedef_list<'a>(typedefs: impl IntoIterator<Item = &'a Typedef>) -> String {
-    typedefs
-        .into_iter()
-        .map(|t| format!("{} ({})", t.typedef_name(), t.version))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// ` (one of PFN_..., ...)`, the typedefs of one flavour, or nothing when there are none.
 fn list_hint(symbol: &str, per_thread: bool) -> String {
     let mut group = flavour(symbol, per_thread).peekable();
@@ -346,99 +339,68 @@ fn list_hint(symbol: &str, per_thread: bool) -> String {
 
 /// Why a known symbol has no typedef at `version` in the flavour, and what to write instead.
 fn version_mistake(symbol: &str, version: u32, per_thread: bool) -> (MistakeKind, String) {
-    let legacy: Vec<&Typedef> = flavour(symbol, false).collect();
-    let threaded: Vec<&Typedef> = flavour(symbol, true).collect();
-    let has = |group: &[&Typedef]| group.iter().any(|t| t.version == version);
-    if per_thread {
-        if threaded.is_empty() {
-            return (
-                MistakeKind::NoPerThreadVariant,
-                format!(
-                    "`{symbol}` has no per-thread default stream variant: remove `stream = \
-                     \"per_thread\"` (its typedefs are {})",
-                    typedef_list(legacy)
-                ),
-            );
-        }
-        if has(&legacy) {
-            return (
-                MistakeKind::WrongStreamFlavour,
-                format!(
-                    "{version} is the version of the legacy typedef `PFN_{symbol}_v{version}`; \
-                     with `stream = \"per_thread\"` write the per-thread typedef's own version: {} \
-                     (the driver answers VERSION_NOT_SUFFICIENT for {version} with the per-thread \
-                     flag)",
-                    typedef_list(threaded)
-                ),
-            );
-        }
-        return (
+    let legacy = || flavour(symbol, false);
+    let threaded = || flavour(symbol, true);
+    let miss = match typedef_at(symbol, version, per_thread) {
+        Ok(_) => Miss::NotATypedef { newer: false },
+        Err(miss) => miss,
+    };
+    match (per_thread, miss) {
+        (true, Miss::NoFlavour) => (
+            MistakeKind::NoPerThreadVariant,
+            format!(
+                "`{symbol}` has no per-thread default stream variant: remove `stream = \
+                 \"per_thread\"` (its typedefs are {})",
+                typedef_list(legacy())
+            ),
+        ),
+        (true, Miss::OtherFlavour(_)) => (
+            MistakeKind::WrongStreamFlavour,
+            format!(
+                "{version} is the version of the legacy typedef `PFN_{symbol}_v{version}`; with \
+                 `stream = \"per_thread\"` write the per-thread typedef's own version: {} (the \
+                 driver answers VERSION_NOT_SUFFICIENT for {version} with the per-thread flag)",
+                typedef_list(threaded())
+            ),
+        ),
+        (true, Miss::NotATypedef { .. }) => (
             MistakeKind::NotATypedef,
             format!(
                 "`{symbol}` has no per-thread typedef at version {version}: write the version of \
                  the one your signature was copied from: {}",
-                typedef_list(threaded)
+                typedef_list(threaded())
             ),
-        );
-    }
-    if let Some(t) = threaded.iter().find(|t| t.version == version) {
-        return (
+        ),
+        (false, Miss::OtherFlavour(t)) => (
             MistakeKind::WrongStreamFlavour,
             format!(
                 "{version} is the version of the per-thread typedef `{}`: add `stream = \
                  \"per_thread\"`, or write a legacy typedef's version: {}",
                 t.typedef_name(),
-                typedef_list(legacy)
+                typedef_list(legacy())
             ),
-        );
-    }
-    if legacy.is_empty() {
-        return (
+        ),
+        (false, Miss::NoFlavour) => (
             MistakeKind::PerThreadOnly,
             format!(
                 "`{symbol}` exists only for the per-thread default stream: add `stream = \
                  \"per_thread\"` and write one of {}",
-                typedef_list(threaded)
+                typedef_list(threaded())
             ),
-        );
-    }
-    let newer = if legacy.iter().all(|t| t.version < version) {
-        " (if your headers have a newer typedef than the table, add `unverified` to declare it \
-         unchecked)"
-    } else {
-        ""
-    };
-    (
-        MistakeKind::NotATypedef,
-        format!(
-            "`{symbol}` has no typedef at version {version}: write the version of the one your \
-             signature was copied from: {}{newer}",
-            typedef_list(legacy)
         ),
-    )
-}
-
-/// The message for a symbol the table does not know: the nearest one it does, and the opt-in.
-pub fn unknown_symbol(symbol: &str) -> String {
-    let toolkits = crate::TOOLKITS;
-    let range = match (toolkits.first(), toolkits.last()) {
-        (Some(&first), Some(&last)) => format!(
-            " (the headers of {} to {})",
-            Cuda(first),
-            Version::new(last).map_or_else(|_| last.to_string(), Version::dotted)
-        ),
-        _ => String::new(),
-    };
-    match nearest(symbol) {
-        Some(near) => format!(
-            "unknown symbol `{symbol}`: did you mean `{near}`? (if `{symbol}` is a driver API \
-             newer than the typedef table{range}, add `unverified` to declare it with a signature \
-             this crate cannot check)"
-        ),
-        None => format!(
-            "unknown symbol `{symbol}`: the typedef table{range} does not have it; if it is a \
-             driver API newer than those headers, add `unverified` to declare it with a signature \
-             this crate cannot check"
+        (false, Miss::NotATypedef { newer }) => (
+            MistakeKind::NotATypedef,
+            format!(
+                "`{symbol}` has no typedef at version {version}: write the version of the one your \
+                 signature was copied from: {}{}",
+                typedef_list(legacy()),
+                if newer {
+                    " (if your headers have a newer typedef than the table, add `unverified` to \
+                     declare it unchecked)"
+                } else {
+                    ""
+                }
+            ),
         ),
     }
 }

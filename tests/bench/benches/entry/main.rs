@@ -5,7 +5,7 @@
 //! cargo bench -p cuda-entry-bench -- call    # only the call groups (the table marks the rest n/a)
 //! ```
 //!
-//! Without a usable CUDA driver it re-runs itself against the simulated one (tests/simdriver);
+//! Without a usable CUDA driver it re-runs itself against the simulated one (core/sim/simdriver);
 //! `CUDA_ENTRY_BENCH_DRIVER=sim` forces that. See tests/bench/README.md and docs/performance.md.
 
 mod count;

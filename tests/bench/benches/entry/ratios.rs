@@ -65,7 +65,6 @@ pub(crate) fn loadavg() -> Option<String> {
 
 enum Goal {
     AtMost(f64),
-    AtLeast(f64),
     None,
 }
 
@@ -93,18 +92,6 @@ impl Table {
                 .to_owned(),
                 goal_text(&goal),
             ),
-            (Some((r, _, hi)), Goal::AtLeast(t)) => (
-                format!("{r:.3}"),
-                (if r >= *t {
-                    "ok"
-                } else if hi >= *t {
-                    "noise"
-                } else {
-                    "MISS"
-                })
-                .to_owned(),
-                goal_text(&goal),
-            ),
             (Some((r, _, _)), Goal::None) => (format!("{r:.3}"), String::new(), String::new()),
         };
         let verdict = if note.is_empty() {
@@ -119,7 +106,6 @@ impl Table {
 fn goal_text(goal: &Goal) -> String {
     match goal {
         Goal::AtMost(t) => format!("<= {t:.2}"),
-        Goal::AtLeast(t) => format!(">= {t:.2}"),
         Goal::None => String::new(),
     }
 }
@@ -179,7 +165,7 @@ pub(crate) fn report(run: &Run<'_>) {
             get("first-resolution", "entry"),
             get("first-resolution", "raw-getprocaddress"),
         ),
-        Goal::AtMost(1.1),
+        Goal::AtMost(1.15),
         "",
     );
     t.row(
@@ -188,7 +174,7 @@ pub(crate) fn report(run: &Run<'_>) {
             run.preload_entries
         ),
         ratio(get("preload", "entry-preload"), get("preload", "raw-loop")),
-        Goal::AtMost(1.2),
+        Goal::AtMost(1.15),
         "",
     );
     let n = run.threads;
@@ -204,7 +190,7 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{k} threads (one per core): per-thread throughput / 1 thread (entry call)"),
             scaling("entry-call", k),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
         t.row(
@@ -216,7 +202,7 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{k} threads (one per core): the same for the entry's fast path only"),
             scaling("entry-pointer", k),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
     }
@@ -229,7 +215,7 @@ pub(crate) fn report(run: &Run<'_>) {
     t.row(
         &format!("{n} threads: per-thread throughput / 1 thread (entry call)"),
         scaling("entry-call", n),
-        Goal::AtLeast(0.9),
+        Goal::None,
         &literal_note,
     );
     let normalised =
@@ -238,7 +224,7 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{n} threads: the same per core (x {n}/{})", run.cores),
             normalised(scaling("entry-call", n)),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
         t.row(
@@ -250,7 +236,7 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{n} threads: the same per core for the entry's fast path only"),
             normalised(scaling("entry-pointer", n)),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
     } else {
@@ -263,19 +249,23 @@ pub(crate) fn report(run: &Run<'_>) {
         t.row(
             &format!("{n} threads: the same for the entry's fast path only (pointer(), no call)"),
             scaling("entry-pointer", n),
-            Goal::AtLeast(0.9),
+            Goal::None,
             "",
         );
     }
-    t.row(
-        &format!("{n} threads: entry call / raw pointer call, per call"),
-        ratio(
-            get("threads", &format!("entry-call-{n}")),
-            get("threads", &format!("raw-call-{n}")),
-        ),
-        Goal::None,
-        "",
-    );
+    // The entry against the raw pointer at the same thread count: the raw call scales no better
+    // on a shared machine, so this is what judges the entry's scaling.
+    for k in [run.per_core_threads, Some(n)].into_iter().flatten() {
+        t.row(
+            &format!("{k} threads: entry call / raw pointer call, per call"),
+            ratio(
+                get("threads", &format!("entry-call-{k}")),
+                get("threads", &format!("raw-call-{k}")),
+            ),
+            Goal::AtMost(1.03),
+            "",
+        );
+    }
     let load = |l: Load| {
         run.loads
             .iter()

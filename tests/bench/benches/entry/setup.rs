@@ -59,7 +59,7 @@ pub(crate) fn driver() -> Result<DriverInfo, ExitCode> {
 
 /// Runs this executable again, with its arguments, against the simulated driver.
 fn rerun_with_simulator() -> ExitCode {
-    let target = match cuda_entry_support::Simulator::Current.path() {
+    let target = match cuda_entry_sim::Driver::Current.path() {
         Ok(path) => path,
         Err(e) => {
             println!("and the simulated driver is not available either: {e}");

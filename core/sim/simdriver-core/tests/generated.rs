@@ -1,0 +1,253 @@
+//! `src/generated.rs` is what the typedef table and the real driver's exports give: the symbol
+//! table `cuGetProcAddress*` answers from, and the stubs for the exports the simulator does not
+//! implement (and core/sim/simdriver/EXPORTS.md the same lists, for people). This test writes the
+//! files' text from the sources and compares; with `CUDA_ENTRY_SIM_GENERATE=overwrite` it writes
+//! the files instead (then review the diff).
+//!
+//! The sources: every typedef of `cuda-entry-table` up to the driver's version (13000), and
+//! tests/ground-truth/driver-13000-exports.txt, the functions driver 580.159.04 exports. The naming
+//! rule (the first typedef of a symbol is the bare export, the k-th `_v<k>`, a per-thread one the
+//! `_ptsz`/`_ptds` twin of the legacy export at its version) is what every measured answer follows;
+//! core/sim/simdriver/tests/ground_truth.rs holds the result against every measured row.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use cuda_entry_table::{Flavour, TYPEDEFS, Typedef};
+
+/// The version driver 580.159.04 reports: typedefs newer than it are not its symbols.
+const DRIVER_VERSION: u32 = 13000;
+/// The variable that makes this test write the file instead of comparing.
+const OVERWRITE: &str = "CUDA_ENTRY_SIM_GENERATE";
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The real driver's exports.
+fn driver_exports() -> BTreeSet<String> {
+    let path = manifest_dir().join("../../../tests/ground-truth/driver-13000-exports.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// One variant as the generated table writes it: (per-thread, version, export).
+type Variant = (bool, u32, String);
+
+/// A symbol's variants by the naming rule, from its typedefs up to the driver's version.
+fn variants(symbol: &str, typedefs: &[&Typedef]) -> Vec<Variant> {
+    let mut legacy: Vec<u32> = typedefs
+        .iter()
+        .filter(|t| t.stream == Flavour::Legacy)
+        .map(|t| t.version)
+        .collect();
+    legacy.sort_unstable();
+    let legacy: Vec<(u32, String)> = legacy
+        .into_iter()
+        .enumerate()
+        .map(|(k, version)| {
+            let export = if k == 0 {
+                symbol.to_owned()
+            } else {
+                format!("{symbol}_v{}", k + 1)
+            };
+            (version, export)
+        })
+        .collect();
+    let mut out: Vec<Variant> = legacy
+        .iter()
+        .map(|(version, export)| (false, *version, export.clone()))
+        .collect();
+    let mut per_thread: Vec<&&Typedef> = typedefs
+        .iter()
+        .filter(|t| t.stream.is_per_thread())
+        .collect();
+    per_thread.sort_by_key(|t| t.version);
+    for t in per_thread {
+        let base = legacy
+            .iter()
+            .rev()
+            .find(|(version, _)| *version <= t.version)
+            .map_or(symbol, |(_, export)| export.as_str());
+        out.push((true, t.version, format!("{base}{}", t.stream.suffix())));
+    }
+    out
+}
+
+/// The text of src/generated.rs and of core/sim/simdriver/EXPORTS.md (the same lists, for people).
+fn generate() -> (String, String) {
+    let exports = driver_exports();
+    let mut by_symbol: std::collections::BTreeMap<&str, Vec<&Typedef>> = Default::default();
+    for t in TYPEDEFS.iter().filter(|t| t.version <= DRIVER_VERSION) {
+        by_symbol.entry(t.symbol).or_default().push(t);
+    }
+    let mut table = String::new();
+    let mut symbols = 0;
+    let mut handed_out = BTreeSet::new();
+    for (symbol, typedefs) in &by_symbol {
+        let variants = variants(symbol, typedefs);
+        let missing: Vec<&str> = variants
+            .iter()
+            .filter(|(_, _, export)| !exports.contains(export))
+            .map(|(_, _, export)| export.as_str())
+            .collect();
+        if missing.len() == variants.len() {
+            // Not a function of this driver (cuWGLGetDevice is Windows-only, cuEventCreateFromEGLSync
+            // is not in this build): an unknown symbol, as the driver would say.
+            continue;
+        }
+        assert!(
+            missing.is_empty(),
+            "{symbol}: the naming rule gives {missing:?}, which the driver does not export; the rule \
+             no longer describes this symbol, so write its variants by hand"
+        );
+        let written: Vec<String> = variants
+            .iter()
+            .map(|(per_thread, version, export)| {
+                handed_out.insert(export.clone());
+                let kind = if *per_thread { 'p' } else { 'l' };
+                format!("{kind}({version}, \"{export}\")")
+            })
+            .collect();
+        symbols += 1;
+        writeln!(
+            table,
+            "    Symbol {{ name: \"{symbol}\", variants: &[{}] }},",
+            written.join(", ")
+        )
+        .expect("write to a String");
+    }
+    let implemented: BTreeSet<&str> = cuda_entry_simdriver_core::COMMON_EXPORTS
+        .iter()
+        .copied()
+        .chain(["cuGetProcAddress", "cuGetProcAddress_v2"])
+        .collect();
+    for name in &implemented {
+        assert!(
+            exports.contains(*name),
+            "{name} is implemented but is no export of the real driver"
+        );
+    }
+    let mut stubs = String::new();
+    for name in exports.iter().filter(|n| !implemented.contains(n.as_str())) {
+        writeln!(stubs, "    {name}").expect("write to a String");
+    }
+    let code = |names: &mut dyn Iterator<Item = &str>| {
+        names
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let markdown = format!(
+        "# Exports
+
+Generated by core/sim/simdriver-core/tests/generated.rs; do not edit.
+
+The simulated driver exports every function that driver 580.159.04 (CUDA 13.0) exports, and its
+`cuGetProcAddress` hands out each for the same (symbol, version, flags) as the real one did. It
+implements {implemented_count} of them; the other {stub_count} return 801 (`CUDA_ERROR_NOT_SUPPORTED`)
+without reading their arguments, and each call is recorded under the function's name
+(`cuda_entry_sim::unsupported_calls()`).
+
+## Implemented
+
+{implemented_list}
+
+## Not implemented: each returns 801
+
+{stub_list}
+",
+        implemented_count = implemented.len(),
+        stub_count = exports.len() - implemented.len(),
+        implemented_list = code(&mut implemented.iter().copied()),
+        stub_list = code(
+            &mut exports
+                .iter()
+                .map(String::as_str)
+                .filter(|n| !implemented.contains(n))
+        ),
+    );
+    let rust = format!(
+        "// Generated by tests/generated.rs from the typedef table (cuda-entry-table, typedefs up to
+// {DRIVER_VERSION}) and tests/ground-truth/driver-13000-exports.txt; do not edit. Regenerate with
+// `{OVERWRITE}=overwrite cargo test -p cuda-entry-simdriver-core --test generated`.
+
+use super::table::{{Symbol, l, p}};
+
+/// Every symbol driver 580.159.04 resolves, sorted by name: {symbols} symbols, {variants} variants.
+pub static SYMBOLS: &[Symbol] = &[
+{table}];
+
+// The real driver's exports that exports.rs does not implement ({stub_count}): each records its
+// call and returns 801 (CUDA_ERROR_NOT_SUPPORTED).
+super::unsupported::unsupported_exports! {{
+{stubs}}}
+",
+        variants = handed_out.len(),
+        stub_count = exports.len() - implemented.len(),
+    );
+    (rust, markdown)
+}
+
+#[test]
+fn the_committed_table_is_what_the_typedefs_and_the_driver_exports_give() {
+    let (rust, markdown) = generate();
+    let dir = manifest_dir();
+    let files = [
+        (dir.join("src/generated.rs"), rust),
+        (dir.join("../simdriver/EXPORTS.md"), markdown),
+    ];
+    let overwrite = std::env::var(OVERWRITE).as_deref() == Ok("overwrite");
+    for (path, expected) in files {
+        if overwrite {
+            std::fs::write(&path, &expected).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            println!("wrote {}", path.display());
+            continue;
+        }
+        let committed =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            committed == expected,
+            "{} is not what the typedef table and the driver's exports give; run \
+             `{OVERWRITE}=overwrite cargo test -p cuda-entry-simdriver-core --test generated` and \
+             review the diff",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn the_naming_rule_reads_the_measured_variants() {
+    let typedefs: Vec<&Typedef> = TYPEDEFS
+        .iter()
+        .filter(|t| t.symbol == "cuCtxCreate")
+        .collect();
+    let names: Vec<String> = variants("cuCtxCreate", &typedefs)
+        .into_iter()
+        .map(|(_, version, export)| format!("{version} {export}"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "2000 cuCtxCreate",
+            "3020 cuCtxCreate_v2",
+            "11040 cuCtxCreate_v3",
+            "12050 cuCtxCreate_v4"
+        ]
+    );
+    let typedefs: Vec<&Typedef> = TYPEDEFS
+        .iter()
+        .filter(|t| t.symbol == "cuMemcpyHtoD")
+        .collect();
+    let per_thread: Vec<String> = variants("cuMemcpyHtoD", &typedefs)
+        .into_iter()
+        .filter(|(per_thread, _, _)| *per_thread)
+        .map(|(_, version, export)| format!("{version} {export}"))
+        .collect();
+    assert_eq!(per_thread, ["7000 cuMemcpyHtoD_v2_ptds"]);
+}

@@ -1,0 +1,268 @@
+//! What the expansion asks the compiler about values the driver produces: whether a pointer
+//! type promises not to write ([`AccessProbe`]), whether a type has values that are not valid
+//! ([`ValueProbe`]), and whether a status type holds every `int` ([`status`]). As in
+//! [`abi`](super::abi), each answer comes from the type itself (inherent constants resolve
+//! through aliases, and a user's type named `u32` or `c_void` is not `u32` or `c_void`), and
+//! each check is `#[track_caller]`, so a failure shows the macro's message at the declared type.
+//!
+//! Enums cannot be told apart from structs on stable Rust, so [`ValueProbe`] cannot name them;
+//! the driver's status, which is where an enum is usually written, is held to an allow-list
+//! instead ([`status`]). `docs/decisions.md` says what remains.
+
+use core::marker::PhantomData;
+use core::num::NonZero;
+use core::ptr::NonNull;
+
+use cuda_entry_table::value_words;
+use cuda_entry_table::value_words::NOT_AN_INTEGER;
+
+use super::abi::{Message, NumberClass};
+
+/// `AccessProbe::<P>::READ_ONLY`: whether the pointer type `P` promises that nothing is written
+/// through it (`*const T`, `&T`, `Option<&T>`), answered by an inherent constant or
+/// [`AccessFallback`]'s `false`.
+#[derive(Debug)]
+pub struct AccessProbe<T: ?Sized>(PhantomData<T>);
+
+/// The answer for a pointer type that may be written through.
+pub trait AccessFallback {
+    /// `false`: `*mut T`, `&mut T`, `NonNull<T>` and their `Option`s may be written through.
+    const READ_ONLY: bool = false;
+}
+
+impl<T: ?Sized> AccessFallback for AccessProbe<T> {}
+
+/// Pointer types that promise no write. One inherent impl, bounded by this trait, answers for
+/// all of them: a type the compiler could not resolve then meets one candidate, not several.
+pub trait ReadOnly {}
+
+impl<T: ?Sized> ReadOnly for *const T {}
+impl<T: ?Sized> ReadOnly for &T {}
+impl<T: ?Sized> ReadOnly for Option<&T> {}
+
+impl<T: ?Sized + ReadOnly> AccessProbe<T> {
+    /// Nothing may be written through it.
+    pub const READ_ONLY: bool = true;
+}
+
+/// `ValueProbe::<T>::INVALID`: words naming the kind of `T` when `T` has bit patterns that are
+/// not valid values (`bool`, `char`, `NonZero`, references, `NonNull`, function pointers), so
+/// the driver must never produce one; `""` ([`ValueFallback`]) for any other type.
+#[derive(Debug)]
+pub struct ValueProbe<T: ?Sized>(PhantomData<T>);
+
+/// The answer for a type that is not [`InvalidValues`].
+pub trait ValueFallback {
+    /// `""`: no invalid value is known.
+    const INVALID: &'static str = "";
+}
+
+impl<T: ?Sized> ValueFallback for ValueProbe<T> {}
+
+/// Types with bit patterns that are not valid values, and the words that name their kind
+/// ([`value_words`]).
+pub trait InvalidValues {
+    /// What it is, and which values are not valid.
+    const WORDS: &'static str;
+}
+
+impl<T: ?Sized + InvalidValues> ValueProbe<T> {
+    /// What it is, and which values are not valid.
+    pub const INVALID: &'static str = T::WORDS;
+}
+
+macro_rules! invalid {
+    ($words:expr => $($t:ty),*) => {
+        $(impl<T: ?Sized> InvalidValues for $t {
+            const WORDS: &'static str = $words;
+        })*
+    };
+    ($words:expr; $($t:ty),*) => {
+        $(impl InvalidValues for $t {
+            const WORDS: &'static str = $words;
+        })*
+    };
+}
+invalid!(value_words::BOOL; bool);
+invalid!(value_words::CHAR; char);
+invalid!(value_words::NON_ZERO; NonZero<u8>, NonZero<i8>, NonZero<u16>, NonZero<i16>,
+    NonZero<u32>, NonZero<i32>, NonZero<u64>, NonZero<i64>, NonZero<u128>, NonZero<i128>,
+    NonZero<usize>, NonZero<isize>);
+invalid!(value_words::REFERENCE => &T, &mut T);
+invalid!(value_words::NON_NULL => NonNull<T>);
+
+/// Function pointer types of each arity, safe or not, of the C and the Rust ABI: NULL is not a
+/// valid one (an `Option` of one is valid).
+macro_rules! function_pointers {
+    ($(($($arg:ident),*)),*) => {
+        $(
+            impl<R, $($arg),*> InvalidValues for extern "C" fn($($arg),*) -> R {
+                const WORDS: &'static str = value_words::FUNCTION;
+            }
+            impl<R, $($arg),*> InvalidValues for unsafe extern "C" fn($($arg),*) -> R {
+                const WORDS: &'static str = value_words::FUNCTION;
+            }
+            impl<R, $($arg),*> InvalidValues for fn($($arg),*) -> R {
+                const WORDS: &'static str = value_words::FUNCTION;
+            }
+            impl<R, $($arg),*> InvalidValues for unsafe fn($($arg),*) -> R {
+                const WORDS: &'static str = value_words::FUNCTION;
+            }
+        )*
+    };
+}
+function_pointers!(
+    (),
+    (A),
+    (A, B),
+    (A, B, C),
+    (A, B, C, D),
+    (A, B, C, D, E),
+    (A, B, C, D, E, F)
+);
+
+/// Fails compilation with `message` when `read_only` ([`AccessProbe`]): the declared pointer
+/// promises no write where the driver writes.
+#[track_caller]
+pub const fn writable(read_only: bool, message: &str) {
+    if read_only {
+        panic!("{}", message);
+    }
+}
+
+/// Fails compilation when `invalid` ([`ValueProbe`]) names a kind of type with invalid values:
+/// `before`, those words, `after`, `typedefs`.
+#[track_caller]
+pub const fn valid(invalid: &str, before: &str, after: &str, typedefs: &str) {
+    if !invalid.is_empty() {
+        let message = Message::text(before)
+            .then(invalid)
+            .then(after)
+            .then(typedefs);
+        panic!("{}", message.as_str());
+    }
+}
+
+/// Fails compilation unless the declared status type (the return type of a `CUresult` typedef)
+/// holds every `int` the driver may return: a primitive integer ([`ClassProbe`]'s
+/// [`NumberClass::Integer`], through aliases) without invalid values ([`ValueProbe`], which
+/// leaves out `char`), or `cuda_entry::types::CUresult`. Its size is asserted apart.
+///
+/// [`ClassProbe`]: super::abi::ClassProbe
+#[track_caller]
+pub const fn status(
+    (class, invalid): (NumberClass, &str),
+    before: &str,
+    after: &str,
+    typedefs: &str,
+) {
+    let words = if !invalid.is_empty() {
+        invalid
+    } else if !class.is_integer() {
+        NOT_AN_INTEGER
+    } else {
+        return;
+    };
+    let message = Message::text(before).then(words).then(after).then(typedefs);
+    panic!("{}", message.as_str());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::abi::{ClassFallback as _, ClassProbe};
+    use super::*;
+    use core::ffi::c_void;
+
+    #[allow(unused_imports)]
+    use {AccessFallback as _, ValueFallback as _};
+
+    type Status = i32;
+    type Flag = bool;
+    type Callback = unsafe extern "C" fn(*mut c_void);
+    #[allow(non_camel_case_types)]
+    type u64 = u32; // a shadowed primitive is what it aliases
+
+    #[test]
+    fn probes_see_what_a_type_is() {
+        const {
+            assert!(AccessProbe::<*const u8>::READ_ONLY);
+            assert!(AccessProbe::<&u8>::READ_ONLY);
+            assert!(AccessProbe::<Option<&u8>>::READ_ONLY);
+            assert!(!AccessProbe::<*mut u8>::READ_ONLY);
+            assert!(!AccessProbe::<&mut u8>::READ_ONLY);
+            assert!(!AccessProbe::<Option<NonNull<u8>>>::READ_ONLY);
+            assert!(!ValueProbe::<Flag>::INVALID.is_empty());
+            assert!(!ValueProbe::<char>::INVALID.is_empty());
+            assert!(!ValueProbe::<NonZero<i32>>::INVALID.is_empty());
+            assert!(!ValueProbe::<core::num::NonZeroU64>::INVALID.is_empty());
+            assert!(!ValueProbe::<&'static c_void>::INVALID.is_empty());
+            assert!(!ValueProbe::<NonNull<c_void>>::INVALID.is_empty());
+            assert!(!ValueProbe::<Callback>::INVALID.is_empty());
+            assert!(!ValueProbe::<fn()>::INVALID.is_empty());
+            assert!(ValueProbe::<Option<Callback>>::INVALID.is_empty());
+            assert!(ValueProbe::<Option<NonNull<c_void>>>::INVALID.is_empty());
+            assert!(ValueProbe::<Option<NonZero<i32>>>::INVALID.is_empty());
+            assert!(ValueProbe::<*mut c_void>::INVALID.is_empty());
+            assert!(ValueProbe::<Status>::INVALID.is_empty());
+            assert!(ClassProbe::<u64>::CLASS.is_integer());
+            assert!(size_of::<u64>() == 4, "the alias, not the primitive");
+            status(
+                (ClassProbe::<Status>::CLASS, ValueProbe::<Status>::INVALID),
+                "",
+                "",
+                "",
+            );
+            status(
+                (
+                    ClassProbe::<crate::types::CUresult>::CLASS,
+                    ValueProbe::<crate::types::CUresult>::INVALID,
+                ),
+                "",
+                "",
+                "",
+            );
+            writable(AccessProbe::<*mut u8>::READ_ONLY, "");
+            valid(ValueProbe::<u8>::INVALID, "", "", "");
+        }
+    }
+
+    #[test]
+    fn failures_say_what_the_type_is() {
+        #[allow(dead_code)]
+        #[derive(Clone, Copy)]
+        #[repr(u32)]
+        enum Code {
+            Success = 0,
+        }
+        let text = |f: fn()| {
+            let payload = std::panic::catch_unwind(f).expect_err("a failure panics");
+            payload
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            text(|| status(
+                (ClassProbe::<Code>::CLASS, ValueProbe::<Code>::INVALID),
+                "b: ",
+                ": a",
+                "\nt"
+            )),
+            format!("b: {NOT_AN_INTEGER}: a\nt")
+        );
+        assert!(
+            text(|| status(
+                (ClassProbe::<char>::CLASS, ValueProbe::<char>::INVALID),
+                "",
+                "",
+                ""
+            ))
+            .starts_with("a `char`")
+        );
+        assert_eq!(
+            text(|| valid(ValueProbe::<bool>::INVALID, "<", ">", "")),
+            "<a `bool`, for which only 0 and 1 are valid>"
+        );
+        assert_eq!(text(|| writable(true, "read only")), "read only");
+    }
+}

@@ -1,0 +1,88 @@
+//! The compile-time assertions of callback parameters ([`Checked::callbacks`]): each declared
+//! type, whatever it is called, must be a function pointer the driver can call with the C
+//! signature. `cuda_entry::__private::callback` asks [`CFn`] of the type and fails the build with
+//! the rules' words, at the type.
+//!
+//! [`CFn`]: https://docs.rs/cuda-entry (`__private::CFn`, not a public API)
+
+use cuda_entry_table::rules::{CallbackAssertion, Checked, Value};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::shape::{At, respan};
+
+/// The assertions of every callback parameter, in one `const` block of their own; empty when
+/// the declaration has none.
+pub(crate) fn assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
+    let callbacks = checked.callbacks();
+    if callbacks.is_empty() {
+        return TokenStream::new();
+    }
+    let typedefs = checked.typedefs_lines();
+    let each = callbacks.iter().map(|c| assertion(private, c));
+    quote! {
+        // For the probes' answers where no inherent constant applies.
+        #[allow(unused_imports)]
+        use #private::ClassFallback as _;
+        // The lines that end every message: the symbol's typedefs.
+        const TYPEDEFS: &str = #typedefs;
+        #(#each)*
+    }
+}
+
+fn assertion(private: &TokenStream, c: &CallbackAssertion<'_>) -> TokenStream {
+    let ty = c.ty;
+    let at = At::of(ty);
+    let p = respan(private.clone(), at.first);
+    let params = c.params.iter().map(|v| value(&p, v));
+    let ret = match &c.ret {
+        Some(v) => {
+            let v = value(&p, v);
+            quote!(::core::option::Option::Some(#v))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let classes = (0..c.params.len()).map(|i| {
+        let a = format_ident!("A{i}");
+        quote!(#p::ClassProbe::<<#ty as #p::CFn>::#a>::CLASS)
+    });
+    let (before, after) = (&c.before, &c.after);
+    let expect = quote! {
+        #p::CCallback {
+            params: &[#(#params),*],
+            ret: #ret,
+            before: #before,
+            after: #after,
+        }
+    };
+    let args = quote! {
+        #expect,
+        &[#(#classes),*],
+        #p::ClassProbe::<<#ty as #p::CFn>::Ret>::CLASS,
+        TYPEDEFS
+    };
+    let call = at.call(quote!(#p::callback::<#ty>), args);
+    quote_spanned! {at.first=>
+        #[cfg(target_pointer_width = "64")]
+        const _: () = {
+            #call
+        };
+    }
+}
+
+fn value(p: &TokenStream, v: &Value) -> TokenStream {
+    let (size, align, float, words) = (v.size as usize, v.align as usize, v.float, &v.words);
+    let also = v.also.iter().map(|(size, align)| {
+        let (size, align) = (*size as usize, *align as usize);
+        quote!((#size, #align))
+    });
+    quote! {
+        #p::CValue {
+            size: #size,
+            align: #align,
+            also: &[#(#also),*],
+            float: #float,
+            words: #words,
+        }
+    }
+}

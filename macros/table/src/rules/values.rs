@@ -1,0 +1,212 @@
+//! Values the driver produces, as far as the tokens of the declared types tell: a pointer that
+//! promises no write where the driver writes through it, and a type with invalid values where the
+//! driver returns or writes one. The expansion asks the compiler the same questions of every
+//! type ([`Assertion`](super::Assertion)); these give the earlier, better message where the
+//! tokens show the mistake.
+
+use syn::{GenericArgument, PathArguments, PointerMutability, Type};
+
+use crate::{CType, Class, value_words};
+
+/// What the tokens show is wrong with a value the driver produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WrongValue {
+    /// A pointer that promises no write, where the driver writes through it.
+    ReadOnly,
+    /// A type with invalid values (the words naming its kind), where the driver writes one.
+    InvalidPointee(&'static str),
+    /// A status type with invalid values, or one that cannot hold every `int`.
+    InvalidStatus(&'static str),
+}
+
+/// Judges a parameter of C type `c` declared as `ty`: when the driver writes through it, `ty`
+/// must be a pointer that may be written through, to a type without invalid values.
+pub(crate) fn judge_parameter(c: &CType, ty: &Type) -> Result<(), WrongValue> {
+    if !c.is_written_by_driver() {
+        return Ok(());
+    }
+    let Some((read_only, pointee)) = pointer(ty) else {
+        return Ok(()); // not a pointer the tokens show: judged elsewhere, or by the compiler
+    };
+    if read_only {
+        return Err(WrongValue::ReadOnly);
+    }
+    match invalid(pointee) {
+        Some(words) => Err(WrongValue::InvalidPointee(words)),
+        None => Ok(()),
+    }
+}
+
+/// Judges the declared return type of a typedef returning `CUresult`: it must hold every `int`.
+pub(crate) fn judge_status(ty: &Type) -> Result<(), WrongValue> {
+    match invalid(ty) {
+        Some(words) => Err(WrongValue::InvalidStatus(words)),
+        None => Ok(()),
+    }
+}
+
+/// What a Rust pointer type points to, and whether it promises no write (`*const T`, `&T`,
+/// `Option<&T>`), where the tokens show a pointer.
+fn pointer(ty: &Type) -> Option<(bool, &Type)> {
+    match ty {
+        Type::Paren(p) => pointer(&p.elem),
+        Type::Group(g) => pointer(&g.elem),
+        Type::Ptr(p) => Some((matches!(p.mutability, PointerMutability::Const(_)), &p.elem)),
+        Type::Reference(r) => Some((r.mutability.is_none(), &r.elem)),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let inner = single_argument(&last.arguments)?;
+            match last.ident.to_string().as_str() {
+                "NonNull" => Some((false, inner)),
+                "Option" => match strip(inner) {
+                    Type::Reference(r) => Some((r.mutability.is_none(), &r.elem)),
+                    nonnull @ Type::Path(_) => {
+                        pointer(nonnull).filter(|_| is_named(nonnull, "NonNull"))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The words naming the kind of `ty` when its tokens show it has invalid values.
+pub(crate) fn invalid(ty: &Type) -> Option<&'static str> {
+    match strip(ty) {
+        Type::Reference(_) => Some(value_words::REFERENCE),
+        Type::FnPtr(_) => Some(value_words::FUNCTION),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            match (name.as_str(), &last.arguments) {
+                ("bool", PathArguments::None) => Some(value_words::BOOL),
+                ("char", PathArguments::None) => Some(value_words::CHAR),
+                ("NonNull", PathArguments::AngleBracketed(_)) => Some(value_words::NON_NULL),
+                ("NonZero", PathArguments::AngleBracketed(_)) => Some(value_words::NON_ZERO),
+                (name, PathArguments::None) if name.starts_with("NonZero") => {
+                    Some(value_words::NON_ZERO)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// What a declared pointer to a C pointee of this class should point to instead.
+pub(crate) fn instead(c_pointee: &CType) -> String {
+    match c_pointee.class {
+        Class::Integer | Class::Enum => format!(
+            "an integer type of {} bytes (`u{}` or `i{}`)",
+            c_pointee.size,
+            c_pointee.size * 8,
+            c_pointee.size * 8
+        ),
+        Class::Pointer => "a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or \
+                           of a `NonNull`"
+            .to_owned(),
+        Class::FunctionPointer => "an `Option` of the function pointer type".to_owned(),
+        Class::Floating => format!("`f{}`", c_pointee.size * 8),
+        Class::Void | Class::Record => "a type of the C layout whose every value is valid, or \
+                                        `MaybeUninit<T>` (or `c_void` to leave it unchecked)"
+            .to_owned(),
+    }
+}
+
+fn strip(ty: &Type) -> &Type {
+    match ty {
+        Type::Paren(p) => strip(&p.elem),
+        Type::Group(g) => strip(&g.elem),
+        _ => ty,
+    }
+}
+
+fn is_named(ty: &Type, name: &str) -> bool {
+    matches!(strip(ty), Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == name))
+}
+
+fn single_argument(arguments: &PathArguments) -> Option<&Type> {
+    let PathArguments::AngleBracketed(args) = arguments else {
+        return None;
+    };
+    match (args.args.len(), args.args.first()) {
+        (1, Some(GenericArgument::Type(inner))) => Some(inner),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::find;
+
+    fn c(symbol: &str, version: u32, param: usize) -> CType {
+        find(symbol, version, false).expect("a typedef").params[param].ty
+    }
+
+    fn param(c: &CType, ty: &str) -> Result<(), WrongValue> {
+        judge_parameter(c, &syn::parse_str(ty).expect("a type"))
+    }
+
+    #[test]
+    fn what_the_driver_writes_needs_a_writable_pointer() {
+        let dptr = c("cuMemAlloc", 3020, 0);
+        assert_eq!(param(&dptr, "&CUdeviceptr"), Err(WrongValue::ReadOnly));
+        assert_eq!(param(&dptr, "Option<&u64>"), Err(WrongValue::ReadOnly));
+        assert_eq!(param(&dptr, "*const u64"), Err(WrongValue::ReadOnly));
+        assert_eq!(param(&dptr, "&mut u64"), Ok(()));
+        assert_eq!(param(&dptr, "*mut u64"), Ok(()));
+        assert_eq!(param(&dptr, "Option<NonNull<u64>>"), Ok(()));
+        assert_eq!(param(&dptr, "NonNull<u64>"), Ok(()));
+        // `const void *`: anything.
+        let src = c("cuMemcpyHtoD", 3020, 1);
+        assert_eq!(param(&src, "*const c_void"), Ok(()));
+        assert_eq!(param(&src, "&[u8; 4]"), Ok(()));
+    }
+
+    #[test]
+    fn what_the_driver_writes_must_be_valid_for_every_value() {
+        let attribute = c("cuDeviceGetAttribute", 2000, 0); // int *pi
+        let invalid = |words| Err(WrongValue::InvalidPointee(words));
+        assert_eq!(
+            param(&attribute, "*mut NonZeroI32"),
+            invalid(value_words::NON_ZERO)
+        );
+        assert_eq!(param(&attribute, "&mut char"), invalid(value_words::CHAR));
+        assert_eq!(
+            param(&attribute, "*mut core::num::NonZero<i32>"),
+            invalid(value_words::NON_ZERO)
+        );
+        assert_eq!(param(&attribute, "*mut i32"), Ok(()));
+        let context = c("cuCtxCreate", 3020, 0); // CUcontext *
+        assert_eq!(
+            param(&context, "*mut NonNull<c_void>"),
+            invalid(value_words::NON_NULL)
+        );
+        assert_eq!(
+            param(&context, "*mut &'static c_void"),
+            invalid(value_words::REFERENCE)
+        );
+        assert_eq!(param(&context, "*mut Option<NonNull<c_void>>"), Ok(()));
+        let luid = c("cuDeviceGetLuid", 10000, 0); // char *luid
+        assert_eq!(param(&luid, "*mut bool"), invalid(value_words::BOOL));
+        assert_eq!(param(&luid, "*mut c_char"), Ok(()));
+    }
+
+    #[test]
+    fn a_status_holds_every_int() {
+        let status = |ty: &str| judge_status(&syn::parse_str(ty).expect("a type"));
+        assert_eq!(
+            status("char"),
+            Err(WrongValue::InvalidStatus(value_words::CHAR))
+        );
+        assert_eq!(
+            status("std::num::NonZeroI32"),
+            Err(WrongValue::InvalidStatus(value_words::NON_ZERO))
+        );
+        assert_eq!(status("CUresult"), Ok(()), "left to the compiler");
+        assert_eq!(status("i32"), Ok(()));
+    }
+}
