@@ -40,6 +40,7 @@ per = {
     "count_raw_call": n, "count_entry_call": n, "count_cudarc_call": n,
     "count_raw_first": n, "count_entry_first": n,
     "count_raw_loop": rounds * entries, "count_entry_preload": rounds * entries,
+    "count_oncelock_first": n, "count_oncelock_loop": rounds * entries,
 }
 ins = {k: counts[k] / per[k] for k in per if k in counts}
 print("\n| operation | instructions |\n|---|---|")
@@ -53,4 +54,8 @@ ratio("count_entry_call", "count_raw_call", "call cuDriverGetVersion: entry / ra
 ratio("count_entry_call", "count_cudarc_call", "call cuDriverGetVersion: entry / cudarc")
 ratio("count_entry_first", "count_raw_first", "first resolution: entry / raw cuGetProcAddress_v2")
 ratio("count_entry_preload", "count_raw_loop", f"preload / raw loop, per entry ({entries} entries)")
+ratio("count_oncelock_first", "count_raw_first", "first resolution: raw query in a std OnceLock / raw")
+ratio("count_entry_first", "count_oncelock_first", "first resolution: entry / raw query in a std OnceLock")
+ratio("count_oncelock_loop", "count_raw_loop", f"raw loop in std OnceLocks / raw loop, per entry")
+ratio("count_entry_preload", "count_oncelock_loop", f"preload / raw loop in std OnceLocks, per entry")
 PY

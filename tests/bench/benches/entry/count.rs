@@ -6,6 +6,7 @@
 use std::ffi::{c_int, c_void};
 use std::hint::black_box;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use cuda_entry::{Entry, Stream};
 
@@ -31,6 +32,8 @@ pub(crate) fn run(raw: &Raw, served: &[Served], with_cudarc: bool) -> ExitCode {
         .map(|_| Entry::new(c"cuDriverGetVersion", 2020, Stream::Legacy))
         .collect();
     ok += count_entry_first(&fresh);
+    let cells: Vec<OnceLock<usize>> = (0..n).map(|_| OnceLock::new()).collect();
+    ok += count_oncelock_first(raw, &cells);
     let rounds = (n / 10).max(1);
     ok += count_raw_loop(raw, served, rounds);
     let batches: Vec<Vec<Entry>> = (0..rounds)
@@ -42,6 +45,10 @@ pub(crate) fn run(raw: &Raw, served: &[Served], with_cudarc: bool) -> ExitCode {
         })
         .collect();
     ok += count_entry_preload(&batches);
+    let cell_batches: Vec<Vec<OnceLock<usize>>> = (0..rounds)
+        .map(|_| served.iter().map(|_| OnceLock::new()).collect())
+        .collect();
+    ok += count_oncelock_loop(raw, served, &cell_batches);
     println!(
         "counted n={n} (preload: {rounds} rounds of {} entries), {ok} successes",
         served.len()
@@ -98,6 +105,41 @@ fn count_entry_first(fresh: &[Entry]) -> u32 {
     fresh
         .iter()
         .map(|e| u32::from(black_box(e).resolve().is_ok()))
+        .sum()
+}
+
+/// The raw query inside a fresh `OnceLock` (a once-cell's floor; main.rs, `raw-oncelock`).
+#[inline(never)]
+fn count_oncelock_first(raw: &Raw, cells: &[OnceLock<usize>]) -> u32 {
+    let gpa = raw.get_proc_address;
+    cells
+        .iter()
+        .map(|cell| {
+            let pfn = black_box(cell).get_or_init(|| {
+                setup::raw_query(gpa, black_box(c"cuDriverGetVersion"), 2020, 1)
+                    .map_or(0, |p| p.addr())
+            });
+            u32::from(*pfn != 0)
+        })
+        .sum()
+}
+
+/// The raw loop asking inside fresh `OnceLock`s (main.rs, `raw-loop-oncelock`).
+#[inline(never)]
+fn count_oncelock_loop(raw: &Raw, served: &[Served], batches: &[Vec<OnceLock<usize>>]) -> u32 {
+    let gpa = raw.get_proc_address;
+    batches
+        .iter()
+        .map(|cells| {
+            let mut failures = 0u32;
+            for (s, cell) in served.iter().zip(cells) {
+                let pfn = cell.get_or_init(|| {
+                    setup::raw_query(gpa, s.symbol, s.version, s.flags).map_or(0, |p| p.addr())
+                });
+                failures += u32::from(*pfn == 0);
+            }
+            u32::from(failures == 0)
+        })
         .sum()
 }
 

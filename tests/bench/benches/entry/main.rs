@@ -16,6 +16,7 @@ mod setup;
 use std::ffi::{CString, c_int, c_void};
 use std::hint::black_box;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Barrier, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -241,7 +242,16 @@ fn calls(c: &mut Criterion, with_cudarc: bool) {
 }
 
 /// b. The first resolution of an entry (a fresh `Entry` each iteration; the driver is loaded) vs
-/// one raw `cuGetProcAddress_v2` call.
+/// one raw `cuGetProcAddress_v2` call; then the same two with the memory made equal, to tell the
+/// entry's own work from the cost of touching a cache line nobody has touched yet:
+/// - `raw-cold-slot`: the raw query storing its answer into a fresh 64-byte slot laid out as the
+///   entries are (what any lazy loader does with the pointer: keep it somewhere), from a batch
+///   criterion builds as it builds the fresh entries';
+/// - `raw-oncelock`: the raw query inside a fresh `std::sync::OnceLock`'s `get_or_init`: the
+///   floor of any cache that asks once (a claim, the query, a publication);
+/// - `entry-hot`: fresh entries built in place in a pool of 64 (4 KiB, in the first-level cache)
+///   just before a timed run over the pool: the claim, the checks and the publication, without
+///   the cache miss.
 fn first_resolution(c: &mut Criterion) {
     let gpa = raw().get_proc_address;
     let mut g = c.benchmark_group("first-resolution");
@@ -257,7 +267,74 @@ fn first_resolution(c: &mut Criterion) {
             BatchSize::SmallInput,
         );
     });
+    g.bench_function("raw-cold-slot", |b| {
+        b.iter_batched_ref(
+            Slot::default,
+            |slot| {
+                let answer = setup::raw_query(gpa, black_box(c"cuDriverGetVersion"), 2020, 1);
+                if let Some(pfn) = answer {
+                    black_box(&*slot).pfn.store(pfn, Ordering::Release);
+                }
+                answer.is_some()
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    g.bench_function("raw-oncelock", |b| {
+        // The standard library's once-cell around the raw query: what a careful hand-written
+        // lazy loader is (one claim, the query, one publication), fresh like the entries.
+        b.iter_batched_ref(
+            Once::default,
+            |cell| {
+                let pfn = black_box(&*cell).0.get_or_init(|| {
+                    setup::raw_query(gpa, black_box(c"cuDriverGetVersion"), 2020, 1)
+                        .map_or(0, |p| p.addr())
+                });
+                *pfn != 0
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    g.bench_function("entry-hot", |b| {
+        let mut pool: Vec<Entry> = (0..POOL)
+            .map(|_| Entry::new(c"cuDriverGetVersion", 2020, Stream::Legacy))
+            .collect();
+        b.iter_custom(|iters| {
+            let mut timed = Duration::ZERO;
+            let mut left = iters;
+            while left > 0 {
+                let n = left.min(POOL as u64) as usize;
+                for entry in &mut pool[..n] {
+                    *entry = Entry::new(c"cuDriverGetVersion", 2020, Stream::Legacy);
+                }
+                let start = Instant::now();
+                for entry in &pool[..n] {
+                    black_box(black_box(entry).resolve().is_ok());
+                }
+                timed += start.elapsed();
+                left -= n as u64;
+            }
+            timed
+        });
+    });
     g.finish();
+}
+
+/// How many fresh entries `entry-hot` resolves per timed run (64 entries of 64 bytes: 4 KiB).
+const POOL: usize = 64;
+
+/// A raw lazy loader's once-cell for one pointer (its address; 0: the query failed), laid out as
+/// an `Entry` (one per cache line).
+#[repr(align(64))]
+#[derive(Default)]
+struct Once(OnceLock<usize>);
+
+/// Where a raw lazy loader keeps one pointer, laid out as an `Entry` (one per cache line), for
+/// the raw comparisons with the same memory.
+#[repr(align(64))]
+#[derive(Default)]
+struct Slot {
+    pfn: AtomicPtr<c_void>,
 }
 
 /// One (symbol, version, stream) the driver serves, from the typedef table.
@@ -301,7 +378,10 @@ fn served_entries(raw: &Raw, driver_version: u32) -> Vec<Served> {
 }
 
 /// c. `cuda_entry::preload` over fresh entries of every served typedef vs a raw loop of
-/// `cuGetProcAddress_v2` over the same requests, storing each pointer.
+/// `cuGetProcAddress_v2` over the same requests, storing each pointer; then the same with the
+/// memory made equal (see [`first_resolution`]): `raw-loop-cold` stores into fresh slots laid
+/// out as the entries, `raw-loop-oncelock` asks inside fresh `OnceLock`s, `entry-preload-hot` preloads fresh entries built in place just before
+/// (43 KiB for 671 entries, in the second-level cache).
 fn preload(c: &mut Criterion, served: &[Served]) {
     let gpa = raw().get_proc_address;
     let mut g = c.benchmark_group("preload");
@@ -319,14 +399,15 @@ fn preload(c: &mut Criterion, served: &[Served]) {
             failures
         });
     });
+    let fresh = || {
+        served
+            .iter()
+            .map(|s| Entry::new(s.symbol, s.version, s.stream))
+            .collect::<Vec<Entry>>()
+    };
     g.bench_function("entry-preload", |b| {
         b.iter_batched(
-            || {
-                served
-                    .iter()
-                    .map(|s| Entry::new(s.symbol, s.version, s.stream))
-                    .collect::<Vec<Entry>>()
-            },
+            fresh,
             |entries| {
                 // The slice of references preload takes (one small allocation, timed).
                 let refs: Vec<&Entry> = entries.iter().collect();
@@ -336,6 +417,65 @@ fn preload(c: &mut Criterion, served: &[Served]) {
             },
             BatchSize::SmallInput,
         );
+    });
+    g.bench_function("raw-loop-cold", |b| {
+        b.iter_batched_ref(
+            || {
+                (0..served.len())
+                    .map(|_| Slot::default())
+                    .collect::<Vec<Slot>>()
+            },
+            |slots| {
+                let mut failures = 0usize;
+                for (s, slot) in served.iter().zip(slots.iter()) {
+                    match setup::raw_query(gpa, s.symbol, s.version, s.flags) {
+                        Some(p) => slot.pfn.store(p, Ordering::Release),
+                        None => failures += 1,
+                    }
+                }
+                black_box(&*slots);
+                failures
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    g.bench_function("raw-loop-oncelock", |b| {
+        b.iter_batched_ref(
+            || {
+                (0..served.len())
+                    .map(|_| Once::default())
+                    .collect::<Vec<Once>>()
+            },
+            |cells| {
+                let mut failures = 0usize;
+                for (s, cell) in served.iter().zip(cells.iter()) {
+                    let pfn = cell.0.get_or_init(|| {
+                        setup::raw_query(gpa, s.symbol, s.version, s.flags).map_or(0, |p| p.addr())
+                    });
+                    failures += usize::from(*pfn == 0);
+                }
+                black_box(&*cells);
+                failures
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    g.bench_function("entry-preload-hot", |b| {
+        let mut entries = fresh();
+        b.iter_custom(|iters| {
+            let mut timed = Duration::ZERO;
+            for _ in 0..iters {
+                for (entry, s) in entries.iter_mut().zip(served) {
+                    *entry = Entry::new(s.symbol, s.version, s.stream);
+                }
+                let start = Instant::now();
+                let refs: Vec<&Entry> = entries.iter().collect();
+                black_box(cuda_entry::preload(&refs).is_ok());
+                drop(refs);
+                timed += start.elapsed();
+            }
+            timed
+        });
     });
     g.finish();
 }

@@ -177,6 +177,92 @@ pub(crate) fn report(run: &Run<'_>) {
         Goal::AtMost(1.15),
         "",
     );
+    // The same two with the memory made equal: what the entry's own work costs, apart from
+    // touching lines nobody touched before (main.rs, `first_resolution` and `preload`).
+    t.row(
+        "first resolution, same memory: fresh entry / raw query storing into a fresh slot",
+        ratio(
+            get("first-resolution", "entry"),
+            get("first-resolution", "raw-cold-slot"),
+        ),
+        Goal::AtMost(1.15),
+        "",
+    );
+    t.row(
+        "first resolution, against a once-cell: fresh entry / raw query in a fresh std OnceLock",
+        ratio(
+            get("first-resolution", "entry"),
+            get("first-resolution", "raw-oncelock"),
+        ),
+        Goal::AtMost(1.15),
+        "",
+    );
+    t.row(
+        "first resolution: raw query in a fresh std OnceLock / raw query (a once-cell's floor)",
+        ratio(
+            get("first-resolution", "raw-oncelock"),
+            get("first-resolution", "raw-getprocaddress"),
+        ),
+        Goal::None,
+        "",
+    );
+    t.row(
+        "first resolution, in cache: fresh entry built in place / raw cuGetProcAddress_v2",
+        ratio(
+            get("first-resolution", "entry-hot"),
+            get("first-resolution", "raw-getprocaddress"),
+        ),
+        Goal::AtMost(1.15),
+        "",
+    );
+    t.row(
+        &format!(
+            "preload of {} entries, same memory: cuda_entry::preload / raw loop into fresh slots",
+            run.preload_entries
+        ),
+        ratio(
+            get("preload", "entry-preload"),
+            get("preload", "raw-loop-cold"),
+        ),
+        Goal::AtMost(1.15),
+        "",
+    );
+    t.row(
+        &format!(
+            "preload of {} entries, against once-cells: preload / raw loop in fresh std OnceLocks",
+            run.preload_entries
+        ),
+        ratio(
+            get("preload", "entry-preload"),
+            get("preload", "raw-loop-oncelock"),
+        ),
+        Goal::AtMost(1.15),
+        "",
+    );
+    t.row(
+        &format!(
+            "preload of {} entries: raw loop in fresh std OnceLocks / raw loop (a once-cell's floor)",
+            run.preload_entries
+        ),
+        ratio(
+            get("preload", "raw-loop-oncelock"),
+            get("preload", "raw-loop"),
+        ),
+        Goal::None,
+        "",
+    );
+    t.row(
+        &format!(
+            "preload of {} entries, in cache: preload of entries built in place / raw loop",
+            run.preload_entries
+        ),
+        ratio(
+            get("preload", "entry-preload-hot"),
+            get("preload", "raw-loop"),
+        ),
+        Goal::AtMost(1.15),
+        "",
+    );
     let n = run.threads;
     // Per-thread throughput ratio = time per call on 1 thread / time per call per thread on k.
     let scaling = |what: &str, k: usize| {
@@ -304,10 +390,23 @@ pub(crate) fn report(run: &Run<'_>) {
             all.push((group.to_owned(), id.to_owned()));
         }
     }
-    all.push(("first-resolution".into(), "raw-getprocaddress".into()));
-    all.push(("first-resolution".into(), "entry".into()));
-    all.push(("preload".into(), "raw-loop".into()));
-    all.push(("preload".into(), "entry-preload".into()));
+    for id in [
+        "raw-getprocaddress",
+        "entry",
+        "raw-cold-slot",
+        "raw-oncelock",
+        "entry-hot",
+    ] {
+        all.push(("first-resolution".into(), id.into()));
+    }
+    for id in [
+        "raw-loop",
+        "entry-preload",
+        "raw-loop-cold",
+        "entry-preload-hot",
+    ] {
+        all.push(("preload".into(), id.into()));
+    }
     for id in threads_ids {
         all.push(("threads".into(), id));
     }
