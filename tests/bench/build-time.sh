@@ -52,7 +52,7 @@ cat > "$work/gen/src/main.rs" <<'RS'
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use cuda_entry_table::{CType, Class, Stream, TYPEDEFS, Typedef};
+use cuda_entry_table::{CType, Class, Flavour, TYPEDEFS, Typedef};
 
 /// A Rust type of the C type's size, alignment and class (pointers as `*mut c_void`, callbacks as
 /// the function pointer of their C signature).
@@ -91,7 +91,7 @@ fn rust_type(t: &CType) -> Option<String> {
 fn main() {
     let out = std::env::args().nth(1).expect("output directory");
     let mut newest: BTreeMap<&str, &Typedef> = BTreeMap::new();
-    for t in TYPEDEFS.iter().filter(|t| t.stream == Stream::Legacy) {
+    for t in TYPEDEFS.iter().filter(|t| t.stream == Flavour::Legacy) {
         let slot = newest.entry(t.symbol).or_insert(t);
         if t.version > slot.version {
             *slot = t;
