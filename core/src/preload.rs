@@ -24,50 +24,27 @@ pub fn preload(entries: &[&Entry]) -> Result<(), PreloadError> {
 /// Resolves `entries` in one pass and hands each failure to `failed`, in order.
 ///
 /// One pass: the driver (or runtime) is looked up once for the batch, its version read once, and
-/// the queries follow each other, each next entry's memory fetched during the query before it. Each
-/// entry is still claimed on its own, one at a time, and published as soon as it resolves, so a
-/// thread calling it meanwhile waits for that entry only, and a query that asks for an entry of the
-/// batch from inside the driver still gets the re-entrancy error rather than waiting for itself.
-/// The waiters are woken once, at the end (and before the batch itself would wait on another
-/// thread's claim): a thread that waits for an entry already published either sees it before it
-/// sleeps (it looks after announcing itself, the fence in the wake-up pairs with its own) or sleeps
-/// until that wake-up, which comes after every publication of the batch, so none is missed, and
-/// each waiter's delay is bounded by the rest of the batch (or one wait slice). Waking after each
-/// entry would cost a fence and a load per entry for the rare waiter.
+/// the queries follow each other. Each entry is still claimed on its own, one at a time, and
+/// published as soon as it resolves, so a thread calling it meanwhile waits for that entry only,
+/// and a query that asks for an entry of the batch from inside the driver still gets the
+/// re-entrancy error rather than waiting for itself. The waiters are woken once, at the end
+/// (and before the batch itself would wait on another thread's claim): a thread that waits for
+/// an entry already published either sees it before it sleeps (it looks after announcing itself,
+/// the fence in the wake-up pairs with its own) or sleeps until that wake-up, which comes after
+/// every publication of the batch, so none is missed, and each waiter's delay is bounded by the
+/// rest of the batch (or one wait slice). Waking after each entry would cost a fence and a load
+/// per entry for the rare waiter.
 pub(crate) fn resolve_all<'a>(
     entries: impl IntoIterator<Item = &'a Entry>,
     mut failed: impl FnMut(&'a Entry, Error),
 ) {
     let mut resolvers = Resolvers::default();
-    let mut entries = entries.into_iter().peekable();
-    while let Some(entry) = entries.next() {
-        // The next entry's line is fetched while the driver answers this one: an entry of a
-        // program's registry is a `static` nothing has touched yet, and its first look and claim
-        // would otherwise wait for memory after every query.
-        if let Some(next) = entries.peek() {
-            prefetch(*next);
-        }
+    for entry in entries {
         if let Err(error) = entry.resolve_from(&mut resolvers, Wake::Later) {
             failed(entry, error);
         }
     }
     wake_waiters();
-}
-
-/// Asks the processor to bring `value`'s cache line in, for writing, without waiting for it: a
-/// hint, which changes nothing but timing. Only where the standard library offers the
-/// instruction (x86_64); elsewhere nothing.
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    // SAFETY: a prefetch reads and writes nothing, cannot fault (any address may be hinted) and
-    // needs only SSE, which every x86_64 processor has.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_ET0>(std::ptr::from_ref(value).cast());
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    let _ = value;
 }
 
 /// Every entry of a [`preload`] that could not be resolved.
