@@ -5,6 +5,7 @@
 #
 #   tests/bench/build-time.sh                 # dev profile, 3 runs of each warm measurement
 #   RUNS=5 PROFILE=release tests/bench/build-time.sh
+#   MODE=instructions tests/bench/build-time.sh   # valgrind instruction counts (dev profile; nightly too)
 #
 # Throwaway crates are generated under $CARGO_TARGET_DIR/bench-build-time/ (default
 # target/bench-build-time/; nothing is committed), each with its own target directory:
@@ -69,6 +70,74 @@ build() { # crate -> seconds of one `cargo build`
   end=$EPOCHREALTIME
   python3 -c "print(f'{$end - $start:.3f}')"
 }
+
+# MODE=instructions: instructions rustc executes for a one-line change (valgrind's count, the same
+# on every run, where seconds on a shared machine are not), for the three crates and for the macro
+# crate's expansion written out (its `-Zunpretty=expanded`, nightly) with parts removed
+# (tests/bench/expansion_variants.py): what each part of the expansion costs the compiler when no
+# macro runs, and so the floor of any macro that generates it.
+count() { # crate dir -> millions of instructions of rustc for a one-line change
+  local dir=$1 cmd
+  cargo build --offline --quiet --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" > "$dir.log" 2>&1 \
+    || { echo "cargo build of $dir failed:" >&2; tail -n 40 "$dir.log" >&2; exit 1; }
+  sed -i "s/^pub const EDIT: u32 = .*;/pub const EDIT: u32 = $RANDOM;/" "$dir/src/lib.rs"
+  # The compiler's command line for this crate, as cargo runs it.
+  cmd=$(cd "$dir" && cargo build --offline -v --target-dir "$dir/target" 2>&1 \
+    | grep -o 'Running `[^`]*rustc --crate-name bench_build[^`]*`' | sed 's/^Running `//; s/`$//')
+  [ -n "$cmd" ] || { echo "no rustc command line for $dir" >&2; exit 1; }
+  sed -i "s/^pub const EDIT: u32 = .*;/pub const EDIT: u32 = $RANDOM;/" "$dir/src/lib.rs"
+  (cd "$dir" && eval "valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $cmd") \
+    > /dev/null 2> "$dir.valgrind" \
+    || { echo "rustc under valgrind failed for $dir:" >&2; tail -n 20 "$dir.valgrind" >&2; exit 1; }
+  awk '/I *refs/ { gsub(",", "", $NF); printf "%.0f\n", $NF / 1e6 }' "$dir.valgrind"
+}
+
+if [ "${MODE:-time}" = instructions ]; then
+  command -v valgrind > /dev/null || { echo "MODE=instructions needs valgrind" >&2; exit 1; }
+  declare -A m
+  for crate in plain manual macro; do
+    m[$crate]=$(count "$work/$crate")
+    echo "$crate: ${m[$crate]} M instructions"
+  done
+  cargo +nightly rustc --offline --quiet --manifest-path "$work/macro/Cargo.toml" \
+    --target-dir "$work/macro/target-nightly" -- -Zunpretty=expanded > "$work/expanded.rs" 2> "$work/expanded.log" \
+    || { echo "the nightly expansion failed:" >&2; tail -n 20 "$work/expanded.log" >&2; exit 1; }
+  variants=("expanded|" "expanded-asserts|asserts" "expanded-checks|asserts lint"
+    "expanded-records|asserts lint registration manifest"
+    "expanded-core|asserts lint registration manifest metadata")
+  for v in "${variants[@]}"; do
+    name=${v%%|*} parts=${v#*|}
+    mkdir -p "$work/$name/src"
+    # The same package name: the manifest records' lengths count it.
+    cp "$work/macro/Cargo.toml" "$work/macro/Cargo.lock" "$work/$name/"
+    # shellcheck disable=SC2086 # the parts are words
+    python3 tests/bench/expansion_variants.py "$work/expanded.rs" "$work/$name/src/lib.rs" $parts
+    m[$name]=$(count "$work/$name")
+    echo "$name: ${m[$name]} M instructions"
+  done
+  per() { python3 -c "print(f'{$1 / ${m[manual]}:.2f}')"; }
+  cat <<EOF
+
+================ cuda-entry: instructions of a one-line change (dev profile, $(rustc --version)) ================
+
+| crate (517 declarations) | rustc, millions of instructions | / hand-written |
+|---|---|---|
+| plain extern "C" | ${m[plain]} | $(per "${m[plain]}") |
+| loaded lazily by hand (cudarc style) | ${m[manual]} | 1.00 |
+| through #[cuda_entry] | ${m[macro]} | $(per "${m[macro]}") |
+| its expansion written out (no macro runs) | ${m[expanded]} | $(per "${m[expanded]}") |
+| ... without the ABI assertions | ${m[expanded-asserts]} | $(per "${m[expanded-asserts]}") |
+| ... and without the FFI-lint block | ${m[expanded-checks]} | $(per "${m[expanded-checks]}") |
+| ... and without registration and manifest record | ${m[expanded-records]} | $(per "${m[expanded-records]}") |
+| ... and without the metadata constants, pointer(), is_available() and docs | ${m[expanded-core]} | $(per "${m[expanded-core]}") |
+
+| ratio | value | target | verdict |
+|---|---|---|---|
+| macro / hand-written, one-line change | $(per "${m[macro]}") | <= 2.50 | $(python3 -c "print('ok' if ${m[macro]} <= 2.5 * ${m[manual]} else 'MISS')") |
+| the macro's own share (macro - expansion written out) / hand-written | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
+EOF
+  exit 0
+fi
 
 median() { python3 -c "import statistics,sys; print(f'{statistics.median(map(float, sys.argv[1:])):.3f}')" "$@"; }
 

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Writes a crate's pre-expanded source with parts of every #[cuda_entry] expansion removed.
+
+    expansion_variants.py EXPANDED OUT PART...
+
+EXPANDED is the macro crate's `-Zunpretty=expanded` output (rustc's pretty printing of the
+expansion); OUT gets it without the prelude lines (a stable compiler builds it) and without each
+PART named:
+
+    asserts       the ABI assertions (the `const _` block of each declaration's checks)
+    lint          the extern block that gives the signature to rustc's FFI lints
+    registration  the entry's registration (the linkme element)
+    manifest      the manifest record
+    metadata      SYMBOL, VERSION, STREAM, TYPEDEF, pointer() and is_available(), and every doc
+                  attribute
+
+Used by tests/bench/build-time.sh (MODE=instructions) to measure what each part of the expansion
+costs the compiler when no macro runs. Every part must be found once per declaration at least,
+else this fails: a changed expansion must not make a variant measure nothing.
+"""
+import re
+import sys
+
+
+def group_end(s, start):
+    """Index just past the brace group that opens at the first `{` at or after `start`."""
+    k = s.index('{', start)
+    depth = 0
+    while True:
+        c = s[k]
+        if c == '"':
+            k += 1
+            while s[k] != '"':
+                k += 2 if s[k] == '\\' else 1
+        elif c == '{':
+            depth += 1
+        elif c == '}':
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+
+
+def remove(s, start_re, then_semicolon, at_least, name):
+    out, i, n = [], 0, 0
+    pat = re.compile(start_re)
+    while True:
+        m = pat.search(s, i)
+        if not m:
+            out.append(s[i:])
+            break
+        out.append(s[i:m.start()])
+        k = group_end(s, m.start())
+        if then_semicolon:
+            while s[k] in ' \n':
+                k += 1
+            if s[k] != ';':
+                sys.exit(f"expansion_variants: {name}: no `;` after the item at {s[m.start():m.start() + 80]!r}")
+            k += 1
+        i, n = k, n + 1
+    if n < at_least:
+        sys.exit(f"expansion_variants: {name}: found {n} times, expected at least {at_least}")
+    return ''.join(out)
+
+
+def subn(pattern, s, at_least, name, flags=0):
+    s, n = re.subn(pattern, '', s, flags=flags)
+    if n < at_least:
+        sys.exit(f"expansion_variants: {name}: found {n} times, expected at least {at_least}")
+    return s
+
+
+def main():
+    expanded, out, parts = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+    known = {'asserts', 'lint', 'registration', 'manifest', 'metadata'}
+    if parts - known:
+        sys.exit(f"expansion_variants: unknown parts {sorted(parts - known)}; known: {sorted(known)}")
+    s = open(expanded).read()
+    lines = s.split('\n')
+    s = '\n'.join(l for i, l in enumerate(lines)
+                  if not (i < 8 and ('prelude' in l or l == 'extern crate std;')))
+    n = len(re.findall(r'pub static ENTRY: ::cuda_entry::__private::Entry', s))
+    if n == 0:
+        sys.exit("expansion_variants: no entry found: is this an expansion of #[cuda_entry]?")
+    if 'asserts' in parts:
+        s = remove(s, r'const _: \(\) =\s*\{\s*#\[allow\(unused_imports\)\]', True, n, 'asserts')
+    if 'lint' in parts:
+        s = remove(s, r'const _: \(\) =\s*\{\s*#\[allow\(dead_code\)\]\s*unsafe extern', True, n, 'lint')
+    if 'registration' in parts:
+        s = remove(s, r'#\[used\]\s*#\[unsafe\(link_section = "linkme_ENTRIES"\)\]\s*static REGISTERED',
+                   True, n, 'registration')
+    if 'manifest' in parts:
+        s = subn(r'#\[doc = r" The manifest record that.*?\}\);', s, n, 'manifest', re.S)
+    if 'metadata' in parts:
+        s = subn(r'#\[doc =\s*r?"(?:[^"\\]|\\.)*"\]', s, n, 'metadata (docs)')
+        for name, ty in (('SYMBOL', '&str'), ('VERSION', 'u32'),
+                         ('STREAM', '::cuda_entry::__private::Stream'), ('TYPEDEF', '&str')):
+            s = remove(s, r'pub const ' + name + ': ' + re.escape(ty) + r' =\s*\{', True, n,
+                       f'metadata ({name})')
+        s = remove(s, r'#\[inline\]\s*pub fn pointer\(\)', False, n, 'metadata (pointer)')
+        s = remove(s, r'#\[inline\]\s*#\[must_use\]\s*pub fn is_available\(\)', False, n,
+                   'metadata (is_available)')
+    open(out, 'w').write(s)
+
+
+main()
