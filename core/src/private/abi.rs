@@ -339,17 +339,16 @@ impl Layout {
 /// crate.
 #[track_caller]
 pub const fn layout<T>(skip: bool, expect: Expect<'_>, typedefs: &str) {
-    if let Some(message) = layout_message::<T>(skip, expect, typedefs) {
-        panic!("{}", message.as_str());
+    let found = Layout::of::<T>();
+    // The message only on failure: const evaluation of a passing check builds nothing.
+    if !skip && !expect.accepts(found) {
+        layout_failed(found, expect, typedefs);
     }
 }
 
-/// [`layout`]'s message, `None` when the layout is the expected one.
-const fn layout_message<T>(skip: bool, expect: Expect<'_>, typedefs: &str) -> Option<Message> {
-    let found = Layout::of::<T>();
-    if skip || expect.accepts(found) {
-        return None;
-    }
+/// [`layout`]'s failure: the message, panicked at the caller.
+#[track_caller]
+const fn layout_failed(found: Layout, expect: Expect<'_>, typedefs: &str) -> ! {
     let mut message = Message::layout(expect.before, found, expect.after);
     let mut i = 0;
     while i < expect.others.len() {
@@ -359,7 +358,7 @@ const fn layout_message<T>(skip: bool, expect: Expect<'_>, typedefs: &str) -> Op
         }
         i += 1;
     }
-    Some(message.then(typedefs))
+    panic!("{}", message.then(typedefs).as_str());
 }
 
 /// The register class a C type passed by value travels in, for [`value`].
@@ -393,26 +392,17 @@ pub const fn value<T>(
         CClass::Integer => false,
         CClass::Any => return,
     };
-    if let Some(message) = class_message(found, c_float, class_before, class_after, typedefs) {
-        panic!("{}", message.as_str());
-    }
-}
-
-/// [`value`]'s message for the class, `None` when it is right or unknown.
-const fn class_message(
-    found: NumberClass,
-    c_float: bool,
-    before: &str,
-    after: &str,
-    typedefs: &str,
-) -> Option<Message> {
     let words = match found {
         NumberClass::Integer if c_float => cuda_entry_table::class_words::INTEGER,
         NumberClass::Pointer if c_float => cuda_entry_table::class_words::POINTER,
         NumberClass::Float if !c_float => cuda_entry_table::class_words::FLOAT,
-        _ => return None,
+        _ => return,
     };
-    Some(Message::text(before).then(words).then(after).then(typedefs))
+    let message = Message::text(class_before)
+        .then(words)
+        .then(class_after)
+        .then(typedefs);
+    panic!("{}", message.as_str());
 }
 
 #[cfg(test)]
@@ -495,27 +485,42 @@ mod tests {
             value::<u32>(expect, (NumberClass::Integer, CClass::Integer), "", "", "");
             value::<f32>(expect, (NumberClass::Float, CClass::Any), "", "", "");
         }
+        // At run time (never, in an expansion) a failed check panics with the message.
+        let message = |check: &dyn Fn()| {
+            let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check))
+                .expect_err("a mismatch panics");
+            payload
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_default()
+        };
         // Another layout the headers gave the type.
-        assert!(layout_message::<u128>(false, expect, "\nt").is_none());
-        let found = layout_message::<u32>(false, expect, "\nt").expect("a mismatch");
-        assert_eq!(found.as_str(), "b 4 bytes, align 4 a; v2000\nt");
-        let found = layout_message::<u8>(false, expect, "").expect("a mismatch");
-        assert_eq!(found.as_str(), "b 1 bytes, align 1 a");
-        let found = class_message(NumberClass::Integer, true, "`u32` is ", ": f32", "");
+        layout::<u128>(false, expect, "\nt");
         assert_eq!(
-            found.expect("an integer").as_str(),
+            message(&|| layout::<u32>(false, expect, "\nt")),
+            "b 4 bytes, align 4 a; v2000\nt"
+        );
+        assert_eq!(
+            message(&|| layout::<u8>(false, expect, "")),
+            "b 1 bytes, align 1 a"
+        );
+        let four = Expect {
+            size: 4,
+            align: 4,
+            also: NO_LAYOUTS,
+            before: "",
+            after: "",
+            others: &[],
+        };
+        let class = (NumberClass::Integer, CClass::Float);
+        assert_eq!(
+            message(&|| value::<u32>(four, class, "`u32` is ", ": f32", "")),
             "`u32` is an integer, passed in an integer register: f32"
         );
-        let found = class_message(NumberClass::Float, false, "", "", "").expect("a float");
-        assert!(found.as_str().starts_with("a floating-point type"));
-        // At run time (never, in an expansion) the check panics with the message.
-        let panicked = std::panic::catch_unwind(|| layout::<u8>(false, expect, ""));
-        let payload = panicked.expect_err("a mismatch panics");
-        let text = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .unwrap_or_default();
-        assert_eq!(text, "b 1 bytes, align 1 a");
+        let class = (NumberClass::Float, CClass::Integer);
+        assert!(
+            message(&|| value::<f32>(four, class, "", "", "")).starts_with("a floating-point type")
+        );
     }
 
     #[test]

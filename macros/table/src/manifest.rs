@@ -74,11 +74,31 @@ pub const fn record_len(record: &Record<'_>) -> usize {
 /// constant evaluation, so at compile time in an expansion).
 pub const fn encode<const N: usize>(record: &Record<'_>) -> [u8; N] {
     assert!(N == record_len(record), "manifest record length");
+    let mut out = [0u8; N];
+    write(record, &mut out);
+    out
+}
+
+/// The bytes of `record`, as [`encode`] gives them: what the expansion writes into the section as
+/// a byte string (the attribute knows every field), so that no constant evaluation of
+/// [`encode`] runs per declaration in every build of the declaring crate.
+///
+/// # Panics
+///
+/// When the symbol or the package is longer than [`MAX_TEXT`] bytes.
+#[must_use]
+pub fn to_bytes(record: &Record<'_>) -> Vec<u8> {
+    let mut out = vec![0u8; record_len(record)];
+    write(record, &mut out);
+    out
+}
+
+/// Writes `record` into `out`, which is [`record_len`]`(record)` bytes long.
+const fn write(record: &Record<'_>, out: &mut [u8]) {
     assert!(
         record.symbol.len() <= MAX_TEXT && record.package.len() <= MAX_TEXT,
         "manifest text too long"
     );
-    let mut out = [0u8; N];
     let v = record.version.to_le_bytes();
     let s = (record.symbol.len() as u16).to_le_bytes();
     let p = (record.package.len() as u16).to_le_bytes();
@@ -105,14 +125,13 @@ pub const fn encode<const N: usize>(record: &Record<'_>) -> [u8; N] {
         p[0],
         p[1],
     ];
-    let at = copy(&mut out, 0, &header);
-    let at = copy(&mut out, at, record.symbol.as_bytes());
-    copy(&mut out, at, record.package.as_bytes());
-    out
+    let at = copy(out, 0, &header);
+    let at = copy(out, at, record.symbol.as_bytes());
+    copy(out, at, record.package.as_bytes());
 }
 
 /// Copies `bytes` into `out` at `at`; returns the end.
-const fn copy<const N: usize>(out: &mut [u8; N], mut at: usize, bytes: &[u8]) -> usize {
+const fn copy(out: &mut [u8], mut at: usize, bytes: &[u8]) -> usize {
     let mut i = 0;
     while i < bytes.len() {
         out[at] = bytes[i];
@@ -273,6 +292,34 @@ mod tests {
         ..RECORD
     };
     const OPTIONAL_BYTES: [u8; record_len(&OPTIONAL)] = encode(&OPTIONAL);
+
+    #[test]
+    fn the_expansion_writes_the_bytes_the_const_encoder_writes() {
+        // The attribute writes `to_bytes`'s output as a byte string; `encode` is the constant
+        // writer: one format, whichever wrote it.
+        assert_eq!(to_bytes(&RECORD), BYTES);
+        assert_eq!(to_bytes(&OPTIONAL), OPTIONAL_BYTES);
+        let legacy = Record {
+            stream: DefaultStream::Legacy,
+            resolver: Resolver::Driver,
+            version: 2000,
+            ..OPTIONAL
+        };
+        let bytes = to_bytes(&legacy);
+        assert_eq!(bytes.len(), record_len(&legacy));
+        assert_eq!(parse(&bytes).unwrap()[0].version, 2000);
+        assert_eq!(parse(&bytes).unwrap()[0].stream, DefaultStream::Legacy);
+    }
+
+    #[test]
+    #[should_panic(expected = "manifest text too long")]
+    fn a_symbol_too_long_for_a_record_is_refused() {
+        let long = "s".repeat(MAX_TEXT + 1);
+        let _ = to_bytes(&Record {
+            symbol: &long,
+            ..RECORD
+        });
+    }
 
     #[test]
     fn a_record_reads_back_as_written_across_padding() {
