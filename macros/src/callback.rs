@@ -6,10 +6,11 @@
 //! [`CFn`]: https://docs.rs/cuda-entry (`__private::CFn`, not a public API)
 
 use cuda_entry_table::rules::{CallbackAssertion, Checked, Value};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::shape::{At, respan};
+use crate::expand::private_at;
+use crate::shape::At;
 
 /// The assertions of every callback parameter, in one `const` block of their own; empty when
 /// the declaration has none.
@@ -19,21 +20,24 @@ pub(crate) fn assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenS
         return TokenStream::new();
     }
     let typedefs = checked.typedefs_lines();
-    let each = callbacks.iter().map(|c| assertion(private, c));
+    let each = callbacks.iter().map(assertion);
     quote! {
         // For the probes' answers where no inherent constant applies.
         #[allow(unused_imports)]
         use #private::ClassFallback as _;
+        // The checks' paths start with this one identifier, made at each declared type.
+        #[allow(unused_imports)]
+        use #private as __cuda_entry;
         // The lines that end every message: the symbol's typedefs.
         const TYPEDEFS: &str = #typedefs;
         #(#each)*
     }
 }
 
-fn assertion(private: &TokenStream, c: &CallbackAssertion<'_>) -> TokenStream {
+fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
     let ty = c.ty;
     let at = At::of(ty);
-    let p = respan(private.clone(), at.first);
+    let p = private_at(at.first);
     let params = c.params.iter().map(|v| value(&p, v));
     let ret = match &c.ret {
         Some(v) => {
@@ -55,12 +59,11 @@ fn assertion(private: &TokenStream, c: &CallbackAssertion<'_>) -> TokenStream {
             after: #after,
         }
     };
-    let args = quote! {
-        #expect,
+    let classes = at.typed(quote! {
         &[#(#classes),*],
-        #p::ClassProbe::<<#ty as #p::CFn>::Ret>::CLASS,
-        TYPEDEFS
-    };
+        #p::ClassProbe::<<#ty as #p::CFn>::Ret>::CLASS
+    });
+    let args = quote!(#expect, #classes, TYPEDEFS);
     let call = at.call(quote!(#p::callback::<#ty>), args);
     quote_spanned! {at.first=>
         #[cfg(target_pointer_width = "64")]
@@ -70,7 +73,7 @@ fn assertion(private: &TokenStream, c: &CallbackAssertion<'_>) -> TokenStream {
     }
 }
 
-fn value(p: &TokenStream, v: &Value) -> TokenStream {
+fn value(p: &Ident, v: &Value) -> TokenStream {
     let (size, align, float, words) = (v.size as usize, v.align as usize, v.float, &v.words);
     let also = v.also.iter().map(|(size, align)| {
         let (size, align) = (*size as usize, *align as usize);

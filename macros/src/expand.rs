@@ -11,12 +11,12 @@ use cuda_entry_table::rules::{
     Argument, Assertion, Checked, ClassRule, Declaration, DefaultStream, Expected, Resolver,
     is_c_type,
 };
-use proc_macro2::{Group, Literal, TokenStream};
+use proc_macro2::{Group, Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
 
 use crate::crate_path::Paths;
-use crate::shape::{At, Docs, Shape, Status, respan, signature_text};
+use crate::shape::{At, Docs, Shape, Status, signature_text};
 
 /// The expansion of a declaration the rules accept.
 pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
@@ -67,13 +67,10 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             quote!(#typedef_name),
         ),
     };
-    let (entry, resolver) = if checked.resolver == Resolver::Runtime {
-        (
-            quote!(#entry.through(#p::Resolver::Runtime)),
-            quote!(#p::Resolver::Runtime),
-        )
+    let entry = if checked.resolver == Resolver::Runtime {
+        quote!(#entry.through(#p::Resolver::Runtime))
     } else {
-        (entry, quote!(#p::Resolver::Driver))
+        entry
     };
     let optional = checked.optional;
     let entry = if optional {
@@ -84,17 +81,31 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     let unverified = checked.typedef.is_none();
     // The declaring package, as cargo tells the compiler of the crate being expanded.
     let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
-    // The record's length, known here (`encode` checks it): no constant per declaration to
-    // compute it from.
-    let record_len = manifest::record_len(&manifest::Record {
-        symbol,
-        version,
-        stream: cuda_entry_table::DefaultStream::Legacy,
-        resolver: Resolver::Driver,
-        unverified,
-        optional,
-        package: &package,
-    });
+    // The manifest record's bytes, known here: a byte string in the expansion, no constant
+    // evaluation per declaration (the same `cuda_entry_table::manifest` writes them). A
+    // declaration with a per-thread twin has two, chosen where the facade's feature is known;
+    // they differ only in the version and the stream code, so have one length.
+    let record = |version: u32, stream: DefaultStream| {
+        manifest::to_bytes(&manifest::Record {
+            symbol,
+            version,
+            stream,
+            resolver: checked.resolver,
+            unverified,
+            optional,
+            package: &package,
+        })
+    };
+    let legacy = record(version, DefaultStream::per_thread(checked.per_thread()));
+    let record_len = legacy.len();
+    let legacy = Literal::byte_string(&legacy);
+    let record = match checked.twin {
+        Some(twin) => {
+            let per_thread = Literal::byte_string(&record(twin.version, DefaultStream::PerThread));
+            quote!(if #p::PER_THREAD_DEFAULT { *#per_thread } else { *#legacy })
+        }
+        None => quote!(*#legacy),
+    };
     let sections = link_sections();
     let retention = gnu_pe_retention(&p);
     let checks = abi_assertions(checked, &paths.private());
@@ -184,19 +195,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             /// The manifest record that `cuda-entry check BINARY` reads.
             #[used]
             #sections
-            static MANIFEST_RECORD: [u8; #record_len] = #p::manifest::encode(
-                // The values, not the constants: those count as the user's use of the
-                // declaration.
-                &#p::manifest::Record {
-                    symbol: #symbol,
-                    version: #version_const,
-                    stream: #stream_const,
-                    resolver: #resolver,
-                    unverified: #unverified,
-                    optional: #optional,
-                    package: #package,
-                },
-            );
+            static MANIFEST_RECORD: [u8; #record_len] = #record;
 
             #retention
         }
@@ -374,23 +373,26 @@ fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
         return TokenStream::new();
     }
     let typedefs = checked.typedefs_lines();
-    let each = assertions.iter().map(|a| assertion(private, a));
+    let each = assertions.iter().map(assertion);
     quote! {
         // For the probes' answers where no inherent constant applies: one glob import of the
         // fallback traits (one item, where naming the four made four more).
         #[allow(unused_imports)]
         use #private::fallbacks::*;
+        // The checks' paths start with this one identifier, made at each declared type.
+        #[allow(unused_imports)]
+        use #private as __cuda_entry;
         // The lines that end every message: the symbol's typedefs.
         const TYPEDEFS: &str = #typedefs;
         #(#each)*
     }
 }
 
-fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
+fn assertion(a: &Assertion<'_>) -> TokenStream {
     let ty = a.ty;
     let at = At::of(ty);
     // Every path at the type, so that a failure points at it.
-    let p = respan(private.clone(), at.first);
+    let p = private_at(at.first);
     let mut body = TokenStream::new();
     if let Some(expected) = &a.layout {
         let expect = expect(&p, expected);
@@ -401,11 +403,11 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
                 after,
             }) => (
                 // Only a C float needs integers and pointers told apart.
-                if *float {
+                at.typed(if *float {
                     quote!((#p::ClassProbe::<#ty>::CLASS, #p::CClass::Float))
                 } else {
                     quote!((#p::Probe::<#ty>::FLOAT, #p::CClass::Integer))
-                },
+                }),
                 before.as_str(),
                 after.as_str(),
             ),
@@ -417,7 +419,7 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
     if a.pointee.is_some() || a.second.is_some() {
         // `c_void` at either level leaves what is below it unchecked.
         let pointee = quote!(<#ty as #p::CPointer>::Pointee);
-        let void = quote!(#p::Probe::<#pointee>::VOID);
+        let void = at.typed(quote!(#p::Probe::<#pointee>::VOID));
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
             let args = quote!(#void, #expect, TYPEDEFS);
@@ -425,7 +427,7 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
         }
         if let Some(expected) = &a.second {
             let second = quote!(<#pointee as #p::CPointerSlot>::Pointee);
-            let skip = quote!(#void || #p::Probe::<#second>::VOID);
+            let skip = at.typed(quote!(#void || #p::Probe::<#second>::VOID));
             let expect = expect(&p, expected);
             let args = quote!(#skip, #expect, TYPEDEFS);
             body.extend(at.call(quote!(#p::layout::<#second>), args));
@@ -434,7 +436,7 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
         body.extend(quote!(#p::pointer::<#ty>();));
     }
     if let Some(message) = &a.writable {
-        let read_only = quote!(#p::AccessProbe::<#ty>::READ_ONLY);
+        let read_only = at.typed(quote!(#p::AccessProbe::<#ty>::READ_ONLY));
         body.extend(at.call(quote!(#p::writable), quote!(#read_only, #message)));
     }
     if let Some((before, after)) = &a.valid {
@@ -444,11 +446,13 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
         } else {
             quote!(#ty)
         };
-        let args = quote!(#p::ValueProbe::<#value>::INVALID, #before, #after, TYPEDEFS);
+        let invalid = at.typed(quote!(#p::ValueProbe::<#value>::INVALID));
+        let args = quote!(#invalid, #before, #after, TYPEDEFS);
         body.extend(at.call(quote!(#p::valid), args));
     }
     if let Some((before, after)) = &a.status {
-        let found = quote!((#p::ClassProbe::<#ty>::CLASS, #p::ValueProbe::<#ty>::INVALID));
+        let found =
+            at.typed(quote!((#p::ClassProbe::<#ty>::CLASS, #p::ValueProbe::<#ty>::INVALID)));
         let args = quote!(#found, #before, #after, TYPEDEFS);
         body.extend(at.call(quote!(#p::status), args));
     }
@@ -459,8 +463,14 @@ fn assertion(private: &TokenStream, a: &Assertion<'_>) -> TokenStream {
     }
 }
 
+/// `__cuda_entry`, the crate's `__private` as the assertion blocks import it, at `span`: each
+/// check's path is made at its declared type, so that a failure points there.
+pub(crate) fn private_at(span: Span) -> Ident {
+    Ident::new("__cuda_entry", span)
+}
+
 /// The `Expect` of an expected layout.
-fn expect(p: &TokenStream, expected: &Expected) -> TokenStream {
+fn expect(p: &Ident, expected: &Expected) -> TokenStream {
     let (size, align) = (expected.size as usize, expected.align as usize);
     let (before, after) = (&expected.before, &expected.after);
     // A shared empty slice where there is none, rather than a promoted constant per call.

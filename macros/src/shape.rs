@@ -289,13 +289,17 @@ impl At {
     }
 
     /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
-    /// failure points at it.
+    /// failure points at it. Arguments that name the type go through [`At::typed`]; the rest
+    /// (literals, the expected layouts) can fail nothing and keep their spans.
     pub(crate) fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
-        // Every token at the type, so that any error in the call (a type that is no pointer)
-        // points at it.
-        let mut group = Group::new(Delimiter::Parenthesis, respan(args, self.first));
+        let mut group = Group::new(Delimiter::Parenthesis, args);
         group.set_span(self.last);
         let function = respan(function, self.first);
         quote_spanned!(self.first=> #function #group;)
+    }
+
+    /// `tokens` at the type: an error in them (a type that is no pointer) points at it.
+    pub(crate) fn typed(self, tokens: TokenStream) -> TokenStream {
+        respan(tokens, self.first)
     }
 }

@@ -61,21 +61,23 @@ impl launch::Signature for () {
 #[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
+    use ::cuda_entry::__private as __cuda_entry;
+    #[allow(unused_imports)]
     use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)";
     const _: () = {
-        ::cuda_entry::__private::value::<CUfunction>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUfunction>(
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<CUfunction>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUfunction>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is ",
             ": declare it with a pointer type",
@@ -83,18 +85,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<u32>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<u32>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<u32>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<u32>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX`, passed in an integer register, but `u32` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -102,18 +104,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<u32>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<u32>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<u32>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<u32>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY`, passed in an integer register, but `u32` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -121,18 +123,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<u32>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<u32>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<u32>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<u32>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ`, passed in an integer register, but `u32` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -140,18 +142,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<u32>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<u32>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<u32>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<u32>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX`, passed in an integer register, but `u32` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -159,18 +161,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<u32>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<u32>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<u32>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<u32>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY`, passed in an integer register, but `u32` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -178,18 +180,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<u32>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<u32>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<u32>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<u32>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ`, passed in an integer register, but `u32` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -197,18 +199,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<u32>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<u32>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<u32>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<u32>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes`, passed in an integer register, but `u32` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -216,18 +218,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<CUstream>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUstream>(
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<CUstream>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUstream>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
             ": declare it with a pointer type",
@@ -235,87 +237,65 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::layout::<
-            <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
-        >(
-            ::cuda_entry::__private::Probe::<
-                <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
-            >::VOID,
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::layout::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>(
+            __cuda_entry::Probe::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             TYPEDEFS,
         );
-        ::cuda_entry::__private::writable(
-            ::cuda_entry::__private::AccessProbe::<*mut *mut c_void>::READ_ONLY,
+        __cuda_entry::writable(
+            __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
             "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        ::cuda_entry::__private::valid(
-            ::cuda_entry::__private::ValueProbe::<
-                <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
-            >::INVALID,
-            "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through, but `*mut *mut c_void` points to ",
-            ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`",
-            TYPEDEFS,
-        );
+        __cuda_entry :: valid (__cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`" , TYPEDEFS) ;
     };
     const _: () = {
-        ::cuda_entry::__private::layout::<
-            <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
-        >(
-            ::cuda_entry::__private::Probe::<
-                <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
-            >::VOID,
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::layout::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>(
+            __cuda_entry::Probe::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             TYPEDEFS,
         );
-        ::cuda_entry::__private::writable(
-            ::cuda_entry::__private::AccessProbe::<*mut *mut c_void>::READ_ONLY,
+        __cuda_entry::writable(
+            __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
             "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        ::cuda_entry::__private::valid(
-            ::cuda_entry::__private::ValueProbe::<
-                <*mut *mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
-            >::INVALID,
-            "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through, but `*mut *mut c_void` points to ",
-            ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`",
-            TYPEDEFS,
-        );
+        __cuda_entry :: valid (__cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`" , TYPEDEFS) ;
     };
     const _: () = {
-        ::cuda_entry::__private::value::<CUresult>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUresult>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUresult>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
-        ::cuda_entry::__private::status(
+        __cuda_entry::status(
             (
-                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
-                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+                __cuda_entry::ClassProbe::<CUresult>::CLASS,
+                __cuda_entry::ValueProbe::<CUresult>::INVALID,
             ),
             "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
@@ -413,16 +393,11 @@ pub(crate) mod launch {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; 47usize] =
-        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
-            symbol: "cuLaunchKernel",
-            version: ::cuda_entry::__private::default_stream_version(4000u32, 7000u32),
-            stream: ::cuda_entry::__private::default_stream(7000u32),
-            resolver: ::cuda_entry::__private::Resolver::Driver,
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        });
+    static MANIFEST_RECORD: [u8; 47usize] = if ::cuda_entry::__private::PER_THREAD_DEFAULT {
+        *b"CUEN\x01\x02\x01\0X\x1B\0\0\x0E\0\x11\0cuLaunchKernelcuda-entry-macros"
+    } else {
+        *b"CUEN\x01\x01\x01\0\xA0\x0F\0\0\x0E\0\x11\0cuLaunchKernelcuda-entry-macros"
+    };
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
@@ -460,14 +435,16 @@ impl mem_free::Signature for () {
 #[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
+    use ::cuda_entry::__private as __cuda_entry;
+    #[allow(unused_imports)]
     use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)";
     const _: () = {
-        ::cuda_entry::__private::value::<CUdeviceptr>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUdeviceptr>(
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr` (8 bytes, align 8), but `CUdeviceptr` is ",
                 after: ": declare it with a type of the C layout",
                 others: &[(
@@ -477,8 +454,8 @@ const _: () = {
                 )],
             },
             (
-                ::cuda_entry::__private::Probe::<CUdeviceptr>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUdeviceptr>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr`, passed in an integer register, but `CUdeviceptr` is ",
             ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
@@ -486,27 +463,27 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<CUresult>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUresult>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "the return type of `PFN_cuMemFree_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUresult>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "the return type of `PFN_cuMemFree_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
-        ::cuda_entry::__private::status(
+        __cuda_entry::status(
             (
-                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
-                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+                __cuda_entry::ClassProbe::<CUresult>::CLASS,
+                __cuda_entry::ValueProbe::<CUresult>::INVALID,
             ),
             "the return type of `PFN_cuMemFree_v3020` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
@@ -595,15 +572,7 @@ mod mem_free {
         unsafe(link_section = "cuda_entry")
     )]
     static MANIFEST_RECORD: [u8; 42usize] =
-        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
-            symbol: "cuMemFree",
-            version: 3020u32,
-            stream: ::cuda_entry::__private::Stream::Legacy,
-            resolver: ::cuda_entry::__private::Resolver::Runtime,
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        });
+        *b"CUEN\x01\x01\x02\0\xCC\x0B\0\0\t\0\x11\0cuMemFreecuda-entry-macros";
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

@@ -34,21 +34,23 @@ impl launch_host_func::Signature for () {
 #[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
+    use ::cuda_entry::__private as __cuda_entry;
+    #[allow(unused_imports)]
     use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
     const _: () = {
-        ::cuda_entry::__private::value::<CUstream>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUstream>(
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<CUstream>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUstream>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
             ": declare it with a pointer type",
@@ -56,18 +58,18 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<CUhostFn>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUhostFn>(
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn` (8 bytes, align 8), but `CUhostFn` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<CUhostFn>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUhostFn>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, passed in an integer register, but `CUhostFn` is ",
             ": declare it with a function pointer type",
@@ -75,42 +77,40 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::pointer::<*mut c_void>();
-        ::cuda_entry::__private::writable(
-            ::cuda_entry::__private::AccessProbe::<*mut c_void>::READ_ONLY,
+        __cuda_entry::pointer::<*mut c_void>();
+        __cuda_entry::writable(
+            __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,
             "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        ::cuda_entry::__private::valid(
-            ::cuda_entry::__private::ValueProbe::<
-                <*mut c_void as ::cuda_entry::__private::CPointer>::Pointee,
-            >::INVALID,
+        __cuda_entry::valid(
+            __cuda_entry::ValueProbe::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::INVALID,
             "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through, but `*mut c_void` points to ",
             ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)",
             TYPEDEFS,
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<CUresult>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUresult>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUresult>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
-        ::cuda_entry::__private::status(
+        __cuda_entry::status(
             (
-                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
-                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+                __cuda_entry::ClassProbe::<CUresult>::CLASS,
+                __cuda_entry::ValueProbe::<CUresult>::INVALID,
             ),
             "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
@@ -120,11 +120,29 @@ const _: () = {
 };
 const _: () = {
     #[allow(unused_imports)]
+    use ::cuda_entry::__private as __cuda_entry;
+    #[allow(unused_imports)]
     use ::cuda_entry::__private::ClassFallback as _;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {
-        :: cuda_entry :: __private :: callback :: < CUhostFn > (:: cuda_entry :: __private :: CCallback { params : & [:: cuda_entry :: __private :: CValue { size : 8usize , align : 8usize , also : & [] , float : false , words : ", where C has `void *userData` (8 bytes, align 8, passed in an integer register)" , }] , ret : :: core :: option :: Option :: None , before : "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, a callback `void (*)(void *userData)`, but `CUhostFn` " , after : ": declare it `Option<unsafe extern \"C\" fn(*mut c_void)>`" , } , & [:: cuda_entry :: __private :: ClassProbe :: << CUhostFn as :: cuda_entry :: __private :: CFn > :: A0 > :: CLASS] , :: cuda_entry :: __private :: ClassProbe :: << CUhostFn as :: cuda_entry :: __private :: CFn > :: Ret > :: CLASS , TYPEDEFS) ;
+        __cuda_entry::callback::<CUhostFn>(
+            __cuda_entry::CCallback {
+                params: &[__cuda_entry::CValue {
+                    size: 8usize,
+                    align: 8usize,
+                    also: &[],
+                    float: false,
+                    words: ", where C has `void *userData` (8 bytes, align 8, passed in an integer register)",
+                }],
+                ret: ::core::option::Option::None,
+                before: "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, a callback `void (*)(void *userData)`, but `CUhostFn` ",
+                after: ": declare it `Option<unsafe extern \"C\" fn(*mut c_void)>`",
+            },
+            &[__cuda_entry::ClassProbe::<<CUhostFn as __cuda_entry::CFn>::A0>::CLASS],
+            __cuda_entry::ClassProbe::<<CUhostFn as __cuda_entry::CFn>::Ret>::CLASS,
+            TYPEDEFS,
+        );
     };
 };
 const _: () = {
@@ -205,16 +223,11 @@ pub mod launch_host_func {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; 49usize] =
-        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
-            symbol: "cuLaunchHostFunc",
-            version: ::cuda_entry::__private::default_stream_version(10000u32, 10000u32),
-            stream: ::cuda_entry::__private::default_stream(10000u32),
-            resolver: ::cuda_entry::__private::Resolver::Driver,
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        });
+    static MANIFEST_RECORD: [u8; 49usize] = if ::cuda_entry::__private::PER_THREAD_DEFAULT {
+        *b"CUEN\x01\x02\x01\0\x10'\0\0\x10\0\x11\0cuLaunchHostFunccuda-entry-macros"
+    } else {
+        *b"CUEN\x01\x01\x01\0\x10'\0\0\x10\0\x11\0cuLaunchHostFunccuda-entry-macros"
+    };
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

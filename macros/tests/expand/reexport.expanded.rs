@@ -47,81 +47,66 @@ impl ctx_create_v4::Signature for () {
 #[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
+    use gpu_sys::cuda_entry::__private as __cuda_entry;
+    #[allow(unused_imports)]
     use gpu_sys::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
     const _: () = {
-        gpu_sys::cuda_entry::__private::layout::<
-            <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
-        >(
-            gpu_sys::cuda_entry::__private::Probe::<
-                <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
-            >::VOID,
-            gpu_sys::cuda_entry::__private::Expect {
+        __cuda_entry::layout::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>(
+            __cuda_entry::Probe::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>::VOID,
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             TYPEDEFS,
         );
-        gpu_sys::cuda_entry::__private::writable(
-            gpu_sys::cuda_entry::__private::AccessProbe::<*mut CUcontext>::READ_ONLY,
+        __cuda_entry::writable(
+            __cuda_entry::AccessProbe::<*mut CUcontext>::READ_ONLY,
             "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through (its pointee is not `const`), but `*mut CUcontext` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        gpu_sys::cuda_entry::__private::valid(
-            gpu_sys::cuda_entry::__private::ValueProbe::<
-                <*mut CUcontext as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
-            >::INVALID,
-            "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through, but `*mut CUcontext` points to ",
-            ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`",
-            TYPEDEFS,
-        );
+        __cuda_entry :: valid (__cuda_entry :: ValueProbe :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: INVALID , "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through, but `*mut CUcontext` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`" , TYPEDEFS) ;
     };
     const _: () = {
-        gpu_sys::cuda_entry::__private::layout::<
-            <*mut c_void as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
-        >(
-            gpu_sys::cuda_entry::__private::Probe::<
-                <*mut c_void as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
-            >::VOID,
-            gpu_sys::cuda_entry::__private::Expect {
+        __cuda_entry::layout::<<*mut c_void as __cuda_entry::CPointer>::Pointee>(
+            __cuda_entry::Probe::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
+            __cuda_entry::Expect {
                 size: 24usize,
                 align: 8usize,
-                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, a pointer to `CUctxCreateParams` (24 bytes, align 8), but `*mut c_void` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             TYPEDEFS,
         );
-        gpu_sys::cuda_entry::__private::writable(
-            gpu_sys::cuda_entry::__private::AccessProbe::<*mut c_void>::READ_ONLY,
+        __cuda_entry::writable(
+            __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,
             "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        gpu_sys::cuda_entry::__private::valid(
-            gpu_sys::cuda_entry::__private::ValueProbe::<
-                <*mut c_void as gpu_sys::cuda_entry::__private::CPointer>::Pointee,
-            >::INVALID,
+        __cuda_entry::valid(
+            __cuda_entry::ValueProbe::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::INVALID,
             "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through, but `*mut c_void` points to ",
             ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)",
             TYPEDEFS,
         );
     };
     const _: () = {
-        gpu_sys::cuda_entry::__private::value::<u32>(
-            gpu_sys::cuda_entry::__private::Expect {
+        __cuda_entry::value::<u32>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags` (4 bytes, align 4), but `u32` is ",
                 after: ": declare it with a type of the C layout",
-                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                gpu_sys::cuda_entry::__private::Probe::<u32>::FLOAT,
-                gpu_sys::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<u32>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags`, passed in an integer register, but `u32` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -129,18 +114,18 @@ const _: () = {
         );
     };
     const _: () = {
-        gpu_sys::cuda_entry::__private::value::<CUdevice>(
-            gpu_sys::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUdevice>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is ",
                 after: ": declare it with a type of the C layout",
-                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                gpu_sys::cuda_entry::__private::Probe::<CUdevice>::FLOAT,
-                gpu_sys::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUdevice>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
@@ -148,27 +133,27 @@ const _: () = {
         );
     };
     const _: () = {
-        gpu_sys::cuda_entry::__private::value::<CUresult>(
-            gpu_sys::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUresult>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: gpu_sys::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
-                others: gpu_sys::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                gpu_sys::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                gpu_sys::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUresult>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
-        gpu_sys::cuda_entry::__private::status(
+        __cuda_entry::status(
             (
-                gpu_sys::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
-                gpu_sys::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+                __cuda_entry::ClassProbe::<CUresult>::CLASS,
+                __cuda_entry::ValueProbe::<CUresult>::INVALID,
             ),
             "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
@@ -262,17 +247,8 @@ pub(crate) mod ctx_create_v4 {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; 44usize] = gpu_sys::cuda_entry::__private::manifest::encode(
-        &gpu_sys::cuda_entry::__private::manifest::Record {
-            symbol: "cuCtxCreate",
-            version: 12050u32,
-            stream: gpu_sys::cuda_entry::__private::Stream::Legacy,
-            resolver: gpu_sys::cuda_entry::__private::Resolver::Driver,
-            unverified: false,
-            optional: true,
-            package: "cuda-entry-macros",
-        },
-    );
+    static MANIFEST_RECORD: [u8; 44usize] =
+        *b"CUEN\x01\x01\x01\x02\x12/\0\0\x0B\0\x11\0cuCtxCreatecuda-entry-macros";
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]

@@ -33,19 +33,17 @@ impl mem_alloc::Signature for () {
 #[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
+    use ::cuda_entry::__private as __cuda_entry;
+    #[allow(unused_imports)]
     use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)";
     const _: () = {
-        ::cuda_entry::__private::layout::<
-            <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
-        >(
-            ::cuda_entry::__private::Probe::<
-                <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
-            >::VOID,
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::layout::<<*mut CUdeviceptr as __cuda_entry::CPointer>::Pointee>(
+            __cuda_entry::Probe::<<*mut CUdeviceptr as __cuda_entry::CPointer>::Pointee>::VOID,
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to ",
                 after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                 others: &[(
@@ -56,25 +54,18 @@ const _: () = {
             },
             TYPEDEFS,
         );
-        ::cuda_entry::__private::writable(
-            ::cuda_entry::__private::AccessProbe::<*mut CUdeviceptr>::READ_ONLY,
+        __cuda_entry::writable(
+            __cuda_entry::AccessProbe::<*mut CUdeviceptr>::READ_ONLY,
             "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through (its pointee is not `const`), but `*mut CUdeviceptr` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        ::cuda_entry::__private::valid(
-            ::cuda_entry::__private::ValueProbe::<
-                <*mut CUdeviceptr as ::cuda_entry::__private::CPointer>::Pointee,
-            >::INVALID,
-            "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to ",
-            ": point to an integer type of 8 bytes (`u64` or `i64`)",
-            TYPEDEFS,
-        );
+        __cuda_entry :: valid (__cuda_entry :: ValueProbe :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: INVALID , "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to " , ": point to an integer type of 8 bytes (`u64` or `i64`)" , TYPEDEFS) ;
     };
     const _: () = {
-        ::cuda_entry::__private::value::<usize>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<usize>(
+            __cuda_entry::Expect {
                 size: 8usize,
                 align: 8usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8), but `usize` is ",
                 after: ": declare it with a type of the C layout",
                 others: &[(
@@ -84,8 +75,8 @@ const _: () = {
                 )],
             },
             (
-                ::cuda_entry::__private::Probe::<usize>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<usize>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize`, passed in an integer register, but `usize` is ",
             ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
@@ -93,27 +84,27 @@ const _: () = {
         );
     };
     const _: () = {
-        ::cuda_entry::__private::value::<CUresult>(
-            ::cuda_entry::__private::Expect {
+        __cuda_entry::value::<CUresult>(
+            __cuda_entry::Expect {
                 size: 4usize,
                 align: 4usize,
-                also: ::cuda_entry::__private::NO_LAYOUTS,
+                also: __cuda_entry::NO_LAYOUTS,
                 before: "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
                 after: ": declare it with a type of the C layout",
-                others: ::cuda_entry::__private::NO_OTHERS,
+                others: __cuda_entry::NO_OTHERS,
             },
             (
-                ::cuda_entry::__private::Probe::<CUresult>::FLOAT,
-                ::cuda_entry::__private::CClass::Integer,
+                __cuda_entry::Probe::<CUresult>::FLOAT,
+                __cuda_entry::CClass::Integer,
             ),
             "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
             ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
             TYPEDEFS,
         );
-        ::cuda_entry::__private::status(
+        __cuda_entry::status(
             (
-                ::cuda_entry::__private::ClassProbe::<CUresult>::CLASS,
-                ::cuda_entry::__private::ValueProbe::<CUresult>::INVALID,
+                __cuda_entry::ClassProbe::<CUresult>::CLASS,
+                __cuda_entry::ValueProbe::<CUresult>::INVALID,
             ),
             "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
@@ -198,15 +189,7 @@ pub mod mem_alloc {
         unsafe(link_section = "cuda_entry")
     )]
     static MANIFEST_RECORD: [u8; 43usize] =
-        ::cuda_entry::__private::manifest::encode(&::cuda_entry::__private::manifest::Record {
-            symbol: "cuMemAlloc",
-            version: 3020u32,
-            stream: ::cuda_entry::__private::Stream::Legacy,
-            resolver: ::cuda_entry::__private::Resolver::Driver,
-            unverified: false,
-            optional: false,
-            package: "cuda-entry-macros",
-        });
+        *b"CUEN\x01\x01\x01\0\xCC\x0B\0\0\n\0\x11\0cuMemAlloccuda-entry-macros";
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
