@@ -90,7 +90,10 @@ def main():
         s = remove(s, r'#\[used\]\s*#\[unsafe\(link_section = "linkme_ENTRIES"\)\]\s*static REGISTERED',
                    True, n, 'registration')
     if 'manifest' in parts:
-        s = subn(r'#\[doc = r" The manifest record that.*?\}\);', s, n, 'manifest', re.S)
+        # Through the initializer's `;` outside string literals: the record is a byte string (or
+        # two, for a declaration with a per-thread twin), or a call of `manifest::encode` before.
+        s = subn(r'#\[doc = r" The manifest record that.*?static MANIFEST_RECORD: \[u8; \d+usize\] ='
+                 r'(?:[^";]|"(?:[^"\\]|\\.)*")*;', s, n, 'manifest', re.S)
     if 'metadata' in parts:
         s = subn(r'#\[doc =\s*r?"(?:[^"\\]|\\.)*"\]', s, n, 'metadata (docs)')
         for name, ty in (('SYMBOL', '&str'), ('VERSION', 'u32'),
