@@ -468,22 +468,22 @@ mod tests {
             after: " a",
             others: &[(4, 4, "; v2000"), (2, 2, "; v1000")],
         };
-        let expect = EXPECT;
+        const FOUR: Expect<'_> = Expect {
+            size: 4,
+            align: 4,
+            also: NO_LAYOUTS,
+            before: "",
+            after: "",
+            others: &[],
+        };
+        let (expect, four) = (EXPECT, FOUR);
         const {
             layout::<u64>(false, EXPECT, "\nt");
             layout::<u32>(true, EXPECT, "\nt");
-            let expect = Expect {
-                size: 4,
-                align: 4,
-                also: NO_LAYOUTS,
-                before: "",
-                after: "",
-                others: &[],
-            };
-            value::<f32>(expect, (NumberClass::Float, CClass::Float), "", "", "");
-            value::<u32>(expect, (NumberClass::Unknown, CClass::Float), "", "", "");
-            value::<u32>(expect, (NumberClass::Integer, CClass::Integer), "", "", "");
-            value::<f32>(expect, (NumberClass::Float, CClass::Any), "", "", "");
+            value::<f32>(FOUR, (NumberClass::Float, CClass::Float), "", "", "");
+            value::<u32>(FOUR, (NumberClass::Unknown, CClass::Float), "", "", "");
+            value::<u32>(FOUR, (NumberClass::Integer, CClass::Integer), "", "", "");
+            value::<f32>(FOUR, (NumberClass::Float, CClass::Any), "", "", "");
         }
         // At run time (never, in an expansion) a failed check panics with the message.
         let message = |check: &dyn Fn()| {
@@ -504,14 +504,6 @@ mod tests {
             message(&|| layout::<u8>(false, expect, "")),
             "b 1 bytes, align 1 a"
         );
-        let four = Expect {
-            size: 4,
-            align: 4,
-            also: NO_LAYOUTS,
-            before: "",
-            after: "",
-            others: &[],
-        };
         let class = (NumberClass::Integer, CClass::Float);
         assert_eq!(
             message(&|| value::<u32>(four, class, "`u32` is ", ": f32", "")),

@@ -1,7 +1,8 @@
 //! The manifest: one plain-data record per `#[cuda_entry]` declaration, in a section of the
 //! binary, so that `cuda-entry check BINARY` knows what a program asks of the driver without
 //! running it. This module is the format's one definition: the section names, the codes and the
-//! record layout, the writer the expansion calls (`const`) and the reader the command calls.
+//! record layout, the writer (the attribute writes each record's bytes into the expansion, and a
+//! `const` form for constant evaluation) and the reader the command calls.
 //!
 //! A record, little-endian:
 //!
