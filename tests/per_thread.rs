@@ -10,7 +10,7 @@ use cuda_entry::cuda_entry;
 use cuda_entry::types::{CUdeviceptr, CUfunction, CUresult, CUstream};
 use cuda_entry::{Entry, Stream};
 use cuda_entry_sim as sim;
-use cuda_entry_support::{Driver, Scenario, run_scenarios, simulator};
+use cuda_entry_support::{Driver, Scenario, manifest_of_this_binary, run_scenarios, simulator};
 
 const FEATURE: bool = cfg!(feature = "per-thread-default-stream");
 
@@ -97,6 +97,12 @@ fn main() -> ExitCode {
             driver: Driver::Sim(sim::Driver::Current),
             env: &[],
             run: entries_without_a_twin_are_unaffected,
+        },
+        Scenario {
+            name: "the_manifest_records_the_entry_the_feature_chose",
+            driver: Driver::Sim(sim::Driver::Current),
+            env: &[],
+            run: the_manifest_records_the_entry_the_feature_chose,
         },
     ])
 }
@@ -200,4 +206,78 @@ fn entries_without_a_twin_are_unaffected() {
         (memcpy_2d_v1::ENTRY.version(), memcpy_2d_v1::ENTRY.stream()),
         (2000, Stream::Legacy)
     );
+}
+
+/// The manifest record of a declaration with a twin is the one the feature chose (the attribute
+/// writes both, the facade's `PER_THREAD_DEFAULT` picks), the same as the module's constants and
+/// the entry say.
+fn the_manifest_records_the_entry_the_feature_chose() {
+    let mut recorded: Vec<(String, u32, Stream)> = manifest_of_this_binary()
+        .into_iter()
+        .filter(|r| r.package == env!("CARGO_PKG_NAME"))
+        .map(|r| (r.symbol, r.version, r.stream))
+        .collect();
+    recorded.sort();
+    let mut declared: Vec<(String, u32, Stream)> = [
+        (
+            launch_default::SYMBOL,
+            launch_default::VERSION,
+            launch_default::STREAM,
+        ),
+        (
+            launch_legacy::SYMBOL,
+            launch_legacy::VERSION,
+            launch_legacy::STREAM,
+        ),
+        (
+            launch_per_thread::SYMBOL,
+            launch_per_thread::VERSION,
+            launch_per_thread::STREAM,
+        ),
+        (
+            memcpy_htod::SYMBOL,
+            memcpy_htod::VERSION,
+            memcpy_htod::STREAM,
+        ),
+        (
+            begin_capture::SYMBOL,
+            begin_capture::VERSION,
+            begin_capture::STREAM,
+        ),
+        (mem_alloc::SYMBOL, mem_alloc::VERSION, mem_alloc::STREAM),
+        (
+            memcpy_2d_v1::SYMBOL,
+            memcpy_2d_v1::VERSION,
+            memcpy_2d_v1::STREAM,
+        ),
+    ]
+    .into_iter()
+    .map(|(symbol, version, stream)| (symbol.to_owned(), version, stream))
+    .collect();
+    declared.sort();
+    assert_eq!(recorded, declared);
+    let default = (
+        launch_default::ENTRY.version(),
+        launch_default::ENTRY.stream(),
+    );
+    let chosen = if FEATURE {
+        (7000, Stream::PerThread)
+    } else {
+        (4000, Stream::Legacy)
+    };
+    assert_eq!(default, chosen);
+    let launch = |version, stream| {
+        recorded
+            .iter()
+            .filter(|r| r.0 == "cuLaunchKernel" && r.1 == version && r.2 == stream)
+            .count()
+    };
+    // Two declarations at the chosen one (the explicit and the default), one at the other.
+    let other = if FEATURE {
+        (4000, Stream::Legacy)
+    } else {
+        (7000, Stream::PerThread)
+    };
+    assert_eq!(launch(chosen.0, chosen.1), 2, "{recorded:?}");
+    assert_eq!(launch(other.0, other.1), 1, "{recorded:?}");
 }

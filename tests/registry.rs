@@ -8,13 +8,13 @@ use std::collections::BTreeSet;
 use std::process::ExitCode;
 
 use cuda_entry::cuda_entry;
-use cuda_entry::manifest::{self, OwnedRecord};
 use cuda_entry::types::{CUdeviceptr, CUresult, CUstream};
 use cuda_entry::{ErrorKind, Resolver, Stream};
 use cuda_entry_fixture_entries as fixture;
 use cuda_entry_sim as sim;
-use cuda_entry_support::{Driver, Scenario, run_scenarios, target_command};
-use object::{Object, ObjectSection};
+use cuda_entry_support::{
+    Driver, Scenario, manifest_of_this_binary, run_scenarios, target_command,
+};
 
 #[cuda_entry]
 unsafe extern "C" {
@@ -123,17 +123,6 @@ fn entries_of_the_program_and_its_dependencies_are_listed() {
         ),
         ("cuMemAlloc", 10010, 12050)
     );
-}
-
-/// The manifest records read from the executable's file, as `cuda-entry check BINARY` reads them.
-fn manifest_of_this_binary() -> Vec<OwnedRecord> {
-    let path = std::env::current_exe().expect("current_exe");
-    let data = std::fs::read(&path).expect("read own binary");
-    let file = object::File::parse(&*data).expect("an object file");
-    let section = file
-        .section_by_name(cuda_entry::MANIFEST_SECTION)
-        .expect("the manifest section");
-    manifest::parse(section.data().expect("section data")).expect("well-formed records")
 }
 
 fn the_binary_states_the_same_entries() {

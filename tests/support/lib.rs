@@ -22,6 +22,22 @@ use std::process::ExitCode;
 
 use cuda_entry_sim::{Config, Simulator};
 
+/// The manifest records of the running executable's file, read as `cuda-entry check BINARY`
+/// reads them.
+///
+/// # Panics
+/// If the file cannot be read or has no well-formed manifest section (test code only).
+pub fn manifest_of_this_binary() -> Vec<cuda_entry::manifest::OwnedRecord> {
+    use object::{Object, ObjectSection};
+    let path = std::env::current_exe().expect("current_exe");
+    let data = std::fs::read(&path).expect("read own binary");
+    let file = object::File::parse(&*data).expect("an object file");
+    let section = file
+        .section_by_name(cuda_entry::MANIFEST_SECTION)
+        .expect("the manifest section");
+    cuda_entry::manifest::parse(section.data().expect("section data")).expect("well-formed records")
+}
+
 /// The simulated library named by cuda-entry's driver variable (`CUDA_ENTRY_DRIVER_PATH`, which
 /// the harness sets for a scenario's process), opened for its records.
 ///
