@@ -71,13 +71,15 @@ build() { # crate -> seconds of one `cargo build`
   python3 -c "print(f'{$end - $start:.3f}')"
 }
 
-# MODE=instructions: instructions rustc executes for a one-line change (valgrind's count, the same
+# MODE=instructions: instructions rustc executes for a one-line change and for the crate alone (valgrind's count, the same
 # on every run, where seconds on a shared machine are not), for the three crates and for the macro
 # crate's expansion written out (its `-Zunpretty=expanded`, nightly) with parts removed
 # (tests/bench/expansion_variants.py): what each part of the expansion costs the compiler when no
 # macro runs, and so the floor of any macro that generates it.
-count() { # crate dir -> millions of instructions of rustc for a one-line change
-  local dir=$1 cmd
+count() { # crate dir, edit|crate -> millions of instructions of rustc for a one-line change
+  # (incremental), or for the crate alone from clean (its dependencies built)
+  local dir=$1 what=$2 cmd package
+  package=$(sed -n 's/^name = "\(.*\)"/\1/p' "$dir/Cargo.toml" | head -n 1)
   cargo build --offline --quiet --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" > "$dir.log" 2>&1 \
     || { echo "cargo build of $dir failed:" >&2; tail -n 40 "$dir.log" >&2; exit 1; }
   sed -i "s/^pub const EDIT: u32 = .*;/pub const EDIT: u32 = $RANDOM;/" "$dir/src/lib.rs"
@@ -85,7 +87,11 @@ count() { # crate dir -> millions of instructions of rustc for a one-line change
   cmd=$(cd "$dir" && cargo build --offline -v --target-dir "$dir/target" 2>&1 \
     | grep -o 'Running `[^`]*rustc --crate-name bench_build[^`]*`' | sed 's/^Running `//; s/`$//')
   [ -n "$cmd" ] || { echo "no rustc command line for $dir" >&2; exit 1; }
-  sed -i "s/^pub const EDIT: u32 = .*;/pub const EDIT: u32 = $RANDOM;/" "$dir/src/lib.rs"
+  if [ "$what" = crate ]; then
+    cargo clean --offline --quiet --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" -p "$package"
+  else
+    sed -i "s/^pub const EDIT: u32 = .*;/pub const EDIT: u32 = $RANDOM;/" "$dir/src/lib.rs"
+  fi
   (cd "$dir" && eval "valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $cmd") \
     > /dev/null 2> "$dir.valgrind" \
     || { echo "rustc under valgrind failed for $dir:" >&2; tail -n 20 "$dir.valgrind" >&2; exit 1; }
@@ -94,10 +100,11 @@ count() { # crate dir -> millions of instructions of rustc for a one-line change
 
 if [ "${MODE:-time}" = instructions ]; then
   command -v valgrind > /dev/null || { echo "MODE=instructions needs valgrind" >&2; exit 1; }
-  declare -A m
+  declare -A m c
   for crate in plain manual macro; do
-    m[$crate]=$(count "$work/$crate")
-    echo "$crate: ${m[$crate]} M instructions"
+    m[$crate]=$(count "$work/$crate" edit)
+    c[$crate]=$(count "$work/$crate" crate)
+    echo "$crate: ${m[$crate]} M instructions one-line change, ${c[$crate]} M crate only"
   done
   cargo +nightly rustc --offline --quiet --manifest-path "$work/macro/Cargo.toml" \
     --target-dir "$work/macro/target-nightly" -- -Zunpretty=expanded > "$work/expanded.rs" 2> "$work/expanded.log" \
@@ -112,29 +119,32 @@ if [ "${MODE:-time}" = instructions ]; then
     cp "$work/macro/Cargo.toml" "$work/macro/Cargo.lock" "$work/$name/"
     # shellcheck disable=SC2086 # the parts are words
     python3 tests/bench/expansion_variants.py "$work/expanded.rs" "$work/$name/src/lib.rs" $parts
-    m[$name]=$(count "$work/$name")
-    echo "$name: ${m[$name]} M instructions"
+    m[$name]=$(count "$work/$name" edit)
+    c[$name]=$(count "$work/$name" crate)
+    echo "$name: ${m[$name]} M instructions one-line change, ${c[$name]} M crate only"
   done
   per() { python3 -c "print(f'{$1 / ${m[manual]}:.2f}')"; }
+  perc() { python3 -c "print(f'{$1 / ${c[manual]}:.2f}')"; }
   cat <<EOF
 
 ================ cuda-entry: instructions of a one-line change (dev profile, $(rustc --version)) ================
 
-| crate (517 declarations) | rustc, millions of instructions | / hand-written |
-|---|---|---|
-| plain extern "C" | ${m[plain]} | $(per "${m[plain]}") |
-| loaded lazily by hand (cudarc style) | ${m[manual]} | 1.00 |
-| through #[cuda_entry] | ${m[macro]} | $(per "${m[macro]}") |
-| its expansion written out (no macro runs) | ${m[expanded]} | $(per "${m[expanded]}") |
-| ... without the ABI assertions | ${m[expanded-asserts]} | $(per "${m[expanded-asserts]}") |
-| ... and without the FFI-lint block | ${m[expanded-checks]} | $(per "${m[expanded-checks]}") |
-| ... and without registration and manifest record | ${m[expanded-records]} | $(per "${m[expanded-records]}") |
-| ... and without the metadata constants, pointer(), is_available() and docs | ${m[expanded-core]} | $(per "${m[expanded-core]}") |
+| crate (517 declarations), millions of instructions of rustc | one-line change | / hand-written | crate only | / hand-written |
+|---|---|---|---|---|
+| plain extern "C" | ${m[plain]} | $(per "${m[plain]}") | ${c[plain]} | $(perc "${c[plain]}") |
+| loaded lazily by hand (cudarc style) | ${m[manual]} | 1.00 | ${c[manual]} | 1.00 |
+| through #[cuda_entry] | ${m[macro]} | $(per "${m[macro]}") | ${c[macro]} | $(perc "${c[macro]}") |
+| its expansion written out (no macro runs) | ${m[expanded]} | $(per "${m[expanded]}") | ${c[expanded]} | $(perc "${c[expanded]}") |
+| ... without the ABI assertions | ${m[expanded-asserts]} | $(per "${m[expanded-asserts]}") | ${c[expanded-asserts]} | $(perc "${c[expanded-asserts]}") |
+| ... and without the FFI-lint block | ${m[expanded-checks]} | $(per "${m[expanded-checks]}") | ${c[expanded-checks]} | $(perc "${c[expanded-checks]}") |
+| ... and without registration and manifest record | ${m[expanded-records]} | $(per "${m[expanded-records]}") | ${c[expanded-records]} | $(perc "${c[expanded-records]}") |
+| ... and without the metadata constants, pointer(), is_available() and docs | ${m[expanded-core]} | $(per "${m[expanded-core]}") | ${c[expanded-core]} | $(perc "${c[expanded-core]}") |
 
 | ratio | value | target | verdict |
 |---|---|---|---|
 | macro / hand-written, one-line change | $(per "${m[macro]}") | <= 2.50 | $(python3 -c "print('ok' if ${m[macro]} <= 2.5 * ${m[manual]} else 'MISS')") |
-| the macro's own share (macro - expansion written out) / hand-written | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
+| what running the macro adds (macro - expansion written out) / hand-written, one-line change | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
+| macro / hand-written, crate only | $(perc "${c[macro]}") | | |
 EOF
   exit 0
 fi
