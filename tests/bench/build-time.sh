@@ -127,7 +127,7 @@ if [ "${MODE:-time}" = instructions ]; then
   perc() { python3 -c "print(f'{$1 / ${c[manual]}:.2f}')"; }
   cat <<EOF
 
-================ cuda-entry: instructions of a one-line change (dev profile, $(rustc --version)) ================
+================ cuda-entry: instructions of rustc (dev profile, $(rustc --version)) ================
 
 | crate (517 declarations), millions of instructions of rustc | one-line change | / hand-written | crate only | / hand-written |
 |---|---|---|---|---|
