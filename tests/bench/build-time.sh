@@ -71,8 +71,9 @@ build() { # crate -> seconds of one `cargo build`
   python3 -c "print(f'{$end - $start:.3f}')"
 }
 
-# MODE=instructions: instructions rustc executes for a one-line change and for the crate alone (valgrind's count, the same
-# on every run, where seconds on a shared machine are not), for the three crates and for the macro
+# MODE=instructions: instructions rustc executes for a one-line change and for the crate alone
+# (valgrind's count: runs agree within 0.5%, where seconds on a shared machine move by a third),
+# for the three crates and for the macro
 # crate's expansion written out (its `-Zunpretty=expanded`, nightly) with parts removed
 # (tests/bench/expansion_variants.py): what each part of the expansion costs the compiler when no
 # macro runs, and so the floor of any macro that generates it.
