@@ -207,12 +207,18 @@ impl Reader {
     }
 
     fn expect(&mut self, c: char) -> Result<(), String> {
-        self.skip_blank(false);
+        self.skip_blank(self.in_inline());
         if self.eat(c) {
             Ok(())
         } else {
             self.fail(&format!("expected `{c}`"))
         }
+    }
+
+    /// Inside an inline table or an array, where `toml` lets a key's `=` and its value stand on
+    /// lines of their own (not the key's dots).
+    fn in_inline(&self) -> bool {
+        self.depth > 0
     }
 
     /// Skips spaces and comments, and newlines too when `newlines`.
@@ -271,7 +277,7 @@ impl Reader {
     /// A value at `path`; `nested` inside an inline table or array, where `,`, `]` and `}` end a
     /// scalar too.
     fn value(&mut self, path: Vec<String>, nested: bool) -> Result<(), String> {
-        self.skip_blank(false);
+        self.skip_blank(self.in_inline());
         let scalar = match self.peek() {
             Some('"' | '\'') => Scalar::Str(self.string()?),
             Some('{' | '[') if self.depth == DEPTH => return self.fail("nested too deep"),

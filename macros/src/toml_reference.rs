@@ -208,6 +208,11 @@ mod tests {
         // A byte order mark before the document (found by the fuzz target).
         "\u{feff}",
         "\u{feff}[dependencies]\ncuda = { package = \"cuda-entry\" }\n",
+        // A newline between a key and its `=`, or after the `=`, in an inline table: `toml`
+        // takes it (the fuzz target found the first).
+        "[dependencies]\ncuda = { package\n = \"cuda-entry\" }\n",
+        "[dependencies]\ncuda = { package =\n \"cuda-entry\" }\n",
+        "[dependencies]\ncuda = { package # c\n\n = # c\n \"cuda-entry\", x = [ { y\n = 1 } ] }\n",
     ];
 
     #[test]
