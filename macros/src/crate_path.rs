@@ -13,6 +13,7 @@ use quote::{ToTokens, quote};
 use syn::{Ident, PathSegment};
 
 use crate::cargo_toml;
+use crate::text::PathCode;
 
 /// The package whose crate the expansion names.
 const PACKAGE: &str = "cuda-entry";
@@ -23,6 +24,9 @@ pub(crate) struct Paths {
     pub(crate) outer: syn::Path,
     /// The same crate, named from inside the module the expansion generates.
     pub(crate) inner: syn::Path,
+    /// Whether the paths were made here, at the call site (not given by `crate = ...`, whose
+    /// tokens keep their spans so that a wrong path is reported where it is written).
+    pub(crate) made: bool,
 }
 
 impl Paths {
@@ -36,6 +40,16 @@ impl Paths {
     pub(crate) fn inner_private(&self) -> TokenStream {
         let path = &self.inner;
         quote!(#path::__private)
+    }
+
+    /// [`Paths::inner_private`] for [`Text`](crate::text::Text): as text where the path was made here.
+    pub(crate) fn inner_private_path(&self) -> PathCode {
+        if self.made {
+            let path = &self.inner;
+            PathCode::Text(format!("{}::__private", quote!(#path)))
+        } else {
+            PathCode::Tokens(self.inner_private())
+        }
     }
 
     /// `item` of the crate as an intra-doc link (code text alone where rustdoc cannot follow the
@@ -100,11 +114,13 @@ fn locate_in(
         return Ok(Paths {
             inner: outer.clone(),
             outer,
+            made: true,
         });
     };
     Ok(Paths {
         outer: given.clone(),
         inner: inner(given, manifest.as_ref()),
+        made: false,
     })
 }
 
@@ -329,6 +345,7 @@ mod tests {
         let paths = Paths {
             outer: syn::parse_quote!(::cuda),
             inner: syn::parse_quote!(super::x),
+            made: false,
         };
         assert_eq!(paths.doc_link(false, "Error"), "[`Error`](cuda::Error)");
         assert_eq!(paths.doc_link(true, "Error"), "[`Error`](super::x::Error)");

@@ -4,19 +4,18 @@
 //! of the same shape with nothing registered (thiserror's fallback). Every path starts with the
 //! crate's path as the declaring crate names it ([`Paths`]).
 
-use std::ffi::CString;
-
 use cuda_entry_table::manifest;
 use cuda_entry_table::rules::{
     Argument, Assertion, Checked, ClassRule, Declaration, DefaultStream, Expected, Resolver,
     is_c_type,
 };
-use proc_macro2::{Group, Ident, Literal, Span, TokenStream};
+use proc_macro2::{Group, Ident, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
 
 use crate::crate_path::Paths;
 use crate::shape::{At, Docs, Shape, Status, signature_text};
+use crate::text::{PathCode, Text};
 
 /// The expansion of a declaration the rules accept.
 pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
@@ -39,45 +38,10 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         paths,
     );
     let (name, vis) = (&decl.ident, &decl.vis);
-    let p = paths.inner_private();
-
     let symbol = checked.symbol;
-    // The rules accept C identifiers only: no NUL, so the fallback never happens.
-    let symbol_c = Literal::c_string(&CString::new(symbol).unwrap_or_default());
     let version = checked.version.get();
-    let stream = stream_path(&p, DefaultStream::per_thread(checked.per_thread()));
     let typedef_name = checked.typedef_name();
-    // A declaration that names no stream and has a per-thread twin resolves one or the other by
-    // the facade's `per-thread-default-stream` feature, decided where that feature is known.
-    let (entry, version_const, stream_const, typedef_const) = match checked.twin {
-        Some(twin) => {
-            let twin_version = twin.version;
-            let twin_name = twin.typedef_name();
-            (
-                quote!(#p::default_stream_entry(#symbol_c, #version, #twin_version)),
-                quote!(#p::default_stream_version(#version, #twin_version)),
-                quote!(#p::default_stream(#twin_version)),
-                quote!(if #p::PER_THREAD_DEFAULT { #twin_name } else { #typedef_name }),
-            )
-        }
-        None => (
-            quote!(#p::Entry::new(#symbol_c, #version, #stream)),
-            quote!(#version),
-            stream.clone(),
-            quote!(#typedef_name),
-        ),
-    };
-    let entry = if checked.resolver == Resolver::Runtime {
-        quote!(#entry.through(#p::Resolver::Runtime))
-    } else {
-        entry
-    };
     let optional = checked.optional;
-    let entry = if optional {
-        quote!(#entry.optional())
-    } else {
-        entry
-    };
     let unverified = checked.typedef.is_none();
     // The declaring package, as cargo tells the compiler of the crate being expanded.
     let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
@@ -97,30 +61,8 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         })
     };
     let legacy = record(version, DefaultStream::per_thread(checked.per_thread()));
-    let record_len = legacy.len();
-    let legacy = Literal::byte_string(&legacy);
-    let record = match checked.twin {
-        Some(twin) => {
-            let per_thread = Literal::byte_string(&record(twin.version, DefaultStream::PerThread));
-            quote!(if #p::PER_THREAD_DEFAULT { *#per_thread } else { *#legacy })
-        }
-        None => quote!(*#legacy),
-    };
-    let sections = link_sections();
-    let retention = gnu_pe_retention(&p);
     let checks = abi_assertions(checked, &paths.private());
-    // None without assertions: no empty constant.
-    let checks = (!checks.is_empty()).then(|| {
-        quote! {
-            #(#cfgs)*
-            // The table's figures hold where pointers have 64 bits.
-            #[cfg(target_pointer_width = "64")]
-            const _: () = { #checks };
-        }
-    });
     let callbacks = crate::callback::assertions(checked, &paths.private());
-    let callbacks =
-        (!callbacks.is_empty()).then(|| quote!(#(#cfgs)* const _: () = { #callbacks };));
     let lint = crate::lint::signature(decl);
     let mod_doc = format!(
         " The driver entry behind `{name}()`: `{symbol}` at version {version} \
@@ -131,13 +73,182 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
             ""
         }
     );
-    // Using any of these uses the declared function (for `dead_code`); `ENTRY` cannot count,
-    // the registration uses it.
-    let link = quote!(let () = <() as Signature>::LINK;);
     let pointer_doc = format!(
         " The {} of the resolution (cached).",
         paths.doc_link(true, "Error")
     );
+
+    // The module's items, as text but for the paths and visibility given with spans of their
+    // own. Using any of the constants uses the declared function (for `dead_code`: the block
+    // names `Signature::LINK`); `ENTRY` cannot count, the registration uses it.
+    let mut body = Text::new();
+    body.tokens(module_items);
+    // The crate's `__private`, imported once: the items' paths are then text, whatever spans the
+    // crate's path has (a `crate = ...` written in a `macro_rules!` may start with `$crate`).
+    body.code("use ")
+        .path(&paths.inner_private_path())
+        .code(" as __cuda_entry;\n");
+    let p = PathCode::Text("__cuda_entry".to_owned());
+    let item = |body: &mut Text, doc: &str| {
+        body.code("#[doc = r\"")
+            .code(doc)
+            .code("\"]\n")
+            .path(&inner_vis);
+    };
+    let link = " = { let () = <() as Signature>::LINK; ";
+    item(&mut body, " The symbol passed to `cuGetProcAddress`.");
+    body.code(" const SYMBOL: &str")
+        .code(link)
+        .str(symbol)
+        .code(" };\n");
+    item(
+        &mut body,
+        " The typedef version passed to `cuGetProcAddress`.",
+    );
+    body.code(" const VERSION: u32").code(link);
+    // A declaration that names no stream and has a per-thread twin resolves one or the other by
+    // the facade's `per-thread-default-stream` feature, decided where that feature is known.
+    match checked.twin {
+        Some(twin) => body
+            .path(&p)
+            .code("::default_stream_version(")
+            .display(version)
+            .code("u32, ")
+            .display(twin.version)
+            .code("u32)"),
+        None => body.display(version).code("u32"),
+    };
+    body.code(" };\n");
+    item(
+        &mut body,
+        " The default-stream flavour, which selects the flag passed to `cuGetProcAddress`.",
+    );
+    body.code(" const STREAM: ")
+        .path(&p)
+        .code("::Stream")
+        .code(link);
+    match checked.twin {
+        Some(twin) => body
+            .path(&p)
+            .code("::default_stream(")
+            .display(twin.version)
+            .code("u32)"),
+        None => stream_path(&mut body, &p, checked.per_thread()),
+    };
+    body.code(" };\n");
+    item(&mut body, " The typedef the signature was checked against.");
+    body.code(" const TYPEDEF: &str").code(link);
+    match checked.twin {
+        Some(twin) => body
+            .code("if ")
+            .path(&p)
+            .code("::PER_THREAD_DEFAULT { ")
+            .str(&twin.typedef_name())
+            .code(" } else { ")
+            .str(&typedef_name)
+            .code(" }"),
+        None => body.str(&typedef_name),
+    };
+    body.code(" };\n");
+    item(
+        &mut body,
+        " The entry: resolved on first use, cached for the life of the process.",
+    );
+    body.code(" static ENTRY: ")
+        .path(&p)
+        .code("::Entry = ")
+        .path(&p);
+    match checked.twin {
+        Some(twin) => body
+            .code("::default_stream_entry(")
+            .c_str(symbol)
+            .code(", ")
+            .display(version)
+            .code("u32, ")
+            .display(twin.version)
+            .code("u32)"),
+        None => {
+            body.code("::Entry::new(")
+                .c_str(symbol)
+                .code(", ")
+                .display(version)
+                .code("u32, ");
+            stream_path(&mut body, &p, checked.per_thread()).code(")")
+        }
+    };
+    if checked.resolver == Resolver::Runtime {
+        body.code(".through(").path(&p).code("::Resolver::Runtime)");
+    }
+    if optional {
+        body.code(".optional()");
+    }
+    body.code(";\n");
+    body.code(concat!(
+        "#[doc = r\" The typed function pointer, for hot loops.\"]\n",
+        "#[doc = r\"\"]\n#[doc = r\" # Errors\"]\n#[doc = r\"\"]\n#[doc = "
+    ));
+    body.str(&pointer_doc)
+        .code("]\n#[inline]\n")
+        .path(&inner_vis);
+    body.code(" fn pointer() -> ")
+        .path(&p)
+        .code("::Result<Pfn, ")
+        .path(&p);
+    // Generic, but instantiated only where `pointer()` is called: it is inline.
+    body.code(
+        "::Error> {\n let () = <() as Signature>::LINK; unsafe { ENTRY.resolve_as::<Pfn>() } }\n",
+    );
+    // Inline: compiled where it is called, not once per declaration in every build.
+    body.code(
+        "#[doc = r\" Whether the driver can serve this entry; resolves it (once) but never calls it.\"]\n",
+    );
+    body.code("#[inline]\n#[must_use]\n").path(&inner_vis);
+    body.code(
+        " fn is_available() -> bool { let () = <() as Signature>::LINK; ENTRY.is_available() }\n",
+    );
+    body.code("#[")
+        .path(&p)
+        .code("::linkme::distributed_slice(")
+        .path(&p);
+    body.code("::ENTRIES)] #[linkme(crate = ")
+        .path(&p)
+        .code("::linkme)]\n");
+    body.code("static REGISTERED: &")
+        .path(&p)
+        .code("::Entry = &ENTRY;\n");
+    body.code(
+        "#[doc = r\" The manifest record that `cuda-entry check BINARY` reads.\"]\n#[used]\n",
+    );
+    link_sections(&mut body);
+    body.code("static MANIFEST_RECORD: [u8; ")
+        .display(legacy.len())
+        .code("usize] = ");
+    match checked.twin {
+        Some(twin) => body
+            .code("if ")
+            .path(&p)
+            .code("::PER_THREAD_DEFAULT { *")
+            .bytes(&record(twin.version, DefaultStream::PerThread))
+            .code(" } else { *")
+            .bytes(&legacy)
+            .code(" }"),
+        None => body.code("*").bytes(&legacy),
+    };
+    body.code(";\n");
+    gnu_pe_retention(&mut body, &p);
+
+    let body = body.finish();
+    // None without assertions: no empty constant.
+    let checks = (!checks.is_empty()).then(|| {
+        quote! {
+            #(#cfgs)*
+            // The table's figures hold where pointers have 64 bits.
+            #[cfg(target_pointer_width = "64")]
+            const _: () = { #checks };
+        }
+    });
+    let callbacks =
+        (!callbacks.is_empty()).then(|| quote!(#(#cfgs)* const _: () = { #callbacks };));
     quote! {
         #function
 
@@ -154,50 +265,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         #[doc = #mod_doc]
         #[allow(non_snake_case, clippy::module_name_repetitions)]
         #vis mod #name {
-            #module_items
-            /// The symbol passed to `cuGetProcAddress`.
-            #inner_vis const SYMBOL: &str = { #link #symbol };
-            /// The typedef version passed to `cuGetProcAddress`.
-            #inner_vis const VERSION: u32 = { #link #version_const };
-            /// The default-stream flavour, which selects the flag passed to `cuGetProcAddress`.
-            #inner_vis const STREAM: #p::Stream = { #link #stream_const };
-            /// The typedef the signature was checked against.
-            #inner_vis const TYPEDEF: &str = { #link #typedef_const };
-            /// The entry: resolved on first use, cached for the life of the process.
-            #inner_vis static ENTRY: #p::Entry = #entry;
-
-            /// The typed function pointer, for hot loops.
-            ///
-            /// # Errors
-            ///
-            #[doc = #pointer_doc]
-            #[inline]
-            #inner_vis fn pointer() -> #p::Result<Pfn, #p::Error> {
-                #link
-                // SAFETY: `Pfn` is the signature checked against the typedef this entry names.
-                // (Generic, but instantiated only where `pointer()` is called: it is inline.)
-                unsafe { ENTRY.resolve_as::<Pfn>() }
-            }
-
-            /// Whether the driver can serve this entry; resolves it (once) but never calls it.
-            // Inline: compiled where it is called, not once per declaration in every build.
-            #[inline]
-            #[must_use]
-            #inner_vis fn is_available() -> bool {
-                #link
-                ENTRY.is_available()
-            }
-
-            #[#p::linkme::distributed_slice(#p::ENTRIES)]
-            #[linkme(crate = #p::linkme)]
-            static REGISTERED: &#p::Entry = &ENTRY;
-
-            /// The manifest record that `cuda-entry check BINARY` reads.
-            #[used]
-            #sections
-            static MANIFEST_RECORD: [u8; #record_len] = #record;
-
-            #retention
+            #body
         }
     }
 }
@@ -253,8 +321,11 @@ pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
         Argument::Invalid => None,
     }
     .map(|stream| {
-        let stream = stream_path(&p, stream);
-        quote!(#inner_vis const STREAM: #p::Stream = #stream;)
+        let stream = match stream {
+            DefaultStream::Legacy => quote!(Legacy),
+            DefaultStream::PerThread => quote!(PerThread),
+        };
+        quote!(#inner_vis const STREAM: #p::Stream = #p::Stream::#stream;)
     });
     quote! {
         #function
@@ -325,22 +396,27 @@ fn docs(checked: &Checked<'_>, paths: &Paths) -> Docs {
     Docs { function, pfn }
 }
 
-fn stream_path(private: &TokenStream, stream: DefaultStream) -> TokenStream {
-    match stream {
-        DefaultStream::Legacy => quote!(#private::Stream::Legacy),
-        DefaultStream::PerThread => quote!(#private::Stream::PerThread),
-    }
+/// The path of the default-stream flavour.
+fn stream_path<'a>(text: &'a mut Text, private: &PathCode, per_thread: bool) -> &'a mut Text {
+    text.path(private)
+        .code(match DefaultStream::per_thread(per_thread) {
+            DefaultStream::Legacy => "::Stream::Legacy",
+            DefaultStream::PerThread => "::Stream::PerThread",
+        })
 }
 
 /// The manifest section of each object format, named by the format's one definition.
-fn link_sections() -> TokenStream {
+fn link_sections(text: &mut Text) {
     let macho = format!("{},{}", manifest::SEGMENT_MACHO, manifest::SECTION_MACHO);
     let (pe, elf) = (manifest::SECTION_PE, manifest::SECTION_ELF);
-    quote! {
-        #[cfg_attr(target_vendor = "apple", unsafe(link_section = #macho))]
-        #[cfg_attr(windows, unsafe(link_section = #pe))]
-        #[cfg_attr(not(any(windows, target_vendor = "apple")), unsafe(link_section = #elf))]
-    }
+    text.code("#[cfg_attr(target_vendor = \"apple\", unsafe(link_section = ")
+        .str(&macho);
+    text.code("))]\n#[cfg_attr(windows, unsafe(link_section = ")
+        .str(pe);
+    text.code(
+        "))]\n#[cfg_attr(not(any(windows, target_vendor = \"apple\")), unsafe(link_section = ",
+    );
+    text.str(elf).code("))]\n");
 }
 
 /// What keeps the registration and the manifest record in a windows-gnu program.
@@ -352,15 +428,12 @@ fn link_sections() -> TokenStream {
 /// and a dependency's survived only while something else in its codegen unit's `.data` was used.
 /// That linker never collects a section whose name starts with `.vectors` (nor what it refers
 /// to), so this static, in one, refers to both.
-fn gnu_pe_retention(private: &TokenStream) -> TokenStream {
+fn gnu_pe_retention(text: &mut Text, private: &PathCode) {
     // The name only needs the prefix; the rest keeps the output section apart from others.
-    let section = ".vectors_cuentry";
-    quote! {
-        #[cfg(all(windows, target_env = "gnu"))]
-        #[used]
-        #[unsafe(link_section = #section)]
-        static RETAINED: (&&#private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
-    }
+    text.code("#[cfg(all(windows, target_env = \"gnu\"))]\n#[used]\n");
+    text.code("#[unsafe(link_section = \".vectors_cuentry\")]\nstatic RETAINED: (&&");
+    text.path(private)
+        .code("::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);\n");
 }
 
 /// `const` assertions of what the tokens of the declared types leave open (the rules'

@@ -13,6 +13,7 @@ mod pipeline;
 mod shape;
 #[cfg(test)]
 mod snapshots;
+mod text;
 #[cfg(test)]
 mod toml_reference;
 

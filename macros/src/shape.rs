@@ -18,6 +18,7 @@ use syn::spanned::Spanned;
 use syn::{Abi, Attribute, Ident, Type, Visibility};
 
 use crate::crate_path::Paths;
+use crate::text::PathCode;
 
 /// How a function whose C return type is `CUresult` reports the driver's status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub(crate) struct Shape {
     /// The module's `Signature` trait and `Pfn`.
     pub(crate) module_items: TokenStream,
     pub(crate) cfgs: Vec<Attribute>,
-    pub(crate) inner_vis: TokenStream,
+    pub(crate) inner_vis: PathCode,
 }
 
 /// The function's documentation beyond the user's: where the generated `# Errors` and `# Safety`
@@ -200,18 +201,21 @@ pub(crate) fn signature_text(abi: &Abi, decl: &Declaration) -> String {
     tokens_text(quote!(unsafe #abi fn(#(#params),*) -> #ret))
 }
 
-/// The visibility of the generated module's items: as visible as the declared function.
-fn inner_visibility(vis: &Visibility) -> TokenStream {
+/// The visibility of the generated module's items: as visible as the declared function. A
+/// path the user wrote keeps its tokens.
+fn inner_visibility(vis: &Visibility) -> PathCode {
+    let text = |text: &str| PathCode::Text(text.to_owned());
     match vis {
-        Visibility::Public(_) => quote!(pub),
-        Visibility::Inherited => quote!(pub(super)),
+        Visibility::Public(_) => text("pub"),
+        Visibility::Inherited => text("pub(super)"),
         Visibility::Restricted(r) => {
             let path = &r.path;
             let first = path.segments.first().map(|s| s.ident.to_string());
             match first.as_deref() {
-                Some("crate") => vis.to_token_stream(),
-                Some("self") if path.segments.len() == 1 => quote!(pub(super)),
-                _ => quote!(pub(in super::#path)),
+                Some("crate") if path.segments.len() == 1 => text("pub(crate)"),
+                Some("crate") => PathCode::Tokens(vis.to_token_stream()),
+                Some("self") if path.segments.len() == 1 => text("pub(super)"),
+                _ => PathCode::Tokens(quote!(pub(in super::#path))),
             }
         }
     }

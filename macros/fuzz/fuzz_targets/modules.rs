@@ -1,6 +1,9 @@
 // The macro's modules, at the fuzz target's root as they are at the macro crate's. The rules they
 // call are `cuda_entry_table::rules` (the `rules` feature), a plain dependency. Each target calls
-// part of them: the rest is dead code here.
+// part of them: the rest is dead code here. `text` asks `proc_macro` whether it runs in the
+// compiler (it does not here).
+extern crate proc_macro;
+
 #[allow(dead_code)]
 #[path = "../../src/callback.rs"]
 mod callback;
@@ -22,6 +25,9 @@ mod pipeline;
 #[allow(dead_code)]
 #[path = "../../src/shape.rs"]
 mod shape;
+#[allow(dead_code)]
+#[path = "../../src/text.rs"]
+mod text;
 #[allow(dead_code)]
 #[path = "../../src/toml_reference.rs"]
 mod toml_reference;

@@ -337,6 +337,7 @@ pub(crate) mod launch {
     }
     #[doc = " The function pointer type, the signature of `PFN_cuLaunchKernel_v4000`:\n\n ```text\n unsafe extern \"C\" fn(f: CUfunction, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void) -> CUresult\n ```"]
     pub(crate) type Pfn = <() as Signature>::Pfn;
+    use ::cuda_entry::__private as __cuda_entry;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
     pub(crate) const SYMBOL: &str = {
         let () = <() as Signature>::LINK;
@@ -345,33 +346,32 @@ pub(crate) mod launch {
     #[doc = r" The typedef version passed to `cuGetProcAddress`."]
     pub(crate) const VERSION: u32 = {
         let () = <() as Signature>::LINK;
-        ::cuda_entry::__private::default_stream_version(4000u32, 7000u32)
+        __cuda_entry::default_stream_version(4000u32, 7000u32)
     };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub(crate) const STREAM: ::cuda_entry::__private::Stream = {
+    pub(crate) const STREAM: __cuda_entry::Stream = {
         let () = <() as Signature>::LINK;
-        ::cuda_entry::__private::default_stream(7000u32)
+        __cuda_entry::default_stream(7000u32)
     };
     #[doc = r" The typedef the signature was checked against."]
     pub(crate) const TYPEDEF: &str = {
         let () = <() as Signature>::LINK;
-        if ::cuda_entry::__private::PER_THREAD_DEFAULT {
+        if __cuda_entry::PER_THREAD_DEFAULT {
             "PFN_cuLaunchKernel_v7000_ptsz"
         } else {
             "PFN_cuLaunchKernel_v4000"
         }
     };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
-    pub(crate) static ENTRY: ::cuda_entry::__private::Entry =
-        ::cuda_entry::__private::default_stream_entry(c"cuLaunchKernel", 4000u32, 7000u32);
+    pub(crate) static ENTRY: __cuda_entry::Entry =
+        __cuda_entry::default_stream_entry(c"cuLaunchKernel", 4000u32, 7000u32);
     #[doc = r" The typed function pointer, for hot loops."]
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
     #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
-    pub(crate) fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error>
-    {
+    pub(crate) fn pointer() -> __cuda_entry::Result<Pfn, __cuda_entry::Error> {
         let () = <() as Signature>::LINK;
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
@@ -382,9 +382,9 @@ pub(crate) mod launch {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
+    #[__cuda_entry::linkme::distributed_slice(__cuda_entry::ENTRIES)]
+    # [linkme (crate = __cuda_entry :: linkme)]
+    static REGISTERED: &__cuda_entry::Entry = &ENTRY;
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -393,7 +393,7 @@ pub(crate) mod launch {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; 47usize] = if ::cuda_entry::__private::PER_THREAD_DEFAULT {
+    static MANIFEST_RECORD: [u8; 47usize] = if __cuda_entry::PER_THREAD_DEFAULT {
         *b"CUEN\x01\x02\x01\0X\x1B\0\0\x0E\0\x11\0cuLaunchKernelcuda-entry-macros"
     } else {
         *b"CUEN\x01\x01\x01\0\xA0\x0F\0\0\x0E\0\x11\0cuLaunchKernelcuda-entry-macros"
@@ -401,7 +401,7 @@ pub(crate) mod launch {
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
-    static RETAINED: (&&::cuda_entry::__private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
+    static RETAINED: (&&__cuda_entry::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }
 #[cfg(unix)]
 #[allow(clippy::missing_errors_doc, clippy::missing_safety_doc)]
@@ -515,6 +515,7 @@ mod mem_free {
     }
     #[doc = " The function pointer type, the signature of `PFN_cuMemFree_v3020`:\n\n ```text\n unsafe extern \"C\" fn(dptr: CUdeviceptr) -> CUresult\n ```"]
     pub(super) type Pfn = <() as Signature>::Pfn;
+    use ::cuda_entry::__private as __cuda_entry;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
     pub(super) const SYMBOL: &str = {
         let () = <() as Signature>::LINK;
@@ -526,9 +527,9 @@ mod mem_free {
         3020u32
     };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub(super) const STREAM: ::cuda_entry::__private::Stream = {
+    pub(super) const STREAM: __cuda_entry::Stream = {
         let () = <() as Signature>::LINK;
-        ::cuda_entry::__private::Stream::Legacy
+        __cuda_entry::Stream::Legacy
     };
     #[doc = r" The typedef the signature was checked against."]
     pub(super) const TYPEDEF: &str = {
@@ -536,20 +537,16 @@ mod mem_free {
         "PFN_cuMemFree_v3020"
     };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
-    pub(super) static ENTRY: ::cuda_entry::__private::Entry = ::cuda_entry::__private::Entry::new(
-        c"cuMemFree",
-        3020u32,
-        ::cuda_entry::__private::Stream::Legacy,
-    )
-    .through(::cuda_entry::__private::Resolver::Runtime);
+    pub(super) static ENTRY: __cuda_entry::Entry =
+        __cuda_entry::Entry::new(c"cuMemFree", 3020u32, __cuda_entry::Stream::Legacy)
+            .through(__cuda_entry::Resolver::Runtime);
     #[doc = r" The typed function pointer, for hot loops."]
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
     #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
-    pub(super) fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error>
-    {
+    pub(super) fn pointer() -> __cuda_entry::Result<Pfn, __cuda_entry::Error> {
         let () = <() as Signature>::LINK;
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
@@ -560,9 +557,9 @@ mod mem_free {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
+    #[__cuda_entry::linkme::distributed_slice(__cuda_entry::ENTRIES)]
+    # [linkme (crate = __cuda_entry :: linkme)]
+    static REGISTERED: &__cuda_entry::Entry = &ENTRY;
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -576,5 +573,5 @@ mod mem_free {
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
-    static RETAINED: (&&::cuda_entry::__private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
+    static RETAINED: (&&__cuda_entry::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }

@@ -168,6 +168,7 @@ pub mod launch_host_func {
     }
     #[doc = " The function pointer type, the signature of `PFN_cuLaunchHostFunc_v10000`:\n\n ```text\n unsafe extern \"C\" fn(stream: CUstream, f: CUhostFn, user_data: *mut c_void) -> CUresult\n ```"]
     pub type Pfn = <() as Signature>::Pfn;
+    use ::cuda_entry::__private as __cuda_entry;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
     pub const SYMBOL: &str = {
         let () = <() as Signature>::LINK;
@@ -176,32 +177,32 @@ pub mod launch_host_func {
     #[doc = r" The typedef version passed to `cuGetProcAddress`."]
     pub const VERSION: u32 = {
         let () = <() as Signature>::LINK;
-        ::cuda_entry::__private::default_stream_version(10000u32, 10000u32)
+        __cuda_entry::default_stream_version(10000u32, 10000u32)
     };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub const STREAM: ::cuda_entry::__private::Stream = {
+    pub const STREAM: __cuda_entry::Stream = {
         let () = <() as Signature>::LINK;
-        ::cuda_entry::__private::default_stream(10000u32)
+        __cuda_entry::default_stream(10000u32)
     };
     #[doc = r" The typedef the signature was checked against."]
     pub const TYPEDEF: &str = {
         let () = <() as Signature>::LINK;
-        if ::cuda_entry::__private::PER_THREAD_DEFAULT {
+        if __cuda_entry::PER_THREAD_DEFAULT {
             "PFN_cuLaunchHostFunc_v10000_ptsz"
         } else {
             "PFN_cuLaunchHostFunc_v10000"
         }
     };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
-    pub static ENTRY: ::cuda_entry::__private::Entry =
-        ::cuda_entry::__private::default_stream_entry(c"cuLaunchHostFunc", 10000u32, 10000u32);
+    pub static ENTRY: __cuda_entry::Entry =
+        __cuda_entry::default_stream_entry(c"cuLaunchHostFunc", 10000u32, 10000u32);
     #[doc = r" The typed function pointer, for hot loops."]
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
     #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
-    pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
+    pub fn pointer() -> __cuda_entry::Result<Pfn, __cuda_entry::Error> {
         let () = <() as Signature>::LINK;
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
@@ -212,9 +213,9 @@ pub mod launch_host_func {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
+    #[__cuda_entry::linkme::distributed_slice(__cuda_entry::ENTRIES)]
+    # [linkme (crate = __cuda_entry :: linkme)]
+    static REGISTERED: &__cuda_entry::Entry = &ENTRY;
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -223,7 +224,7 @@ pub mod launch_host_func {
         not(any(windows, target_vendor = "apple")),
         unsafe(link_section = "cuda_entry")
     )]
-    static MANIFEST_RECORD: [u8; 49usize] = if ::cuda_entry::__private::PER_THREAD_DEFAULT {
+    static MANIFEST_RECORD: [u8; 49usize] = if __cuda_entry::PER_THREAD_DEFAULT {
         *b"CUEN\x01\x02\x01\0\x10'\0\0\x10\0\x11\0cuLaunchHostFunccuda-entry-macros"
     } else {
         *b"CUEN\x01\x01\x01\0\x10'\0\0\x10\0\x11\0cuLaunchHostFunccuda-entry-macros"
@@ -231,5 +232,5 @@ pub mod launch_host_func {
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
-    static RETAINED: (&&::cuda_entry::__private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
+    static RETAINED: (&&__cuda_entry::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }

@@ -188,6 +188,7 @@ pub(crate) mod ctx_create_v4 {
     }
     #[doc = " The function pointer type, the signature of `PFN_cuCtxCreate_v12050`:\n\n ```text\n unsafe extern \"C\" fn(pctx: *mut CUcontext, params: *mut c_void, flags: u32, dev: CUdevice) -> CUresult\n ```"]
     pub(crate) type Pfn = <() as Signature>::Pfn;
+    use gpu_sys::cuda_entry::__private as __cuda_entry;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
     pub(crate) const SYMBOL: &str = {
         let () = <() as Signature>::LINK;
@@ -199,9 +200,9 @@ pub(crate) mod ctx_create_v4 {
         12050u32
     };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub(crate) const STREAM: gpu_sys::cuda_entry::__private::Stream = {
+    pub(crate) const STREAM: __cuda_entry::Stream = {
         let () = <() as Signature>::LINK;
-        gpu_sys::cuda_entry::__private::Stream::Legacy
+        __cuda_entry::Stream::Legacy
     };
     #[doc = r" The typedef the signature was checked against."]
     pub(crate) const TYPEDEF: &str = {
@@ -209,21 +210,15 @@ pub(crate) mod ctx_create_v4 {
         "PFN_cuCtxCreate_v12050"
     };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
-    pub(crate) static ENTRY: gpu_sys::cuda_entry::__private::Entry =
-        gpu_sys::cuda_entry::__private::Entry::new(
-            c"cuCtxCreate",
-            12050u32,
-            gpu_sys::cuda_entry::__private::Stream::Legacy,
-        )
-        .optional();
+    pub(crate) static ENTRY: __cuda_entry::Entry =
+        __cuda_entry::Entry::new(c"cuCtxCreate", 12050u32, __cuda_entry::Stream::Legacy).optional();
     #[doc = r" The typed function pointer, for hot loops."]
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
     #[doc = " The [`Error`](gpu_sys::cuda_entry::Error) of the resolution (cached)."]
     #[inline]
-    pub(crate) fn pointer()
-    -> gpu_sys::cuda_entry::__private::Result<Pfn, gpu_sys::cuda_entry::__private::Error> {
+    pub(crate) fn pointer() -> __cuda_entry::Result<Pfn, __cuda_entry::Error> {
         let () = <() as Signature>::LINK;
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
@@ -234,11 +229,9 @@ pub(crate) mod ctx_create_v4 {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[gpu_sys::cuda_entry::__private::linkme::distributed_slice(
-        gpu_sys::cuda_entry::__private::ENTRIES
-    )]
-    # [linkme (crate = gpu_sys :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &gpu_sys::cuda_entry::__private::Entry = &ENTRY;
+    #[__cuda_entry::linkme::distributed_slice(__cuda_entry::ENTRIES)]
+    # [linkme (crate = __cuda_entry :: linkme)]
+    static REGISTERED: &__cuda_entry::Entry = &ENTRY;
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -252,6 +245,5 @@ pub(crate) mod ctx_create_v4 {
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
-    static RETAINED: (&&gpu_sys::cuda_entry::__private::Entry, &[u8]) =
-        (&REGISTERED, &MANIFEST_RECORD);
+    static RETAINED: (&&__cuda_entry::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }

@@ -134,6 +134,7 @@ pub mod mem_alloc {
     }
     #[doc = " The function pointer type, the signature of `PFN_cuMemAlloc_v3020`:\n\n ```text\n unsafe extern \"C\" fn(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult\n ```"]
     pub type Pfn = <() as Signature>::Pfn;
+    use ::cuda_entry::__private as __cuda_entry;
     #[doc = r" The symbol passed to `cuGetProcAddress`."]
     pub const SYMBOL: &str = {
         let () = <() as Signature>::LINK;
@@ -145,9 +146,9 @@ pub mod mem_alloc {
         3020u32
     };
     #[doc = r" The default-stream flavour, which selects the flag passed to `cuGetProcAddress`."]
-    pub const STREAM: ::cuda_entry::__private::Stream = {
+    pub const STREAM: __cuda_entry::Stream = {
         let () = <() as Signature>::LINK;
-        ::cuda_entry::__private::Stream::Legacy
+        __cuda_entry::Stream::Legacy
     };
     #[doc = r" The typedef the signature was checked against."]
     pub const TYPEDEF: &str = {
@@ -155,18 +156,15 @@ pub mod mem_alloc {
         "PFN_cuMemAlloc_v3020"
     };
     #[doc = r" The entry: resolved on first use, cached for the life of the process."]
-    pub static ENTRY: ::cuda_entry::__private::Entry = ::cuda_entry::__private::Entry::new(
-        c"cuMemAlloc",
-        3020u32,
-        ::cuda_entry::__private::Stream::Legacy,
-    );
+    pub static ENTRY: __cuda_entry::Entry =
+        __cuda_entry::Entry::new(c"cuMemAlloc", 3020u32, __cuda_entry::Stream::Legacy);
     #[doc = r" The typed function pointer, for hot loops."]
     #[doc = r""]
     #[doc = r" # Errors"]
     #[doc = r""]
     #[doc = " The [`Error`](cuda_entry::Error) of the resolution (cached)."]
     #[inline]
-    pub fn pointer() -> ::cuda_entry::__private::Result<Pfn, ::cuda_entry::__private::Error> {
+    pub fn pointer() -> __cuda_entry::Result<Pfn, __cuda_entry::Error> {
         let () = <() as Signature>::LINK;
         unsafe { ENTRY.resolve_as::<Pfn>() }
     }
@@ -177,9 +175,9 @@ pub mod mem_alloc {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[::cuda_entry::__private::linkme::distributed_slice(::cuda_entry::__private::ENTRIES)]
-    # [linkme (crate = :: cuda_entry :: __private :: linkme)]
-    static REGISTERED: &::cuda_entry::__private::Entry = &ENTRY;
+    #[__cuda_entry::linkme::distributed_slice(__cuda_entry::ENTRIES)]
+    # [linkme (crate = __cuda_entry :: linkme)]
+    static REGISTERED: &__cuda_entry::Entry = &ENTRY;
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -193,5 +191,5 @@ pub mod mem_alloc {
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
-    static RETAINED: (&&::cuda_entry::__private::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
+    static RETAINED: (&&__cuda_entry::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }
