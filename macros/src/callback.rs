@@ -48,7 +48,7 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
     };
     let classes = (0..c.params.len()).map(|i| {
         let a = format_ident!("A{i}");
-        quote!(#p::ClassProbe::<<#ty as #p::CFn>::#a>::CLASS)
+        quote_spanned!(at.first=> #p::ClassProbe::<<#ty as #p::CFn>::#a>::CLASS)
     });
     let (before, after) = (&c.before, &c.after);
     let expect = quote! {
@@ -59,12 +59,12 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
             after: #after,
         }
     };
-    let classes = at.typed(quote! {
+    let classes = quote_spanned! {at.first=>
         &[#(#classes),*],
         #p::ClassProbe::<<#ty as #p::CFn>::Ret>::CLASS
-    });
+    };
     let args = quote!(#expect, #classes, TYPEDEFS);
-    let call = at.call(quote!(#p::callback::<#ty>), args);
+    let call = at.call(quote_spanned!(at.first=> #p::callback::<#ty>), args);
     quote_spanned! {at.first=>
         #[cfg(target_pointer_width = "64")]
         const _: () = {

@@ -81,8 +81,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     // The module's items, as text but for the paths and visibility given with spans of their
     // own. Using any of the constants uses the declared function (for `dead_code`: the block
     // names `Signature::LINK`); `ENTRY` cannot count, the registration uses it.
-    let mut body = Text::new();
-    body.tokens(module_items);
+    let mut body = module_items;
     // The crate's `__private`, imported once: the items' paths are then text, whatever spans the
     // crate's path has (a `crate = ...` written in a `macro_rules!` may start with `$crate`).
     body.code("use ")
@@ -304,6 +303,7 @@ pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
         decl.returns_status_by_name().then_some(Status::Stub),
         paths,
     );
+    let module_items = module_items.finish();
     let (name, vis) = (&decl.ident, &decl.vis);
     let p = paths.inner_private();
     let args = &decl.args;
@@ -476,58 +476,60 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
                 after,
             }) => (
                 // Only a C float needs integers and pointers told apart.
-                at.typed(if *float {
-                    quote!((#p::ClassProbe::<#ty>::CLASS, #p::CClass::Float))
+                if *float {
+                    quote_spanned!(at.first=> (#p::ClassProbe::<#ty>::CLASS, #p::CClass::Float))
                 } else {
-                    quote!((#p::Probe::<#ty>::FLOAT, #p::CClass::Integer))
-                }),
+                    quote_spanned!(at.first=> (#p::Probe::<#ty>::FLOAT, #p::CClass::Integer))
+                },
                 before.as_str(),
                 after.as_str(),
             ),
             None => (quote!((#p::NumberClass::Unknown, #p::CClass::Any)), "", ""),
         };
         let args = quote!(#expect, #class, #before, #after, TYPEDEFS);
-        body.extend(at.call(quote!(#p::value::<#ty>), args));
+        body.extend(at.call(quote_spanned!(at.first=> #p::value::<#ty>), args));
     }
     if a.pointee.is_some() || a.second.is_some() {
         // `c_void` at either level leaves what is below it unchecked.
-        let pointee = quote!(<#ty as #p::CPointer>::Pointee);
-        let void = at.typed(quote!(#p::Probe::<#pointee>::VOID));
+        let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
+        let void = quote_spanned!(at.first=> #p::Probe::<#pointee>::VOID);
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
             let args = quote!(#void, #expect, TYPEDEFS);
-            body.extend(at.call(quote!(#p::layout::<#pointee>), args));
+            body.extend(at.call(quote_spanned!(at.first=> #p::layout::<#pointee>), args));
         }
         if let Some(expected) = &a.second {
-            let second = quote!(<#pointee as #p::CPointerSlot>::Pointee);
-            let skip = at.typed(quote!(#void || #p::Probe::<#second>::VOID));
+            let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
+            let skip = quote_spanned!(at.first=> #void || #p::Probe::<#second>::VOID);
             let expect = expect(&p, expected);
             let args = quote!(#skip, #expect, TYPEDEFS);
-            body.extend(at.call(quote!(#p::layout::<#second>), args));
+            body.extend(at.call(quote_spanned!(at.first=> #p::layout::<#second>), args));
         }
     } else if a.pointer {
         body.extend(quote!(#p::pointer::<#ty>();));
     }
     if let Some(message) = &a.writable {
-        let read_only = at.typed(quote!(#p::AccessProbe::<#ty>::READ_ONLY));
-        body.extend(at.call(quote!(#p::writable), quote!(#read_only, #message)));
+        let read_only = quote_spanned!(at.first=> #p::AccessProbe::<#ty>::READ_ONLY);
+        body.extend(at.call(
+            quote_spanned!(at.first=> #p::writable),
+            quote!(#read_only, #message),
+        ));
     }
     if let Some((before, after)) = &a.valid {
         // What the driver writes through a pointer, or an unverified declaration's return value.
         let value = if a.pointer {
-            quote!(<#ty as #p::CPointer>::Pointee)
+            quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee)
         } else {
             quote!(#ty)
         };
-        let invalid = at.typed(quote!(#p::ValueProbe::<#value>::INVALID));
+        let invalid = quote_spanned!(at.first=> #p::ValueProbe::<#value>::INVALID);
         let args = quote!(#invalid, #before, #after, TYPEDEFS);
-        body.extend(at.call(quote!(#p::valid), args));
+        body.extend(at.call(quote_spanned!(at.first=> #p::valid), args));
     }
     if let Some((before, after)) = &a.status {
-        let found =
-            at.typed(quote!((#p::ClassProbe::<#ty>::CLASS, #p::ValueProbe::<#ty>::INVALID)));
+        let found = quote_spanned!(at.first=> (#p::ClassProbe::<#ty>::CLASS, #p::ValueProbe::<#ty>::INVALID));
         let args = quote!(#found, #before, #after, TYPEDEFS);
-        body.extend(at.call(quote!(#p::status), args));
+        body.extend(at.call(quote_spanned!(at.first=> #p::status), args));
     }
     quote_spanned! {at.first=>
         const _: () = {

@@ -12,13 +12,13 @@
 //! rustc to report it, as it reports nothing inside an expansion.
 
 use cuda_entry_table::rules::{Declaration, tokens_text};
-use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Abi, Attribute, Ident, Type, Visibility};
 
 use crate::crate_path::Paths;
-use crate::text::PathCode;
+use crate::text::{PathCode, Text};
 
 /// How a function whose C return type is `CUresult` reports the driver's status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +33,8 @@ pub(crate) struct Shape {
     pub(crate) function: TokenStream,
     /// `impl name::Signature for ()`.
     pub(crate) signature: TokenStream,
-    /// The module's `Signature` trait and `Pfn`.
-    pub(crate) module_items: TokenStream,
+    /// The module's `Signature` trait and `Pfn`, as text the module's other items follow.
+    pub(crate) module_items: Text,
     pub(crate) cfgs: Vec<Attribute>,
     pub(crate) inner_vis: PathCode,
 }
@@ -125,10 +125,14 @@ impl Shape {
         let documented = attrs.iter().any(is_doc_comment);
         let (pfn_doc, docs) = match docs {
             // At the declaration, so that clippy reads the sections as the user's docs.
-            Some(Docs { function, pfn }) if documented => (
-                pfn,
-                respan(quote!(#[doc = ""] #[doc = #function]), name.span()),
-            ),
+            Some(Docs { function, pfn }) if documented => {
+                let mut function = Literal::string(&function);
+                function.set_span(name.span());
+                (
+                    pfn,
+                    quote_spanned!(name.span()=> #[doc = ""] #[doc = #function]),
+                )
+            }
             Some(Docs { pfn, .. }) => (
                 pfn,
                 // Undocumented: `missing_docs` says so, as for a plain function; clippy's demand
@@ -160,21 +164,24 @@ impl Shape {
             }
         };
         let inner_vis = inner_visibility(vis);
-        let pfn_doc = (!pfn_doc.is_empty()).then(|| quote!(#[doc = #pfn_doc]));
-        let module_items = quote! {
-            /// The pointer type's definition, written where the declaration is.
-            #[doc(hidden)]
-            #inner_vis trait Signature {
-                /// The function pointer type.
-                type Pfn: Copy;
-                /// The function pointer type with the C status type, `int`, as its return type.
-                type Status: Copy;
-                /// Names the declared function.
-                const LINK: ();
-            }
-            #pfn_doc
-            #inner_vis type Pfn = <() as Signature>::Pfn;
-        };
+        let mut module_items = Text::new();
+        module_items.code(concat!(
+            "#[doc = r\" The pointer type's definition, written where the declaration is.\"]\n",
+            "#[doc(hidden)]\n"
+        ));
+        module_items.path(&inner_vis).code(concat!(
+            " trait Signature {\n",
+            "#[doc = r\" The function pointer type.\"]\ntype Pfn: Copy;\n",
+            "#[doc = r\" The function pointer type with the C status type, `int`, as its return ",
+            "type.\"]\ntype Status: Copy;\n",
+            "#[doc = r\" Names the declared function.\"]\nconst LINK: ();\n}\n"
+        ));
+        if !pfn_doc.is_empty() {
+            module_items.code("#[doc = ").str(&pfn_doc).code("]\n");
+        }
+        module_items
+            .path(&inner_vis)
+            .code(" type Pfn = <() as Signature>::Pfn;\n");
         Shape {
             function,
             signature,
@@ -293,17 +300,12 @@ impl At {
     }
 
     /// `function(args);`, the call spanning the type: the checks are `#[track_caller]`, so a
-    /// failure points at it. Arguments that name the type go through [`At::typed`]; the rest
-    /// (literals, the expected layouts) can fail nothing and keep their spans.
+    /// failure points at it. `function`, and the arguments that name the type, are made at
+    /// [`At::first`] (`quote_spanned!`: the declared type's own tokens keep their spans, which are
+    /// the type's); the rest (literals, the expected layouts) can fail nothing and keep theirs.
     pub(crate) fn call(self, function: TokenStream, args: TokenStream) -> TokenStream {
         let mut group = Group::new(Delimiter::Parenthesis, args);
         group.set_span(self.last);
-        let function = respan(function, self.first);
         quote_spanned!(self.first=> #function #group;)
-    }
-
-    /// `tokens` at the type: an error in them (a type that is no pointer) points at it.
-    pub(crate) fn typed(self, tokens: TokenStream) -> TokenStream {
-        respan(tokens, self.first)
     }
 }
