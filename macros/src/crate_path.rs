@@ -42,7 +42,8 @@ impl Paths {
         quote!(#path::__private)
     }
 
-    /// [`Paths::inner_private`] for [`Text`](crate::text::Text): as text where the path was made here.
+    /// [`Paths::inner_private`] for [`Text`](crate::text::Text): as text where the path was made
+    /// here.
     pub(crate) fn inner_private_path(&self) -> PathCode {
         if self.made {
             let path = &self.inner;

@@ -2,7 +2,9 @@
 //! name holding its entry `static`, typed pointer, availability query, metadata, registration and
 //! manifest record, beside the const assertions of its ABI. A rejected declaration becomes a stub
 //! of the same shape with nothing registered (thiserror's fallback). Every path starts with the
-//! crate's path as the declaring crate names it ([`Paths`]).
+//! crate's path as the declaring crate names it ([`Paths`]), or with `__cuda_entry`, its
+//! `__private` imported from that path once per module and per assertion block. The module's items
+//! are written as text ([`Text`]): no span of theirs matters.
 
 use cuda_entry_table::manifest;
 use cuda_entry_table::rules::{

@@ -33,7 +33,7 @@ impl Text {
     }
 
     /// `code`, at the call site. The caller keeps each run of text balanced: a group opened in a
-    /// run is closed in it (a group around tokens is [`Text::group`]).
+    /// run is closed in it (around tokens, a group is made as tokens).
     pub(crate) fn code(&mut self, code: &str) -> &mut Text {
         self.run.push_str(code);
         self
