@@ -5,12 +5,14 @@
 //! optimisation in the dev profile: building the fixed parts of a declaration's expansion token
 //! by token was most of what the attribute cost a build (docs/performance.md). Runs of code whose
 //! tokens all take the call site's span (what `quote!` gives them anyway) are written here as text
-//! and handed to the compiler's lexer once per run; the tokens that carry the declaration's spans
-//! are put between the runs as they are.
+//! and handed to the compiler's lexer, all the runs of one [`Text`] in one call; the tokens that
+//! carry the declaration's spans are put between the runs as they are. (Small runs between many
+//! spanned tokens, as in the ABI assertions, measured slower as text than as `quote!`: they stay
+//! tokens.)
 
 use std::fmt::Write as _;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 
 /// A path the expansion repeats: as text where it is the call site's (made by the macro), else as
@@ -20,11 +22,23 @@ pub(crate) enum PathCode {
     Tokens(TokenStream),
 }
 
-/// Code text and token streams, in order.
+/// Code text and token streams, in order. Every run of text of one `Text` is lexed in one call
+/// when it is finished: the runs are written one after the other, each in parentheses, and each
+/// parenthesised group's tokens take the run's place.
 #[derive(Default)]
 pub(crate) struct Text {
-    out: TokenStream,
-    run: String,
+    /// Every run, each in `(` `)`; the last one still open when `open`.
+    code: String,
+    open: bool,
+    /// How many runs `code` holds.
+    runs: usize,
+    parts: Vec<Part>,
+}
+
+enum Part {
+    /// The next run of `code`.
+    Run,
+    Tokens(TokenStream),
 }
 
 impl Text {
@@ -32,25 +46,50 @@ impl Text {
         Text::default()
     }
 
+    /// The text of the current run, begun if need be.
+    fn run(&mut self) -> &mut String {
+        if !self.open {
+            self.code.push('(');
+            self.parts.push(Part::Run);
+            self.open = true;
+            self.runs += 1;
+        }
+        &mut self.code
+    }
+
+    fn close(&mut self) {
+        if self.open {
+            self.code.push(')');
+            self.open = false;
+        }
+    }
+
     /// `code`, at the call site. The caller keeps each run of text balanced: a group opened in a
-    /// run is closed in it (around tokens, a group is made as tokens).
+    /// run is closed in it.
     pub(crate) fn code(&mut self, code: &str) -> &mut Text {
-        self.run.push_str(code);
+        self.run().push_str(code);
         self
     }
 
     /// `value` displayed (a number's suffix is the caller's: `8usize`).
     pub(crate) fn display(&mut self, value: impl std::fmt::Display) -> &mut Text {
         // Writing to a `String` cannot fail.
-        let _ = write!(self.run, "{value}");
+        let _ = write!(self.run(), "{value}");
         self
     }
 
     /// A string literal of `value`, escaped as `proc_macro2::Literal::string` escapes it.
     pub(crate) fn str(&mut self, value: &str) -> &mut Text {
-        self.run.push('"');
-        escape(value, &mut self.run);
-        self.run.push('"');
+        let run = self.run();
+        if proc_macro::is_available() {
+            // The compiler's own escaping, compiled optimised (this crate may not be): the
+            // messages are most of the text.
+            let _ = write!(run, "{}", proc_macro::Literal::string(value));
+        } else {
+            run.push('"');
+            escape(value, run);
+            run.push('"');
+        }
         self
     }
 
@@ -64,63 +103,76 @@ impl Text {
 
     /// A C string literal of `value` (a C identifier: no NUL).
     pub(crate) fn c_str(&mut self, value: &str) -> &mut Text {
-        self.run.push_str("c\"");
-        escape(value, &mut self.run);
-        self.run.push('"');
+        let run = self.run();
+        run.push_str("c\"");
+        escape(value, run);
+        run.push('"');
         self
     }
 
     /// A byte string literal of `bytes`, escaped as `proc_macro2::Literal::byte_string` escapes
     /// it.
     pub(crate) fn bytes(&mut self, bytes: &[u8]) -> &mut Text {
-        self.run.push_str("b\"");
+        let run = self.run();
+        run.push_str("b\"");
         for (i, &b) in bytes.iter().enumerate() {
             match b {
-                b'\0' if matches!(bytes.get(i + 1), Some(b'0'..=b'7')) => {
-                    self.run.push_str(r"\x00");
-                }
-                b'\0' => self.run.push_str(r"\0"),
-                b'\t' => self.run.push_str(r"\t"),
-                b'\n' => self.run.push_str(r"\n"),
-                b'\r' => self.run.push_str(r"\r"),
-                b'"' => self.run.push_str("\\\""),
-                b'\\' => self.run.push_str(r"\\"),
-                b' '..=b'~' => self.run.push(char::from(b)),
+                b'\0' if matches!(bytes.get(i + 1), Some(b'0'..=b'7')) => run.push_str(r"\x00"),
+                b'\0' => run.push_str(r"\0"),
+                b'\t' => run.push_str(r"\t"),
+                b'\n' => run.push_str(r"\n"),
+                b'\r' => run.push_str(r"\r"),
+                b'"' => run.push_str("\\\""),
+                b'\\' => run.push_str(r"\\"),
+                b' '..=b'~' => run.push(char::from(b)),
                 _ => {
-                    let _ = write!(self.run, r"\x{b:02X}");
+                    let _ = write!(run, r"\x{b:02X}");
                 }
             }
         }
-        self.run.push('"');
+        run.push('"');
         self
     }
 
     /// `tokens` as they are, spans and all.
     pub(crate) fn tokens(&mut self, tokens: impl ToTokens) -> &mut Text {
-        self.flush();
-        tokens.to_tokens(&mut self.out);
+        self.close();
+        self.parts.push(Part::Tokens(tokens.into_token_stream()));
         self
     }
 
     pub(crate) fn finish(mut self) -> TokenStream {
-        self.flush();
-        self.out
-    }
-
-    fn flush(&mut self) {
-        if self.run.is_empty() {
-            return;
-        }
-        let tokens = lex(&self.run).unwrap_or_else(|| {
+        self.close();
+        let runs: Option<Vec<TokenStream>> = lex(&self.code).and_then(|lexed| {
+            lexed
+                .into_iter()
+                .map(|tree| match tree {
+                    TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis => {
+                        Some(g.stream())
+                    }
+                    _ => None,
+                })
+                .collect()
+        });
+        // As many groups as runs: a run that closed a parenthesis of its own would leave more.
+        let runs = runs.filter(|runs| runs.len() == self.runs);
+        let Some(runs) = runs else {
             // Only a fault of this crate's text: said as an error rather than a panic.
             let message = format!(
-                "cuda-entry internal error: the expansion text does not lex: {}",
-                self.run
+                "cuda-entry internal error: the expansion text does not lex as balanced runs: {}",
+                self.code
             );
-            quote!(::core::compile_error! { #message })
-        });
-        self.out.extend(tokens);
-        self.run.clear();
+            return quote!(::core::compile_error! { #message });
+        };
+        let mut runs = runs.into_iter();
+        let mut out = TokenStream::new();
+        for part in self.parts {
+            match part {
+                Part::Run => out.extend(runs.next()),
+                Part::Tokens(tokens) => out.extend(tokens),
+            }
+        }
+        out
     }
 }
 
@@ -198,11 +250,11 @@ mod tests {
         let bytes = b"CUEN\x01\0\x007\t\n\r\"\\ ~\x7f\xff";
         let mut text = Text::new();
         text.bytes(bytes);
-        assert_eq!(text.run, Literal::byte_string(bytes).to_string());
+        assert_eq!(text.code, format!("({}", Literal::byte_string(bytes)));
         let mut text = Text::new();
         text.c_str("cuMemAlloc_v2");
         let c = std::ffi::CString::new("cuMemAlloc_v2").expect("no NUL");
-        assert_eq!(text.run, Literal::c_string(&c).to_string());
+        assert_eq!(text.code, format!("({}", Literal::c_string(&c)));
     }
 
     #[test]
@@ -227,9 +279,11 @@ mod tests {
 
     #[test]
     fn text_that_does_not_lex_is_an_error_not_a_panic() {
-        let mut text = Text::new();
-        text.code("fn f() {");
-        let out = text.finish().to_string();
-        assert!(out.contains("compile_error"), "{out}");
+        for bad in ["fn f() {", "a) (b", "\"open"] {
+            let mut text = Text::new();
+            text.code(bad);
+            let out = text.finish().to_string();
+            assert!(out.contains("compile_error"), "{bad}: {out}");
+        }
     }
 }

@@ -79,7 +79,9 @@ def main():
     lines = s.split('\n')
     s = '\n'.join(l for i, l in enumerate(lines)
                   if not (i < 8 and ('prelude' in l or l == 'extern crate std;')))
-    n = len(re.findall(r'pub static ENTRY: ::cuda_entry::__private::Entry', s))
+    # The module's paths start with `__cuda_entry`, its import of `__private` (before: the path).
+    private = r'(?:::cuda_entry::__private|__cuda_entry)'
+    n = len(re.findall(r'pub static ENTRY: ' + private + r'::Entry', s))
     if n == 0:
         sys.exit("expansion_variants: no entry found: is this an expansion of #[cuda_entry]?")
     if 'asserts' in parts:
@@ -96,9 +98,9 @@ def main():
                  r'(?:[^";]|"(?:[^"\\]|\\.)*")*;', s, n, 'manifest', re.S)
     if 'metadata' in parts:
         s = subn(r'#\[doc =\s*r?"(?:[^"\\]|\\.)*"\]', s, n, 'metadata (docs)')
-        for name, ty in (('SYMBOL', '&str'), ('VERSION', 'u32'),
-                         ('STREAM', '::cuda_entry::__private::Stream'), ('TYPEDEF', '&str')):
-            s = remove(s, r'pub const ' + name + ': ' + re.escape(ty) + r' =\s*\{', True, n,
+        for name, ty in (('SYMBOL', re.escape('&str')), ('VERSION', 'u32'),
+                         ('STREAM', private + '::Stream'), ('TYPEDEF', re.escape('&str'))):
+            s = remove(s, r'pub const ' + name + ': ' + ty + r' =\s*\{', True, n,
                        f'metadata ({name})')
         s = remove(s, r'#\[inline\]\s*pub fn pointer\(\)', False, n, 'metadata (pointer)')
         s = remove(s, r'#\[inline\]\s*#\[must_use\]\s*pub fn is_available\(\)', False, n,
