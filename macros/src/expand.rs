@@ -17,7 +17,7 @@ use syn::Type;
 
 use crate::crate_path::Paths;
 use crate::shape::{At, Docs, Shape, Status, signature_text};
-use crate::text::{PathCode, Text};
+use crate::text::Text;
 
 /// The expansion of a declaration the rules accept.
 pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
@@ -89,7 +89,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     body.code("use ")
         .path(&paths.inner_private_path())
         .code(" as __cuda_entry;\n");
-    let p = PathCode::Text("__cuda_entry".to_owned());
+    let p = "__cuda_entry";
     let item = |body: &mut Text, doc: &str| {
         body.code("#[doc = r\"")
             .code(doc)
@@ -111,7 +111,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     // the facade's `per-thread-default-stream` feature, decided where that feature is known.
     match checked.twin {
         Some(twin) => body
-            .path(&p)
+            .code(p)
             .code("::default_stream_version(")
             .display(version)
             .code("u32, ")
@@ -125,16 +125,16 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         " The default-stream flavour, which selects the flag passed to `cuGetProcAddress`.",
     );
     body.code(" const STREAM: ")
-        .path(&p)
+        .code(p)
         .code("::Stream")
         .code(link);
     match checked.twin {
         Some(twin) => body
-            .path(&p)
+            .code(p)
             .code("::default_stream(")
             .display(twin.version)
             .code("u32)"),
-        None => stream_path(&mut body, &p, checked.per_thread()),
+        None => stream_path(&mut body, p, checked.per_thread()),
     };
     body.code(" };\n");
     item(&mut body, " The typedef the signature was checked against.");
@@ -142,7 +142,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     match checked.twin {
         Some(twin) => body
             .code("if ")
-            .path(&p)
+            .code(p)
             .code("::PER_THREAD_DEFAULT { ")
             .str(&twin.typedef_name())
             .code(" } else { ")
@@ -156,9 +156,9 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         " The entry: resolved on first use, cached for the life of the process.",
     );
     body.code(" static ENTRY: ")
-        .path(&p)
+        .code(p)
         .code("::Entry = ")
-        .path(&p);
+        .code(p);
     match checked.twin {
         Some(twin) => body
             .code("::default_stream_entry(")
@@ -174,11 +174,11 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
                 .code(", ")
                 .display(version)
                 .code("u32, ");
-            stream_path(&mut body, &p, checked.per_thread()).code(")")
+            stream_path(&mut body, p, checked.per_thread()).code(")")
         }
     };
     if checked.resolver == Resolver::Runtime {
-        body.code(".through(").path(&p).code("::Resolver::Runtime)");
+        body.code(".through(").code(p).code("::Resolver::Runtime)");
     }
     if optional {
         body.code(".optional()");
@@ -192,10 +192,11 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         .code("]\n#[inline]\n")
         .path(&inner_vis);
     body.code(" fn pointer() -> ")
-        .path(&p)
+        .code(p)
         .code("::Result<Pfn, ")
-        .path(&p);
-    // Generic, but instantiated only where `pointer()` is called: it is inline.
+        .code(p);
+    // SAFETY (of the generated block): `Pfn` is the signature checked against the typedef this
+    // entry names. Generic, but instantiated only where `pointer()` is called: it is inline.
     body.code(
         "::Error> {\n let () = <() as Signature>::LINK; unsafe { ENTRY.resolve_as::<Pfn>() } }\n",
     );
@@ -208,14 +209,14 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         " fn is_available() -> bool { let () = <() as Signature>::LINK; ENTRY.is_available() }\n",
     );
     body.code("#[")
-        .path(&p)
+        .code(p)
         .code("::linkme::distributed_slice(")
-        .path(&p);
+        .code(p);
     body.code("::ENTRIES)] #[linkme(crate = ")
-        .path(&p)
+        .code(p)
         .code("::linkme)]\n");
     body.code("static REGISTERED: &")
-        .path(&p)
+        .code(p)
         .code("::Entry = &ENTRY;\n");
     body.code(
         "#[doc = r\" The manifest record that `cuda-entry check BINARY` reads.\"]\n#[used]\n",
@@ -227,7 +228,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     match checked.twin {
         Some(twin) => body
             .code("if ")
-            .path(&p)
+            .code(p)
             .code("::PER_THREAD_DEFAULT { *")
             .bytes(&record(twin.version, DefaultStream::PerThread))
             .code(" } else { *")
@@ -236,7 +237,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         None => body.code("*").bytes(&legacy),
     };
     body.code(";\n");
-    gnu_pe_retention(&mut body, &p);
+    gnu_pe_retention(&mut body, p);
 
     let body = body.finish();
     // None without assertions: no empty constant.
@@ -399,8 +400,8 @@ fn docs(checked: &Checked<'_>, paths: &Paths) -> Docs {
 }
 
 /// The path of the default-stream flavour.
-fn stream_path<'a>(text: &'a mut Text, private: &PathCode, per_thread: bool) -> &'a mut Text {
-    text.path(private)
+fn stream_path<'a>(text: &'a mut Text, private: &str, per_thread: bool) -> &'a mut Text {
+    text.code(private)
         .code(match DefaultStream::per_thread(per_thread) {
             DefaultStream::Legacy => "::Stream::Legacy",
             DefaultStream::PerThread => "::Stream::PerThread",
@@ -430,11 +431,11 @@ fn link_sections(text: &mut Text) {
 /// and a dependency's survived only while something else in its codegen unit's `.data` was used.
 /// That linker never collects a section whose name starts with `.vectors` (nor what it refers
 /// to), so this static, in one, refers to both.
-fn gnu_pe_retention(text: &mut Text, private: &PathCode) {
+fn gnu_pe_retention(text: &mut Text, private: &str) {
     // The name only needs the prefix; the rest keeps the output section apart from others.
     text.code("#[cfg(all(windows, target_env = \"gnu\"))]\n#[used]\n");
     text.code("#[unsafe(link_section = \".vectors_cuentry\")]\nstatic RETAINED: (&&");
-    text.path(private)
+    text.code(private)
         .code("::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);\n");
 }
 
