@@ -117,7 +117,14 @@ if [ "${MODE:-time}" = instructions ]; then
   cargo +nightly rustc --offline --quiet --manifest-path "$work/macro/Cargo.toml" \
     --target-dir "$work/macro/target-nightly" -- -Zunpretty=expanded > "$work/expanded.rs" 2> "$work/expanded.log" \
     || { echo "the nightly expansion failed:" >&2; tail -n 20 "$work/expanded.log" >&2; exit 1; }
-  variants=("expanded|" "expanded-asserts|asserts" "expanded-checks|asserts lint"
+  # A proc macro that returns its input: the expansion written out, each declaration's items
+  # passed through it (the `macro` variant), costs what any proc macro writing it must.
+  mkdir -p "$work/identity/src"
+  printf '[package]\nname = "bench-identity"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n[lib]\nproc-macro = true\n' \
+    > "$work/identity/Cargo.toml"
+  printf 'extern crate proc_macro;\n#[proc_macro]\npub fn identity(input: proc_macro::TokenStream) -> proc_macro::TokenStream {\n    input\n}\n' \
+    > "$work/identity/src/lib.rs"
+  variants=("expanded|" "expanded-macro|macro" "expanded-asserts|asserts" "expanded-checks|asserts lint"
     "expanded-records|asserts lint registration manifest"
     "expanded-core|asserts lint registration manifest metadata")
   for v in "${variants[@]}"; do
@@ -125,6 +132,10 @@ if [ "${MODE:-time}" = instructions ]; then
     mkdir -p "$work/$name/src"
     # The same package name: the manifest records' lengths count it.
     cp "$work/macro/Cargo.toml" "$work/macro/Cargo.lock" "$work/$name/"
+    # (The dependencies are the manifest's last table.)
+    if [ "$name" = expanded-macro ]; then
+      echo "bench-identity = { path = \"$work/identity\" }" >> "$work/$name/Cargo.toml"
+    fi
     # shellcheck disable=SC2086 # the parts are words
     python3 tests/bench/expansion_variants.py "$work/expanded.rs" "$work/$name/src/lib.rs" $parts
     m[$name]=$(count "$work/$name" edit)
@@ -144,6 +155,7 @@ if [ "${MODE:-time}" = instructions ]; then
 | through #[cuda_entry] | ${m[macro]} | $(per "${m[macro]}") | ${c[macro]} | $(perc "${c[macro]}") |
 | ... with \`[profile.dev.build-override] opt-level = 3\` | ${m[macro-opt]} | $(per "${m[macro-opt]}") | ${c[macro-opt]} | $(perc "${c[macro-opt]}") |
 | its expansion written out (no macro runs) | ${m[expanded]} | $(per "${m[expanded]}") | ${c[expanded]} | $(perc "${c[expanded]}") |
+| ... each declaration's items passed through a proc macro that returns them | ${m[expanded-macro]} | $(per "${m[expanded-macro]}") | ${c[expanded-macro]} | $(perc "${c[expanded-macro]}") |
 | ... without the ABI assertions | ${m[expanded-asserts]} | $(per "${m[expanded-asserts]}") | ${c[expanded-asserts]} | $(perc "${c[expanded-asserts]}") |
 | ... and without the FFI-lint block | ${m[expanded-checks]} | $(per "${m[expanded-checks]}") | ${c[expanded-checks]} | $(perc "${c[expanded-checks]}") |
 | ... and without registration and manifest record | ${m[expanded-records]} | $(per "${m[expanded-records]}") | ${c[expanded-records]} | $(perc "${c[expanded-records]}") |
@@ -153,6 +165,8 @@ if [ "${MODE:-time}" = instructions ]; then
 |---|---|---|---|
 | macro / hand-written, one-line change | $(per "${m[macro]}") | <= 2.50 | $(python3 -c "print('ok' if ${m[macro]} <= 2.5 * ${m[manual]} else 'MISS')") |
 | what running the macro adds (macro - expansion written out) / hand-written, one-line change | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
+| what any proc macro writing the expansion adds (through the identity macro - written out) / hand-written | $(python3 -c "print(f'{(${m[expanded-macro]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
+| what #[cuda_entry] adds above that (macro - through the identity macro) / hand-written | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded-macro]}) / ${m[manual]}:.2f}')") | | |
 | the same, the macro compiled optimised | $(python3 -c "print(f'{(${m[macro-opt]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
 | macro compiled optimised / hand-written, one-line change | $(per "${m[macro-opt]}") | <= 2.50 | $(python3 -c "print('ok' if ${m[macro-opt]} <= 2.5 * ${m[manual]} else 'MISS')") |
 | macro / hand-written, crate only | $(perc "${c[macro]}") | | |

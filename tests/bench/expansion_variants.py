@@ -14,6 +14,11 @@ PART named:
     metadata      SYMBOL, VERSION, STREAM, TYPEDEF, pointer() and is_available(), and every doc
                   attribute
 
+and with `macro`, nothing removed but each declaration's expansion wrapped in
+`bench_identity::identity! { ... }`, a proc macro that returns its input (build-time.sh writes
+it): the same code, expanded again after every change by a proc macro that does nothing, the
+floor of any proc macro that writes this expansion.
+
 Used by tests/bench/build-time.sh (MODE=instructions) to measure what each part of the expansion
 costs the compiler when no macro runs. Every part must be found once per declaration at least,
 else this fails: a changed expansion must not make a variant measure nothing.
@@ -72,7 +77,7 @@ def subn(pattern, s, at_least, name, flags=0):
 
 def main():
     expanded, out, parts = sys.argv[1], sys.argv[2], set(sys.argv[3:])
-    known = {'asserts', 'lint', 'registration', 'manifest', 'metadata'}
+    known = {'asserts', 'lint', 'registration', 'manifest', 'metadata', 'macro'}
     if parts - known:
         sys.exit(f"expansion_variants: unknown parts {sorted(parts - known)}; known: {sorted(known)}")
     s = open(expanded).read()
@@ -105,7 +110,32 @@ def main():
         s = remove(s, r'#\[inline\]\s*pub fn pointer\(\)', False, n, 'metadata (pointer)')
         s = remove(s, r'#\[inline\]\s*#\[must_use\]\s*pub fn is_available\(\)', False, n,
                    'metadata (is_available)')
+    if 'macro' in parts:
+        s = wrap(s, n)
     open(out, 'w').write(s)
+
+
+def wrap(s, n):
+    """Each declaration's items (from the end of the previous declaration's module, or the
+    prelude's last `use`, through the end of its own module) in `identity! { ... }`."""
+    lines = s.split('\n')
+    start = max(i for i, l in enumerate(lines) if l.startswith('use ')) + 1
+    out, wrapped, i = lines[:start], 0, start
+    while i < len(lines):
+        # The next declaration's module, at column 0 as the pretty printer writes it.
+        k = next((j for j in range(i, len(lines)) if re.match(r'pub mod \w+ \{$', lines[j])), None)
+        if k is None:
+            out.extend(lines[i:])
+            break
+        end = next(j for j in range(k, len(lines)) if lines[j] == '}')
+        out.append('bench_identity::identity! {')
+        out.extend(lines[i:end + 1])
+        out.append('}')
+        wrapped += 1
+        i = end + 1
+    if wrapped != n:
+        sys.exit(f"expansion_variants: macro: wrapped {wrapped} declarations, expected {n}")
+    return '\n'.join(out)
 
 
 main()
