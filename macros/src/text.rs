@@ -176,12 +176,6 @@ impl Text {
     }
 }
 
-impl From<Text> for TokenStream {
-    fn from(text: Text) -> TokenStream {
-        text.finish()
-    }
-}
-
 impl ToTokens for PathCode {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         match self {
@@ -207,7 +201,7 @@ fn lex(code: &str) -> Option<TokenStream> {
 
 /// `value` escaped into a string literal's body as `proc_macro2`'s `Literal::string` writes it
 /// (`char::escape_debug`, but `'` as itself and a NUL before a digit as `\x00`).
-pub(crate) fn escape(value: &str, out: &mut String) {
+fn escape(value: &str, out: &mut String) {
     let mut chars = value.chars().peekable();
     while let Some(ch) = chars.next() {
         match ch {
