@@ -9,7 +9,7 @@ mod values;
 
 pub use crate::entry::Entry;
 pub use crate::error::Error;
-pub use crate::registry::ENTRIES;
+pub use crate::registry::Registered;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
     CClass, CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
@@ -39,7 +39,6 @@ pub fn never<T>() -> T {
     unreachable!("the stub of a rejected `#[cuda_entry]` declaration")
 }
 pub use cuda_entry_table::manifest;
-pub use linkme;
 
 /// Whether this process's driver library was loaded, or is being loaded: from then on
 /// `CUDA_ENTRY_DRIVER_PATH` is not read again. For the test kit (`cuda-entry-sim`), which sets it

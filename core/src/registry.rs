@@ -4,6 +4,7 @@
 //! `cuda-entry check BINARY` reads without running it.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use cuda_entry_table::{Cuda, manifest};
 
@@ -11,15 +12,120 @@ use crate::entry::Entry;
 use crate::preload::{PreloadError, resolve_all};
 use crate::request::Request;
 
-/// Every entry declared with `#[cuda_entry]` in the program, filled by the linker.
+/// One element of the registration section: a declaration's entry, or zero (the runtime's own
+/// elements, a linker's padding), skipped.
 #[doc(hidden)]
-#[linkme::distributed_slice]
-pub static ENTRIES: [&'static Entry];
+pub type Registered = Option<&'static Entry>;
 
 /// Every entry declared with `#[cuda_entry]` anywhere in the program, dependencies included,
 /// in no particular order.
 pub fn entries() -> &'static [&'static Entry] {
-    &ENTRIES
+    // Gathered on the first call: the section may hold zero elements between the entries.
+    static ENTRIES: OnceLock<Box<[&'static Entry]>> = OnceLock::new();
+    ENTRIES.get_or_init(|| section::elements().iter().flatten().copied().collect())
+}
+
+/// The registration section's bounds, as the linker of each object format marks them
+/// ([`cuda_entry_table::registration`] names the sections; each `#[cuda_entry]` declaration
+/// adds a `#[used]` element).
+mod section {
+    use super::Registered;
+
+    #[cfg(not(any(unix, windows)))]
+    compile_error!(
+        "cuda-entry registers declarations in a link section of ELF, Mach-O or PE binaries; \
+         this target has none of them"
+    );
+
+    /// The items of every object format, from the names (attributes take literals only; the
+    /// test holds them to the names' one definition).
+    macro_rules! bounds {
+        (
+            elf: $elf:literal, $elf_start:literal, $elf_stop:literal;
+            macho: $macho:literal, $macho_start:literal, $macho_stop:literal;
+            pe: $pe_start:literal, $pe_stop:literal;
+        ) => {
+            #[cfg(test)]
+            const NAMES: [&str; 8] = [
+                $elf,
+                $elf_start,
+                $elf_stop,
+                $macho,
+                $macho_start,
+                $macho_stop,
+                $pe_start,
+                $pe_stop,
+            ];
+
+            // ELF and Mach-O: the linker's symbols at the section's bounds, and an element of
+            // the runtime's own, so that the section (and its bounds) exist in a program that
+            // declares nothing.
+            #[cfg(unix)]
+            unsafe extern "Rust" {
+                #[cfg_attr(not(target_vendor = "apple"), link_name = $elf_start)]
+                #[cfg_attr(target_vendor = "apple", link_name = $macho_start)]
+                static START: [Registered; 0];
+                #[cfg_attr(not(target_vendor = "apple"), link_name = $elf_stop)]
+                #[cfg_attr(target_vendor = "apple", link_name = $macho_stop)]
+                static STOP: [Registered; 0];
+            }
+            #[cfg(unix)]
+            #[used]
+            #[cfg_attr(not(target_vendor = "apple"), unsafe(link_section = $elf))]
+            #[cfg_attr(target_vendor = "apple", unsafe(link_section = $macho))]
+            static NONE: Registered = None;
+
+            // PE: elements of the runtime's own in the sections the linker puts first and last
+            // of the group (not zero-sized: a zero-sized static may still take bytes there).
+            #[cfg(windows)]
+            #[used]
+            #[unsafe(link_section = $pe_start)]
+            static START: Registered = None;
+            #[cfg(windows)]
+            #[used]
+            #[unsafe(link_section = $pe_stop)]
+            static STOP: Registered = None;
+        };
+    }
+    bounds! {
+        elf: "set_cuda_entry_registry", "__start_set_cuda_entry_registry",
+            "__stop_set_cuda_entry_registry";
+        macho: "__DATA,__cuentry_reg", "\x01section$start$__DATA$__cuentry_reg",
+            "\x01section$end$__DATA$__cuentry_reg";
+        pe: ".cureg$a", ".cureg$c";
+    }
+
+    /// The section's elements.
+    pub(super) fn elements() -> &'static [Registered] {
+        let start = (&raw const START).cast::<Registered>();
+        let stop = (&raw const STOP).cast::<Registered>();
+        let bytes = (stop as usize).saturating_sub(start as usize);
+        // SAFETY: the linker put only `Registered` elements (each `#[used]`, pointer-sized and
+        // aligned, written by the attribute or above) between the bounds, or zero padding, which
+        // is `None`. On PE the stop element is left out and the start element read (`None`).
+        unsafe { core::slice::from_raw_parts(start, bytes / size_of::<Registered>()) }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use cuda_entry_table::registration as names;
+
+        #[test]
+        fn the_bounds_and_sections_are_the_registrations_names() {
+            let macho = format!("{},{}", names::SEGMENT_MACHO, names::SECTION_MACHO);
+            let expected = [
+                names::SECTION_ELF,
+                names::START_ELF,
+                names::STOP_ELF,
+                &macho,
+                names::START_MACHO,
+                names::STOP_MACHO,
+                names::START_PE,
+                names::STOP_PE,
+            ];
+            assert_eq!(super::NAMES, expected);
+        }
+    }
 }
 
 /// Resolves every declared entry now and reports every failure at once: for services that

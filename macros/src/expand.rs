@@ -6,11 +6,11 @@
 //! `__private` imported from that path once per module and per assertion block. The module's items
 //! are written as text ([`Text`]): no span of theirs matters.
 
-use cuda_entry_table::manifest;
 use cuda_entry_table::rules::{
     Argument, Assertion, Checked, ClassRule, Declaration, DefaultStream, Expected, Resolver,
     is_c_type,
 };
+use cuda_entry_table::{manifest, registration};
 use proc_macro2::{Group, Ident, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
@@ -208,20 +208,34 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     body.code(
         " fn is_available() -> bool { let () = <() as Signature>::LINK; ENTRY.is_available() }\n",
     );
-    body.code("#[")
+    // The registration (`cuda_entry::entries()`): a word in the section the runtime reads.
+    body.code("#[used]\n");
+    link_sections(
+        &mut body,
+        [
+            registration::SEGMENT_MACHO,
+            registration::SECTION_MACHO,
+            registration::SECTION_PE,
+            registration::SECTION_ELF,
+        ],
+    );
+    body.code("static REGISTERED: ")
         .code(p)
-        .code("::linkme::distributed_slice(")
-        .code(p);
-    body.code("::ENTRIES)] #[linkme(crate = ")
+        .code("::Registered = ")
         .code(p)
-        .code("::linkme)]\n");
-    body.code("static REGISTERED: &")
-        .code(p)
-        .code("::Entry = &ENTRY;\n");
+        .code("::Registered::Some(&ENTRY);\n");
     body.code(
         "#[doc = r\" The manifest record that `cuda-entry check BINARY` reads.\"]\n#[used]\n",
     );
-    link_sections(&mut body);
+    link_sections(
+        &mut body,
+        [
+            manifest::SEGMENT_MACHO,
+            manifest::SECTION_MACHO,
+            manifest::SECTION_PE,
+            manifest::SECTION_ELF,
+        ],
+    );
     body.code("static MANIFEST_RECORD: [u8; ")
         .display(legacy.len())
         .code("usize] = ");
@@ -408,12 +422,11 @@ fn stream_path<'a>(text: &'a mut Text, private: &str, per_thread: bool) -> &'a m
         })
 }
 
-/// The manifest section of each object format, named by the format's one definition.
-fn link_sections(text: &mut Text) {
-    let macho = format!("{},{}", manifest::SEGMENT_MACHO, manifest::SECTION_MACHO);
-    let (pe, elf) = (manifest::SECTION_PE, manifest::SECTION_ELF);
+/// The attributes that put a static in the section `[segment, section]` on Mach-O, `pe` on PE and
+/// `elf` on ELF: the names' one definition is the table's (`manifest`, `registration`).
+fn link_sections(text: &mut Text, [segment, macho, pe, elf]: [&str; 4]) {
     text.code("#[cfg_attr(target_vendor = \"apple\", unsafe(link_section = ")
-        .str(&macho);
+        .str(&format!("{segment},{macho}"));
     text.code("))]\n#[cfg_attr(windows, unsafe(link_section = ")
         .str(pe);
     text.code(
@@ -434,9 +447,9 @@ fn link_sections(text: &mut Text) {
 fn gnu_pe_retention(text: &mut Text, private: &str) {
     // The name only needs the prefix; the rest keeps the output section apart from others.
     text.code("#[cfg(all(windows, target_env = \"gnu\"))]\n#[used]\n");
-    text.code("#[unsafe(link_section = \".vectors_cuentry\")]\nstatic RETAINED: (&&");
+    text.code("#[unsafe(link_section = \".vectors_cuentry\")]\nstatic RETAINED: (&");
     text.code(private)
-        .code("::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);\n");
+        .code("::Registered, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);\n");
 }
 
 /// `const` assertions of what the tokens of the declared types leave open (the rules'

@@ -9,7 +9,7 @@ PART named:
 
     asserts       the ABI assertions (the `const _` block of each declaration's checks)
     lint          the extern block that gives the signature to rustc's FFI lints
-    registration  the entry's registration (the linkme element)
+    registration  the entry's registration (its word in the registration section)
     manifest      the manifest record
     metadata      SYMBOL, VERSION, STREAM, TYPEDEF, pointer() and is_available(), and every doc
                   attribute
@@ -94,8 +94,8 @@ def main():
     if 'lint' in parts:
         s = remove(s, r'const _: \(\) =\s*\{\s*#\[allow\(dead_code\)\]\s*unsafe extern', True, n, 'lint')
     if 'registration' in parts:
-        s = remove(s, r'#\[used\]\s*#\[unsafe\(link_section = "linkme_ENTRIES"\)\]\s*static REGISTERED',
-                   True, n, 'registration')
+        s = subn(r'#\[used\]\s*#\[unsafe\(link_section = "set_cuda_entry_registry"\)\]\s*'
+                 r'static REGISTERED:[^;]*;', s, n, 'registration')
     if 'manifest' in parts:
         # Through the initializer's `;` outside string literals: the record is a byte string (or
         # two, for a declaration with a per-thread twin), or a call of `manifest::encode` before.

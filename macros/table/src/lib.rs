@@ -14,6 +14,7 @@ mod status;
 mod generated;
 pub mod manifest;
 mod needs;
+pub mod registration;
 mod request;
 #[cfg(feature = "rules")]
 pub mod rules;

@@ -229,9 +229,14 @@ pub(crate) mod ctx_create_v4 {
         let () = <() as Signature>::LINK;
         ENTRY.is_available()
     }
-    #[__cuda_entry::linkme::distributed_slice(__cuda_entry::ENTRIES)]
-    # [linkme (crate = __cuda_entry :: linkme)]
-    static REGISTERED: &__cuda_entry::Entry = &ENTRY;
+    #[used]
+    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuentry_reg"))]
+    #[cfg_attr(windows, unsafe(link_section = ".cureg$b"))]
+    #[cfg_attr(
+        not(any(windows, target_vendor = "apple")),
+        unsafe(link_section = "set_cuda_entry_registry")
+    )]
+    static REGISTERED: __cuda_entry::Registered = __cuda_entry::Registered::Some(&ENTRY);
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
     #[used]
     #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuda_entry"))]
@@ -245,5 +250,5 @@ pub(crate) mod ctx_create_v4 {
     #[cfg(all(windows, target_env = "gnu"))]
     #[used]
     #[unsafe(link_section = ".vectors_cuentry")]
-    static RETAINED: (&&__cuda_entry::Entry, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
+    static RETAINED: (&__cuda_entry::Registered, &[u8]) = (&REGISTERED, &MANIFEST_RECORD);
 }
