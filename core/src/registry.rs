@@ -88,11 +88,11 @@ mod section {
         };
     }
     bounds! {
-        elf: "set_cuda_entry_registry", "__start_set_cuda_entry_registry",
-            "__stop_set_cuda_entry_registry";
-        macho: "__DATA,__cuentry_reg", "\x01section$start$__DATA$__cuentry_reg",
-            "\x01section$end$__DATA$__cuentry_reg";
-        pe: ".cureg$a", ".cureg$c";
+        elf: "set_cuda_entry_registry_0_1", "__start_set_cuda_entry_registry_0_1",
+            "__stop_set_cuda_entry_registry_0_1";
+        macho: "__DATA,__cuentry_reg01", "\x01section$start$__DATA$__cuentry_reg01",
+            "\x01section$end$__DATA$__cuentry_reg01";
+        pe: ".cureg01$a", ".cureg01$c";
     }
 
     /// The section's elements.

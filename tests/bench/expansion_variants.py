@@ -94,7 +94,7 @@ def main():
     if 'lint' in parts:
         s = remove(s, r'const _: \(\) =\s*\{\s*#\[allow\(dead_code\)\]\s*unsafe extern', True, n, 'lint')
     if 'registration' in parts:
-        s = subn(r'#\[used\]\s*#\[unsafe\(link_section = "set_cuda_entry_registry"\)\]\s*'
+        s = subn(r'#\[used\]\s*#\[unsafe\(link_section = "set_cuda_entry_registry_\d+_\d+"\)\]\s*'
                  r'static REGISTERED:[^;]*;', s, n, 'registration')
     if 'manifest' in parts:
         # Through the initializer's `;` outside string literals: the record is a byte string (or

@@ -383,11 +383,14 @@ pub(crate) mod launch {
         ENTRY.is_available()
     }
     #[used]
-    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuentry_reg"))]
-    #[cfg_attr(windows, unsafe(link_section = ".cureg$b"))]
+    #[cfg_attr(
+        target_vendor = "apple",
+        unsafe(link_section = "__DATA,__cuentry_reg01")
+    )]
+    #[cfg_attr(windows, unsafe(link_section = ".cureg01$b"))]
     #[cfg_attr(
         not(any(windows, target_vendor = "apple")),
-        unsafe(link_section = "set_cuda_entry_registry")
+        unsafe(link_section = "set_cuda_entry_registry_0_1")
     )]
     static REGISTERED: __cuda_entry::Registered = __cuda_entry::Registered::Some(&ENTRY);
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
@@ -563,11 +566,14 @@ mod mem_free {
         ENTRY.is_available()
     }
     #[used]
-    #[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__cuentry_reg"))]
-    #[cfg_attr(windows, unsafe(link_section = ".cureg$b"))]
+    #[cfg_attr(
+        target_vendor = "apple",
+        unsafe(link_section = "__DATA,__cuentry_reg01")
+    )]
+    #[cfg_attr(windows, unsafe(link_section = ".cureg01$b"))]
     #[cfg_attr(
         not(any(windows, target_vendor = "apple")),
-        unsafe(link_section = "set_cuda_entry_registry")
+        unsafe(link_section = "set_cuda_entry_registry_0_1")
     )]
     static REGISTERED: __cuda_entry::Registered = __cuda_entry::Registered::Some(&ENTRY);
     #[doc = r" The manifest record that `cuda-entry check BINARY` reads."]
