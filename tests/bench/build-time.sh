@@ -118,13 +118,32 @@ if [ "${MODE:-time}" = instructions ]; then
     --target-dir "$work/macro/target-nightly" -- -Zunpretty=expanded > "$work/expanded.rs" 2> "$work/expanded.log" \
     || { echo "the nightly expansion failed:" >&2; tail -n 20 "$work/expanded.log" >&2; exit 1; }
   # A proc macro that returns its input: the expansion written out, each declaration's items
-  # passed through it (the `macro` variant), costs what any proc macro writing it must.
+  # passed through it (the `macro` variant), costs what any proc macro writing it must. And one
+  # that lexes its input, a raw string literal, into tokens (the `text` variant): what the
+  # cheapest proc macro that makes these tokens costs.
   mkdir -p "$work/identity/src"
   printf '[package]\nname = "bench-identity"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n[lib]\nproc-macro = true\n' \
     > "$work/identity/Cargo.toml"
-  printf 'extern crate proc_macro;\n#[proc_macro]\npub fn identity(input: proc_macro::TokenStream) -> proc_macro::TokenStream {\n    input\n}\n' \
-    > "$work/identity/src/lib.rs"
-  variants=("expanded|" "expanded-macro|macro" "expanded-asserts|asserts" "expanded-checks|asserts lint"
+  cat > "$work/identity/src/lib.rs" <<'RUST'
+extern crate proc_macro;
+use proc_macro::TokenStream;
+
+#[proc_macro]
+pub fn identity(input: TokenStream) -> TokenStream {
+    input
+}
+
+/// `from_text!(r#"..."#)`: the literal's contents, lexed.
+#[proc_macro]
+pub fn from_text(input: TokenStream) -> TokenStream {
+    let literal = input.to_string();
+    let hashes = literal.bytes().skip(1).take_while(|&b| b == b'#').count();
+    let text = &literal[hashes + 2..literal.len() - hashes - 1];
+    text.parse().unwrap_or_else(|_| "compile_error!(\"from_text: does not lex\");".parse().unwrap())
+}
+RUST
+  variants=("expanded|" "expanded-macro|macro" "expanded-text|text" "expanded-asserts|asserts"
+    "expanded-checks|asserts lint"
     "expanded-records|asserts lint registration manifest"
     "expanded-core|asserts lint registration manifest metadata")
   for v in "${variants[@]}"; do
@@ -133,7 +152,7 @@ if [ "${MODE:-time}" = instructions ]; then
     # The same package name: the manifest records' lengths count it.
     cp "$work/macro/Cargo.toml" "$work/macro/Cargo.lock" "$work/$name/"
     # (The dependencies are the manifest's last table.)
-    if [ "$name" = expanded-macro ]; then
+    if [ "$name" = expanded-macro ] || [ "$name" = expanded-text ]; then
       echo "bench-identity = { path = \"$work/identity\" }" >> "$work/$name/Cargo.toml"
     fi
     # shellcheck disable=SC2086 # the parts are words
@@ -156,6 +175,7 @@ if [ "${MODE:-time}" = instructions ]; then
 | ... with \`[profile.dev.build-override] opt-level = 3\` | ${m[macro-opt]} | $(per "${m[macro-opt]}") | ${c[macro-opt]} | $(perc "${c[macro-opt]}") |
 | its expansion written out (no macro runs) | ${m[expanded]} | $(per "${m[expanded]}") | ${c[expanded]} | $(perc "${c[expanded]}") |
 | ... each declaration's items passed through a proc macro that returns them | ${m[expanded-macro]} | $(per "${m[expanded-macro]}") | ${c[expanded-macro]} | $(perc "${c[expanded-macro]}") |
+| ... each declaration's items lexed from text by a proc macro | ${m[expanded-text]} | $(per "${m[expanded-text]}") | ${c[expanded-text]} | $(perc "${c[expanded-text]}") |
 | ... without the ABI assertions | ${m[expanded-asserts]} | $(per "${m[expanded-asserts]}") | ${c[expanded-asserts]} | $(perc "${c[expanded-asserts]}") |
 | ... and without the FFI-lint block | ${m[expanded-checks]} | $(per "${m[expanded-checks]}") | ${c[expanded-checks]} | $(perc "${c[expanded-checks]}") |
 | ... and without registration and manifest record | ${m[expanded-records]} | $(per "${m[expanded-records]}") | ${c[expanded-records]} | $(perc "${c[expanded-records]}") |
@@ -166,7 +186,9 @@ if [ "${MODE:-time}" = instructions ]; then
 | macro / hand-written, one-line change | $(per "${m[macro]}") | <= 2.50 | $(python3 -c "print('ok' if ${m[macro]} <= 2.5 * ${m[manual]} else 'MISS')") |
 | what running the macro adds (macro - expansion written out) / hand-written, one-line change | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
 | what any proc macro writing the expansion adds (through the identity macro - written out) / hand-written | $(python3 -c "print(f'{(${m[expanded-macro]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
-| what #[cuda_entry] adds above that (macro - through the identity macro) / hand-written | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded-macro]}) / ${m[manual]}:.2f}')") | | |
+| what making the tokens from text adds (lexed by a proc macro - written out) / hand-written | $(python3 -c "print(f'{(${m[expanded-text]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
+| what #[cuda_entry] adds above that (macro - lexed by a proc macro) / hand-written | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded-text]}) / ${m[manual]}:.2f}')") | | |
+| what #[cuda_entry] adds above the identity macro (macro - through the identity macro) / hand-written | $(python3 -c "print(f'{(${m[macro]} - ${m[expanded-macro]}) / ${m[manual]}:.2f}')") | | |
 | the same, the macro compiled optimised | $(python3 -c "print(f'{(${m[macro-opt]} - ${m[expanded]}) / ${m[manual]}:.2f}')") | | |
 | macro compiled optimised / hand-written, one-line change | $(per "${m[macro-opt]}") | <= 2.50 | $(python3 -c "print('ok' if ${m[macro-opt]} <= 2.5 * ${m[manual]} else 'MISS')") |
 | macro / hand-written, crate only | $(perc "${c[macro]}") | | |

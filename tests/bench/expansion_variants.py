@@ -17,7 +17,10 @@ PART named:
 and with `macro`, nothing removed but each declaration's expansion wrapped in
 `bench_identity::identity! { ... }`, a proc macro that returns its input (build-time.sh writes
 it): the same code, expanded again after every change by a proc macro that does nothing, the
-floor of any proc macro that writes this expansion.
+floor of any proc macro that writes this expansion. With `text`, each declaration's expansion
+is a raw string literal given to `bench_identity::from_text!(...)`, which lexes it
+(`TokenStream::from_str`) and returns the tokens: the cheapest way a proc macro can make these
+tokens (every span the call site's; the literal's copy into the macro is counted too).
 
 Used by tests/bench/build-time.sh (MODE=instructions) to measure what each part of the expansion
 costs the compiler when no macro runs. Every part must be found once per declaration at least,
@@ -77,7 +80,7 @@ def subn(pattern, s, at_least, name, flags=0):
 
 def main():
     expanded, out, parts = sys.argv[1], sys.argv[2], set(sys.argv[3:])
-    known = {'asserts', 'lint', 'registration', 'manifest', 'metadata', 'macro'}
+    known = {'asserts', 'lint', 'registration', 'manifest', 'metadata', 'macro', 'text'}
     if parts - known:
         sys.exit(f"expansion_variants: unknown parts {sorted(parts - known)}; known: {sorted(known)}")
     s = open(expanded).read()
@@ -111,13 +114,27 @@ def main():
         s = remove(s, r'#\[inline\]\s*#\[must_use\]\s*pub fn is_available\(\)', False, n,
                    'metadata (is_available)')
     if 'macro' in parts:
-        s = wrap(s, n)
+        s = wrap(s, n, identity)
+    if 'text' in parts:
+        s = wrap(s, n, from_text)
     open(out, 'w').write(s)
 
 
-def wrap(s, n):
+def identity(items):
+    return ['bench_identity::identity! {'] + items + ['}']
+
+
+def from_text(items):
+    text = '\n'.join(items)
+    # More `#`s than follow any `"` in the text: the raw string cannot end early.
+    hashes = '#' * (max((len(r) for r in re.findall(r'"(#*)', text)), default=0) + 1)
+    return ['bench_identity::from_text!(r' + hashes + '"' + text + '"' + hashes + ');']
+
+
+def wrap(s, n, wrapper):
     """Each declaration's items (from the end of the previous declaration's module, or the
-    prelude's last `use`, through the end of its own module) in `identity! { ... }`."""
+    prelude's last `use`, through the end of its own module) passed to `wrapper` (lines in,
+    lines out)."""
     lines = s.split('\n')
     start = max(i for i, l in enumerate(lines) if l.startswith('use ')) + 1
     out, wrapped, i = lines[:start], 0, start
@@ -128,13 +145,11 @@ def wrap(s, n):
             out.extend(lines[i:])
             break
         end = next(j for j in range(k, len(lines)) if lines[j] == '}')
-        out.append('bench_identity::identity! {')
-        out.extend(lines[i:end + 1])
-        out.append('}')
+        out.extend(wrapper(lines[i:end + 1]))
         wrapped += 1
         i = end + 1
     if wrapped != n:
-        sys.exit(f"expansion_variants: macro: wrapped {wrapped} declarations, expected {n}")
+        sys.exit(f"expansion_variants: wrapped {wrapped} declarations, expected {n}")
     return '\n'.join(out)
 
 
