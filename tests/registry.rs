@@ -37,6 +37,12 @@ fn main() -> ExitCode {
             run: entries_of_the_program_and_its_dependencies_are_listed,
         },
         Scenario {
+            name: "first_calls_from_many_threads_share_one_list",
+            driver: Driver::Default,
+            env: &[],
+            run: first_calls_from_many_threads_share_one_list,
+        },
+        Scenario {
             name: "the_binary_states_the_same_entries",
             driver: Driver::Default,
             env: &[],
@@ -123,6 +129,29 @@ fn entries_of_the_program_and_its_dependencies_are_listed() {
         ),
         ("cuMemAlloc", 10010, 12050)
     );
+}
+
+/// In a fresh process, threads that call `entries()` at once (each may gather the list and offer
+/// it) all get the one list published, whole.
+fn first_calls_from_many_threads_share_one_list() {
+    let start = std::sync::Barrier::new(16);
+    let lists: Vec<(usize, usize)> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..16)
+            .map(|_| {
+                scope.spawn(|| {
+                    start.wait();
+                    let list = cuda_entry::entries();
+                    (list.as_ptr() as usize, list.len())
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    let first = cuda_entry::entries();
+    assert_eq!(first.len(), 5, "{first:?}");
+    for list in lists {
+        assert_eq!(list, (first.as_ptr() as usize, first.len()));
+    }
 }
 
 fn the_binary_states_the_same_entries() {

@@ -1,10 +1,11 @@
 //! What a program needs, known before it runs: every `#[cuda_entry]` declaration of the program
-//! and of all its dependencies registers itself at link time (no constructor runs, nothing is
-//! allocated), and also leaves a plain-data record in a section of the binary that
-//! `cuda-entry check BINARY` reads without running it.
+//! and of all its dependencies registers itself at link time (no constructor runs; the first
+//! call of [`entries`] gathers the list, without a lock), and also leaves a plain-data record in
+//! a section of the binary that `cuda-entry check BINARY` reads without running it.
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::ptr;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 use cuda_entry_table::{Cuda, manifest};
 
@@ -20,9 +21,38 @@ pub type Registered = Option<&'static Entry>;
 /// Every entry declared with `#[cuda_entry]` anywhere in the program, dependencies included,
 /// in no particular order.
 pub fn entries() -> &'static [&'static Entry] {
-    // Gathered on the first call: the section may hold zero elements between the entries.
-    static ENTRIES: OnceLock<Box<[&'static Entry]>> = OnceLock::new();
-    ENTRIES.get_or_init(|| section::elements().iter().flatten().copied().collect())
+    // The list is gathered on the first call (the section may hold zero words between the
+    // entries) and published once. No lock: a thread that finds no list gathers one and offers
+    // it, and a losing offer is freed. Nothing ever waits on another thread, so a child forked
+    // while a thread of its parent was gathering simply gathers again.
+    static LIST: AtomicPtr<&'static [&'static Entry]> = AtomicPtr::new(ptr::null_mut());
+    let published = LIST.load(Ordering::Acquire);
+    if !published.is_null() {
+        // SAFETY: a published list is never freed nor changed.
+        return unsafe { *published };
+    }
+    let list: *mut [&'static Entry] = Box::into_raw(
+        section::elements()
+            .iter()
+            .flatten()
+            .copied()
+            .collect::<Box<[_]>>(),
+    );
+    // SAFETY: just allocated, and freed below only if never published (then never read again).
+    let gathered: &'static [&'static Entry] = unsafe { &*list };
+    let offer = Box::into_raw(Box::new(gathered));
+    match LIST.compare_exchange(ptr::null_mut(), offer, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => gathered,
+        Err(winner) => {
+            // SAFETY: `offer` and `list` were never published: this thread owns them. The
+            // winner's list is published, never freed.
+            unsafe {
+                drop(Box::from_raw(offer));
+                drop(Box::from_raw(list));
+                *winner
+            }
+        }
+    }
 }
 
 /// The registration section's bounds, as the linker of each object format marks them
