@@ -83,6 +83,9 @@ count() { # crate dir, edit|crate -> millions of instructions of rustc for a one
   package=$(sed -n 's/^name = "\(.*\)"/\1/p' "$dir/Cargo.toml" | head -n 1)
   cargo build --offline --quiet --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" > "$dir.log" 2>&1 \
     || { echo "cargo build of $dir failed:" >&2; tail -n 40 "$dir.log" >&2; exit 1; }
+  # An edit in the clock tick that the build's fingerprint was written in looks older than it:
+  # cargo would not rebuild.
+  sleep 1
   sed -i "s/^pub const EDIT: u32 = .*;/pub const EDIT: u32 = $RANDOM;/" "$dir/src/lib.rs"
   # The compiler's command line for this crate, as cargo runs it.
   cmd=$(cd "$dir" && cargo build --offline -v --target-dir "$dir/target" 2>&1 \
@@ -91,6 +94,7 @@ count() { # crate dir, edit|crate -> millions of instructions of rustc for a one
   if [ "$what" = crate ]; then
     cargo clean --offline --quiet --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" -p "$package"
   else
+    sleep 1
     sed -i "s/^pub const EDIT: u32 = .*;/pub const EDIT: u32 = $RANDOM;/" "$dir/src/lib.rs"
   fi
   (cd "$dir" && eval "valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $cmd") \
