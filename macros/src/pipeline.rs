@@ -71,6 +71,18 @@ mod tests {
     fn odd_declarations_expand_to_well_formed_items() {
         let cases = [
             (
+                quote!(
+                    symbol = "cuMemAlloc",
+                    version = 3020,
+                    optiona,
+                    crlate = l,
+                    crate = "try"
+                ),
+                quote!(
+                    pub unsafe extern "C" fn mem_alloc(dptr: *mut u64, bytesize: usize) -> i32;
+                ),
+            ),
+            (
                 quote!(symbol = "cuMemFree", version = 3020),
                 quote!(
                     unsafe extern "C" fn r#type(dptr: u64) -> i32;

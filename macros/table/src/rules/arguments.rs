@@ -467,6 +467,23 @@ fn crate_path(value: &Expr) -> Result<(Span, CratePath), Mistake> {
         _ => None,
     };
     let path = parsed.filter(|p| p.segments.iter().all(|s| s.arguments.is_none()));
+    // Keywords of the 2018 and 2024 editions that `syn` reads as identifiers: in the expansion
+    // they would be keywords, not a path. The raw form (`r#try`) names such a crate.
+    let keyword = path.iter().flat_map(|p| &p.segments).find_map(|s| {
+        let name = s.ident.to_string();
+        ["try", "gen"].contains(&name.as_str()).then_some(name)
+    });
+    if let Some(keyword) = keyword {
+        return Err(Mistake::new(
+            MistakeKind::WrongCratePath,
+            value,
+            format!(
+                "`{keyword}` in `crate = {}` is a keyword, not a crate's name: write \
+                 `r#{keyword}` for a crate of that name",
+                value.to_token_stream()
+            ),
+        ));
+    }
     match path {
         Some(path) => Ok((value.span(), CratePath(path))),
         None => Err(Mistake::new(

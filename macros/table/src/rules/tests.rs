@@ -445,6 +445,7 @@ fn crate_is_a_path_quoted_or_not() {
         (quote!("gpu_sys::cuda_entry"), "gpu_sys :: cuda_entry"),
         (quote!(gpu_sys::cuda_entry), "gpu_sys :: cuda_entry"),
         (quote!("::cuda"), ":: cuda"),
+        (quote!("r#try::cuda_entry"), "r#try :: cuda_entry"),
         (invisible(quote!(crate::reexport)), "crate :: reexport"),
     ] {
         let item = decl(quote!(symbol = "cuMemFree", version = 3020, crate = #value));
@@ -461,6 +462,8 @@ fn crate_is_a_path_quoted_or_not() {
         (quote!(= 42), "wrong_crate_path"),
         (quote!(= "gpu sys"), "wrong_crate_path"),
         (quote!(= "x::<y>"), "wrong_crate_path"),
+        (quote!(= "try"), "wrong_crate_path"),
+        (quote!(= "gpu::gen::cuda_entry"), "wrong_crate_path"),
         (quote!(), "argument_without_value"),
     ] {
         let found = kinds(
