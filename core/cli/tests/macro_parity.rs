@@ -150,6 +150,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ),
     ("block-without-unsafe", &["missing_unsafe"]),
     ("body", &["function_body"]),
+    ("crate-keyword", &["wrong_crate_path"]),
     ("crate-not-a-path", &["wrong_crate_path"]),
     ("duplicate-argument", &["duplicate_argument"]),
     ("duplicate-attribute", &["duplicate_attribute"]),
