@@ -65,15 +65,11 @@ fn record(name: &str) {
             .unwrap_or_else(|e| panic!("{name}: another scenario is running ({e})"));
         std::thread::sleep(Duration::from_millis(100));
     }
-    use std::io::Write;
-    let mut ran = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(folder.join("ran"))
-        .expect("open the record");
-    // One write per line: the scenarios append to the same file at once.
-    ran.write_all(format!("{name}\n").as_bytes())
-        .expect("append to the record");
+    // A file per scenario: appending to one shared file from processes running at once is not
+    // atomic under Wine (one name overwrote part of another).
+    let ran = folder.join("ran");
+    std::fs::create_dir_all(&ran).expect("the record's folder");
+    std::fs::write(ran.join(name), b"").expect("the record");
     if std::env::var_os(ONE_AT_A_TIME).is_some() {
         std::fs::remove_file(&held).expect("release");
     }
@@ -129,12 +125,23 @@ fn harness(case: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
         .envs(env.iter().copied())
         .output()
         .expect("run the harness under test");
-    let ran = std::fs::read_to_string(folder.join("ran")).unwrap_or_default();
+    let ran = std::fs::read_dir(folder.join("ran"))
+        .map(|entries| {
+            entries
+                .map(|e| {
+                    e.expect("a record")
+                        .file_name()
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let run = Run {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        ran: ran.lines().map(str::to_owned).collect(),
+        ran,
     };
     println!("---- {case}: {args:?} {env:?}\n{run:#?}");
     run
