@@ -19,6 +19,7 @@ mod loaded;
 mod manifest;
 mod plan;
 mod render;
+mod replace;
 mod summary;
 mod write;
 
@@ -63,6 +64,8 @@ struct Migrated {
     edits: Vec<Edit>,
     /// The unified diff of the edits; empty when there are none.
     diff: String,
+    /// The text the edits were made from, as read.
+    original: String,
     /// The source with the edits applied.
     migrated: String,
     /// Whether it was read from standard input, which `--write` cannot rewrite.
@@ -79,6 +82,7 @@ impl Migrated {
         let edits: Vec<Edit> = minimal_edit(old, new).into_iter().collect();
         Migrated {
             diff: diff::unified(&file.display().to_string(), old, &edits),
+            original: old.to_owned(),
             migrated: new.to_owned(),
             file,
             plans: Vec::new(),
@@ -216,23 +220,27 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         (false, false) => render::Mode::Report,
     };
     let summary = Summary::new(&files);
+    if mode == render::Mode::Write {
+        // Every file or none: a failure or an interruption leaves each as it was.
+        let set: Vec<replace::Replacement<'_>> = files
+            .iter()
+            .filter(|m| !m.edits.is_empty())
+            .map(|m| replace::Replacement {
+                path: &m.file,
+                old: &m.original,
+                new: &m.migrated,
+            })
+            .collect();
+        replace::replace_all(&set, &mut replace::Real)
+            .map_err(|e| CliError::Failed(format!("--write: {e}")))?;
+    }
+    // The report after the write: it says the files were rewritten.
     let out = if options.json {
         output::json(&render::json(&files, &advice, mode, &summary))
     } else {
         render::text(&files, &advice, mode, &summary)
     };
     output::print(&out)?;
-    if mode == render::Mode::Write {
-        for m in files.iter().filter(|m| !m.edits.is_empty()) {
-            std::fs::write(&m.file, &m.migrated).map_err(|e| {
-                CliError::Failed(format!(
-                    "{}: cannot write: {e}; the file is as it was or partly written, compare it \
-                     with the diff above",
-                    shown::path(&m.file)
-                ))
-            })?;
-        }
-    }
     Ok(summary.exit_code())
 }
 
@@ -328,6 +336,7 @@ fn migrate(
     Ok(Migrated {
         diff: diff::unified(&name, source, &edits),
         migrated: write::apply(source, &edits),
+        original: source.to_owned(),
         file,
         plans,
         found,

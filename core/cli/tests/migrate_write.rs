@@ -1,0 +1,177 @@
+//! `migrate --write` replaces a crate's files all or nothing: a write that fails midway (a
+//! file-size limit, as a full disk or a quota would) or a run interrupted by a signal leaves every
+//! file whole, each its old version or (only once every file is ready) its new one, and nothing
+//! beside them.
+#![cfg(unix)]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Instant;
+
+use common::{cuda_entry, fixtures, run, scratch};
+
+/// Every file under `dir`, by path relative to it, with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).expect("list") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let relative = path.strip_prefix(root).expect("under root").to_owned();
+                out.insert(relative, std::fs::read(&path).expect("read"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Writes `files` (relative paths) under `dir`.
+fn restore(dir: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) {
+    let _ = std::fs::remove_dir_all(dir);
+    for (path, bytes) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("create");
+        std::fs::write(path, bytes).expect("write");
+    }
+}
+
+/// The fixture crate's files, its manifest grown by `padding` bytes of comment.
+fn fixture(padding: usize) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = snapshot(&fixtures().join("migrate/crate"));
+    let manifest = files.get_mut(Path::new("Cargo.toml")).expect("Cargo.toml");
+    for _ in 0..padding / 64 {
+        manifest.extend_from_slice(format!("# {}\n", "-".repeat(61)).as_bytes());
+    }
+    files
+}
+
+/// The crate's files before and after an uninterrupted `--write`.
+fn before_and_after(
+    name: &str,
+    padding: usize,
+) -> (BTreeMap<PathBuf, Vec<u8>>, BTreeMap<PathBuf, Vec<u8>>) {
+    let before = fixture(padding);
+    let dir = scratch(name).join("gpu-sys");
+    restore(&dir, &before);
+    let out = run(
+        cuda_entry(),
+        &["migrate", "--write", dir.to_str().expect("UTF-8")],
+    );
+    assert_eq!(out.status, 0, "{out:?}");
+    let after = snapshot(&dir);
+    assert_ne!(before, after, "the fixture has something to migrate");
+    (before, after)
+}
+
+#[test]
+fn a_file_size_limit_midway_changes_nothing() {
+    // The manifest, replaced after the sources, is the one file larger than the limit: before
+    // the replacement was all or nothing, src/lib.rs was rewritten and Cargo.toml cut at the
+    // limit, its [package] table lost.
+    let padding = 32 * 1024;
+    let (before, after) = before_and_after("write-limit-reference", padding);
+    let largest_source = after
+        .iter()
+        .filter(|(p, _)| *p != Path::new("Cargo.toml"))
+        .map(|(_, bytes)| bytes.len())
+        .max()
+        .expect("files");
+    let manifest = after[Path::new("Cargo.toml")].len();
+    assert!(
+        manifest > largest_source + 4096,
+        "{manifest} {largest_source}"
+    );
+    let limit = (largest_source + 1024) as libc::rlim_t;
+
+    let dir = scratch("write-limit").join("gpu-sys");
+    restore(&dir, &before);
+    let mut command = cuda_entry();
+    command.args(["migrate", "--write", dir.to_str().expect("UTF-8")]);
+    // SAFETY: `setrlimit` is async-signal-safe; it only lowers this child's own limit.
+    unsafe {
+        command.pre_exec(move || {
+            let rlimit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "not killed by SIGXFSZ: {out:?}");
+    assert!(
+        stderr.contains("Cargo.toml: cannot write beside it"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was changed"), "{stderr}");
+    // The report comes after the write: it does not claim what did not happen.
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("rewrote"),
+        "{out:?}"
+    );
+    assert_eq!(
+        snapshot(&dir),
+        before,
+        "every file as it was, nothing left beside them"
+    );
+}
+
+#[test]
+fn a_signal_at_any_moment_leaves_the_old_crate_or_the_new_one() {
+    let (before, after) = before_and_after("write-signal-reference", 0);
+    let dir = scratch("write-signal").join("gpu-sys");
+    // How long one whole run takes here, to spread the signals over it.
+    restore(&dir, &before);
+    let began = Instant::now();
+    let out = run(
+        cuda_entry(),
+        &["migrate", "--write", dir.to_str().expect("UTF-8")],
+    );
+    assert_eq!(out.status, 0, "{out:?}");
+    let whole = began.elapsed();
+    let (mut old, mut new) = (0u32, 0u32);
+    const RUNS: u32 = 24;
+    for i in 0..RUNS {
+        restore(&dir, &before);
+        let mut child = cuda_entry()
+            .args(["migrate", "--write", dir.to_str().expect("UTF-8")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(whole.mul_f64(f64::from(i) / f64::from(RUNS) * 1.2));
+        let signal = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP][i as usize % 3];
+        // SAFETY: signals the child this test spawned (it may have exited: then ESRCH or a
+        // zombie's pid, which is still ours until waited for).
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        child.wait().expect("wait");
+        let now = snapshot(&dir);
+        if now == before {
+            old += 1;
+        } else if now == after {
+            new += 1;
+        } else {
+            let differing: Vec<_> = now
+                .iter()
+                .filter(|(p, b)| before.get(*p) != Some(b) && after.get(*p) != Some(b))
+                .map(|(p, _)| p.display().to_string())
+                .collect();
+            panic!(
+                "run {i}: a mixture of old and new, or a file neither: {differing:?}; files {:?}",
+                now.keys().collect::<Vec<_>>()
+            );
+        }
+    }
+    assert_eq!(old + new, RUNS);
+}
