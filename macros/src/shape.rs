@@ -62,11 +62,7 @@ impl Shape {
     ) -> Shape {
         let (name, vis, attrs) = (&decl.ident, &decl.vis, &decl.attrs);
         let names: Vec<&Ident> = decl.params.iter().map(|p| &p.name).collect();
-        let cfgs: Vec<Attribute> = attrs
-            .iter()
-            .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
-            .cloned()
-            .collect();
+        let cfgs: Vec<Attribute> = attrs.iter().filter_map(configuration).collect();
         let private = paths.private();
         // Locals of the generated body, hygienic so a parameter named `pfn` or `error` is not
         // shadowed.
@@ -190,6 +186,41 @@ impl Shape {
             inner_vis,
         }
     }
+}
+
+/// What of `attr` decides whether the declaration exists, for the items generated beside the
+/// function: a `#[cfg(...)]` as it is; of a `#[cfg_attr(predicate, attrs...)]`, only the `cfg`s
+/// (and nested `cfg_attr`s holding one) among its attributes, under the same predicate, since the
+/// others (`inline`, `deprecated`, `doc`) are the function's and would be refused, or warn, on an
+/// impl, a constant or a module; `None` when nothing is left.
+fn configuration(attr: &Attribute) -> Option<Attribute> {
+    if attr.path().is_ident("cfg") {
+        return Some(attr.clone());
+    }
+    if !attr.path().is_ident("cfg_attr") {
+        return None;
+    }
+    let parser = syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated;
+    // rustc reports a malformed `cfg_attr` at the function, which keeps it.
+    let metas = attr.parse_args_with(parser).ok()?;
+    let mut metas = metas.into_iter();
+    let predicate = metas.next()?;
+    let kept: Vec<syn::Meta> = metas
+        .filter(|meta| {
+            let inner: Attribute = syn::parse_quote!(#[#meta]);
+            configuration(&inner).is_some()
+        })
+        .map(|meta| {
+            let inner: Attribute = syn::parse_quote!(#[#meta]);
+            configuration(&inner).map_or(meta, |a| a.meta)
+        })
+        .collect();
+    if kept.is_empty() {
+        return None;
+    }
+    let mut configured: Attribute = syn::parse_quote!(#[cfg_attr(#predicate, #(#kept),*)]);
+    configured.pound_token = attr.pound_token;
+    Some(configured)
 }
 
 /// Whether `attr` is a doc comment (`///`, `#[doc = "..."]`), not `#[doc(hidden)]` or an alias.

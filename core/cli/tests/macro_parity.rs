@@ -193,6 +193,10 @@ const KINDS: &[(&str, &[&str])] = &[
     ("unknown-symbol-without-opt-in", &["unknown_symbol"]),
     ("unverified-on-known-symbol", &["needless_unverified"]),
     ("variadic", &["variadic"]),
+    (
+        "conditional-parameter",
+        &["conditional_parameter", "conditional_parameter"],
+    ),
     ("version-absurd", &["not_a_version"]),
     ("version-cuda-version-constant", &["version_not_a_literal"]),
     ("version-expression", &["version_not_a_literal"]),

@@ -454,6 +454,26 @@ fn declaration(
                 if let Some(m) = not_a_c_type(&pt.ty) {
                     found.push(place::input(i), m);
                 }
+                let conditional = pt
+                    .attrs
+                    .iter()
+                    .find(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
+                if let Some(attr) = conditional {
+                    fail(
+                        &mut found,
+                        place::input(i),
+                        MistakeKind::ConditionalParameter,
+                        attr,
+                        "a parameter cannot be conditional: the typedef has one parameter list \
+                         for every target, and the macro reads the declaration before rustc \
+                         evaluates `#[cfg]` inside it; declare the function once per \
+                         configuration, each with its `#[cfg(...)]` on the declaration",
+                    );
+                    // The stub keeps one parameter of each name: no follow-on error there.
+                    if params.iter().any(|p: &Parameter| p.name == name) {
+                        continue;
+                    }
+                }
                 params.push(Parameter {
                     name,
                     ty: (*pt.ty).clone(),

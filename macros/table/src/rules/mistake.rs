@@ -47,6 +47,8 @@ pub enum MistakeKind {
     Variadic,
     /// A `self` parameter.
     SelfParameter,
+    /// `#[cfg]` or `#[cfg_attr]` on a parameter.
+    ConditionalParameter,
     /// A type that cannot cross a C call (`impl Trait`, `dyn Trait`, `_`, `!`).
     NotACType,
     /// An argument list that does not parse.
@@ -146,6 +148,7 @@ impl MistakeKind {
             MistakeKind::Generics => "generics",
             MistakeKind::Variadic => "variadic",
             MistakeKind::SelfParameter => "self_parameter",
+            MistakeKind::ConditionalParameter => "conditional_parameter",
             MistakeKind::NotACType => "not_a_c_type",
             MistakeKind::MalformedArguments => "malformed_arguments",
             MistakeKind::DuplicateArgument => "duplicate_argument",

@@ -17,7 +17,10 @@ use crate::{CType, Class, Param, Typedef, class_words, flavour};
 
 /// Arity, then each type against the C type, then the return type.
 pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut Found) {
-    if decl.found.has(MistakeKind::SelfParameter) || decl.found.has(MistakeKind::Variadic) {
+    if decl.found.has(MistakeKind::SelfParameter)
+        || decl.found.has(MistakeKind::Variadic)
+        || decl.found.has(MistakeKind::ConditionalParameter)
+    {
         return; // reported; counting the rest would only mislead
     }
     let name = typedef.typedef_name();
