@@ -36,7 +36,7 @@ for variant in original migrated; do
   printf '\n[workspace]\n' >>"$work/$variant/Cargo.toml"
 done
 cargo build --quiet -p cuda-entry-cli
-"$root/target/debug/cuda-entry" migrate --write --dependency "path = \"$root/core\"" \
+"$root/target/debug/cuda-entry" migrate --write --allow-no-vcs --dependency "path = \"$root/core\"" \
   "$work/migrated" >"$work/migrate.log"
 tail -n 4 "$work/migrate.log"
 

@@ -345,13 +345,21 @@ struct MigrateArgs {
     /// standard input.
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
-    /// Rewrite the files: each binding's driver functions become #[cuda_entry] ones, a crate's
-    /// manifest gets the dependency and loses its libcuda link (the diff is printed first).
+    /// Rewrite the files, all or none: each binding's driver functions become #[cuda_entry]
+    /// ones, a crate's manifest gets the dependency and loses its libcuda link. Refuses files
+    /// with uncommitted changes or outside git (see --allow-dirty, --allow-no-vcs), and any
+    /// reached through a symbolic link.
     #[arg(long, conflicts_with = "dry_run")]
     write: bool,
     /// Print the diff --write would apply, and write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Let --write rewrite files with uncommitted changes (or untracked by git).
+    #[arg(long, requires = "write")]
+    allow_dirty: bool,
+    /// Let --write rewrite files outside any git repository (or ignored by it).
+    #[arg(long, requires = "write")]
+    allow_no_vcs: bool,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -442,6 +450,10 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             dry_run: args.dry_run,
             json: args.json,
             dependency: args.dependency,
+            allow: migrate::Allow {
+                dirty: args.allow_dirty,
+                no_vcs: args.allow_no_vcs,
+            },
         }),
         Command::Completions(args) => {
             // Written to memory first: clap_complete panics when its writer fails.

@@ -207,7 +207,10 @@ fn write_rewrites_the_extern_items_and_nothing_else() {
         original,
         "--dry-run wrote"
     );
-    let wrote = run(cuda_entry(), &["migrate", "--write", path]);
+    let wrote = run(
+        cuda_entry(),
+        &["migrate", "--write", "--allow-no-vcs", path],
+    );
     assert_eq!(wrote.status, 1, "{wrote:?}");
     assert!(
         wrote.stdout.ends_with("; rewrote 1 file\n"),
@@ -266,7 +269,10 @@ fn write_rewrites_the_extern_items_and_nothing_else() {
     let _ = block_end;
 
     // Again: nothing is ready any more, the file stays as it is.
-    let again = run(cuda_entry(), &["migrate", "--write", "--json", path]);
+    let again = run(
+        cuda_entry(),
+        &["migrate", "--write", "--allow-no-vcs", "--json", path],
+    );
     assert_eq!(again.status, 1, "{again:?}");
     let doc = json(&again);
     assert_eq!(doc["totals"]["ready"], 0, "{doc}");

@@ -20,7 +20,10 @@ fn migrated(dir: &Path, file: &str) -> (String, serde_json::Value) {
     std::fs::copy(fixtures().join(file), &copy).expect("copy the fixture");
     let path = copy.to_str().expect("UTF-8");
     let report = json(&run(cuda_entry(), &["migrate", "--json", path]));
-    let out = run(cuda_entry(), &["migrate", "--write", path]);
+    let out = run(
+        cuda_entry(),
+        &["migrate", "--write", "--allow-no-vcs", path],
+    );
     assert_eq!(out.status, 0, "{file}: {out:?}");
     (std::fs::read_to_string(&copy).expect("read"), report)
 }

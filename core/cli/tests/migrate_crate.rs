@@ -100,7 +100,10 @@ fn a_crate_is_reported_file_by_file_then_written() {
     );
     assert_eq!(doc["files"].as_array().map(Vec::len), Some(4), "{doc}");
 
-    let out = run(cuda_entry(), &["migrate", "--write", path]);
+    let out = run(
+        cuda_entry(),
+        &["migrate", "--write", "--allow-no-vcs", path],
+    );
     assert_eq!(out.status, 0, "{out:?}");
     // The manifest keeps its comments and layout; the dependency is added.
     assert_eq!(
@@ -125,7 +128,10 @@ fn a_crate_is_reported_file_by_file_then_written() {
         "{lib}"
     );
     // Again: nothing left to do.
-    let again = run(cuda_entry(), &["migrate", "--write", path]);
+    let again = run(
+        cuda_entry(),
+        &["migrate", "--write", "--allow-no-vcs", path],
+    );
     assert_eq!(again.status, 0, "{again:?}");
     assert!(
         again.stdout.starts_with(&format!(
@@ -253,6 +259,7 @@ fn the_migrated_crate_is_lint_clean_and_passes_its_tests() {
         &[
             "migrate",
             "--write",
+            "--allow-no-vcs",
             "--dependency",
             &dependency,
             dir.to_str().expect("UTF-8"),

@@ -62,7 +62,12 @@ fn before_and_after(
     restore(&dir, &before);
     let out = run(
         cuda_entry(),
-        &["migrate", "--write", dir.to_str().expect("UTF-8")],
+        &[
+            "migrate",
+            "--write",
+            "--allow-no-vcs",
+            dir.to_str().expect("UTF-8"),
+        ],
     );
     assert_eq!(out.status, 0, "{out:?}");
     let after = snapshot(&dir);
@@ -93,7 +98,12 @@ fn a_file_size_limit_midway_changes_nothing() {
     let dir = scratch("write-limit").join("gpu-sys");
     restore(&dir, &before);
     let mut command = cuda_entry();
-    command.args(["migrate", "--write", dir.to_str().expect("UTF-8")]);
+    command.args([
+        "migrate",
+        "--write",
+        "--allow-no-vcs",
+        dir.to_str().expect("UTF-8"),
+    ]);
     // SAFETY: `setrlimit` is async-signal-safe; it only lowers this child's own limit.
     unsafe {
         command.pre_exec(move || {
@@ -136,7 +146,12 @@ fn a_signal_at_any_moment_leaves_the_old_crate_or_the_new_one() {
     let began = Instant::now();
     let out = run(
         cuda_entry(),
-        &["migrate", "--write", dir.to_str().expect("UTF-8")],
+        &[
+            "migrate",
+            "--write",
+            "--allow-no-vcs",
+            dir.to_str().expect("UTF-8"),
+        ],
     );
     assert_eq!(out.status, 0, "{out:?}");
     let whole = began.elapsed();
@@ -145,7 +160,12 @@ fn a_signal_at_any_moment_leaves_the_old_crate_or_the_new_one() {
     for i in 0..RUNS {
         restore(&dir, &before);
         let mut child = cuda_entry()
-            .args(["migrate", "--write", dir.to_str().expect("UTF-8")])
+            .args([
+                "migrate",
+                "--write",
+                "--allow-no-vcs",
+                dir.to_str().expect("UTF-8"),
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -174,4 +194,222 @@ fn a_signal_at_any_moment_leaves_the_old_crate_or_the_new_one() {
         }
     }
     assert_eq!(old + new, RUNS);
+}
+
+/// Runs git in `dir`, which must succeed.
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=cuda-entry",
+            "-c",
+            "user.email=test@cuda-entry",
+        ])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .output()
+        .expect("git is installed");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// The fixture crate in a git repository of its own, everything committed.
+fn committed_crate(name: &str) -> (PathBuf, BTreeMap<PathBuf, Vec<u8>>) {
+    let dir = scratch(name).join("gpu-sys");
+    restore(&dir, &fixture(0));
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "the crate"]);
+    let files = snapshot(&dir);
+    (dir, files)
+}
+
+/// `snapshot` without git's own folder.
+fn sources(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = snapshot(dir);
+    files.retain(|p, _| !p.starts_with(".git"));
+    files
+}
+
+#[test]
+fn files_outside_git_are_written_only_with_allow_no_vcs() {
+    // The scratch folder is under the workspace's ignored target/, or in no repository at all.
+    let before = fixture(0);
+    let dir = scratch("write-no-vcs").join("gpu-sys");
+    restore(&dir, &before);
+    let path = dir.to_str().expect("UTF-8");
+    let out = run(cuda_entry(), &["migrate", "--write", path]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr.contains("not under version control"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("pass --allow-no-vcs"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("src/lib.rs ("),
+        "each file named: {}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert_eq!(snapshot(&dir), before);
+    // --dry-run writes nothing, so needs nothing.
+    let out = run(cuda_entry(), &["migrate", "--dry-run", path]);
+    assert_eq!(out.status, 0, "{out:?}");
+    let out = run(
+        cuda_entry(),
+        &["migrate", "--write", "--allow-no-vcs", path],
+    );
+    assert_eq!(out.status, 0, "{out:?}");
+    assert_ne!(snapshot(&dir), before);
+}
+
+#[test]
+fn uncommitted_changes_are_refused_unless_allowed() {
+    let (dir, committed) = committed_crate("write-dirty");
+    let path = dir.to_str().expect("UTF-8");
+    // A change of the user's, not committed, in a file the command would rewrite.
+    let lib = dir.join("src/lib.rs");
+    let mut edited = std::fs::read_to_string(&lib).expect("read");
+    edited.push_str("// work in progress\n");
+    std::fs::write(&lib, &edited).expect("edit");
+    // And a file of the crate's that git does not track.
+    git(&dir, &["rm", "-q", "--cached", "build.rs"]);
+    git(&dir, &["commit", "-q", "-m", "build.rs untracked"]);
+    let before = sources(&dir);
+    let out = run(cuda_entry(), &["migrate", "--write", path]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(out.stderr.contains("pass --allow-dirty"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("src/lib.rs (modified, not staged)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("build.rs (untracked)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("Cargo.toml ("),
+        "committed files are not named: {}",
+        out.stderr
+    );
+    assert_eq!(sources(&dir), before, "nothing written");
+    let out = run(cuda_entry(), &["migrate", "--write", "--allow-dirty", path]);
+    assert_eq!(out.status, 0, "{out:?}");
+    let lib = std::fs::read_to_string(&lib).expect("read");
+    assert!(lib.contains("// work in progress") && lib.contains("#[::cuda_entry::cuda_entry]"));
+    // A clean checkout needs no flag.
+    let (dir, committed_again) = committed_crate("write-clean");
+    assert_eq!(committed.len(), committed_again.len());
+    let out = run(
+        cuda_entry(),
+        &["migrate", "--write", dir.to_str().expect("UTF-8")],
+    );
+    assert_eq!(out.status, 0, "{out:?}");
+}
+
+#[test]
+fn nothing_is_written_through_a_symbolic_link() {
+    // Another project, which a link in the crate points into.
+    let other = scratch("write-link-other");
+    std::fs::create_dir_all(other.join("src")).expect("create");
+    let theirs = fixture(0);
+    let manifest = theirs[Path::new("Cargo.toml")].clone();
+    std::fs::write(other.join("Cargo.toml"), &manifest).expect("manifest");
+    std::fs::write(other.join("src/lib.rs"), &theirs[Path::new("src/lib.rs")]).expect("lib");
+
+    // A linked Cargo.toml.
+    let dir = scratch("write-link-manifest").join("gpu-sys");
+    restore(&dir, &fixture(0));
+    std::fs::remove_file(dir.join("Cargo.toml")).expect("remove");
+    std::os::unix::fs::symlink(other.join("Cargo.toml"), dir.join("Cargo.toml")).expect("link");
+    let before = snapshot(&dir);
+    let out = run(
+        cuda_entry(),
+        &[
+            "migrate",
+            "--write",
+            "--allow-no-vcs",
+            dir.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr.contains("Cargo.toml: a symbolic link to"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read(other.join("Cargo.toml")).expect("theirs"),
+        manifest
+    );
+    assert_eq!(snapshot(&dir), before);
+
+    // A linked folder: src/lib.rs lies in the other project.
+    let dir = scratch("write-link-folder").join("gpu-sys");
+    restore(&dir, &fixture(0));
+    std::fs::remove_dir_all(dir.join("src")).expect("remove");
+    std::os::unix::fs::symlink(other.join("src"), dir.join("src")).expect("link");
+    let out = run(
+        cuda_entry(),
+        &[
+            "migrate",
+            "--write",
+            "--allow-no-vcs",
+            dir.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("src: a symbolic link to a folder, not followed"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read(other.join("src/lib.rs")).expect("theirs"),
+        theirs[Path::new("src/lib.rs")]
+    );
+
+    // A linked .cargo folder: its config.toml, read directly, lies in the other project.
+    let config = theirs[Path::new(".cargo/config.toml")].clone();
+    std::fs::create_dir_all(other.join(".cargo")).expect("create");
+    std::fs::write(other.join(".cargo/config.toml"), &config).expect("config");
+    let dir = scratch("write-link-config").join("gpu-sys");
+    restore(&dir, &fixture(0));
+    std::fs::remove_dir_all(dir.join(".cargo")).expect("remove");
+    std::os::unix::fs::symlink(other.join(".cargo"), dir.join(".cargo")).expect("link");
+    let before = snapshot(&dir);
+    let out = run(
+        cuda_entry(),
+        &[
+            "migrate",
+            "--write",
+            "--allow-no-vcs",
+            dir.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(
+        out.stderr.contains("config.toml: is ") && out.stderr.contains("outside what was given"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read(other.join(".cargo/config.toml")).expect("theirs"),
+        config
+    );
+    assert_eq!(
+        snapshot(&dir),
+        before,
+        "nothing written in the crate either"
+    );
 }

@@ -14,6 +14,7 @@
 mod binding;
 mod diff;
 mod find;
+mod guard;
 mod link;
 mod loaded;
 mod manifest;
@@ -51,7 +52,11 @@ pub(crate) struct Options {
     pub(crate) json: bool,
     /// `--dependency`: the cuda-entry dependency to add to a crate's manifest, as given.
     pub(crate) dependency: Option<String>,
+    /// `--allow-dirty` and `--allow-no-vcs`.
+    pub(crate) allow: guard::Allow,
 }
+
+pub(crate) use guard::Allow;
 
 /// What one file holds and becomes: a Rust source, or a crate's `Cargo.toml` or
 /// `.cargo/config.toml`.
@@ -221,6 +226,27 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     };
     let summary = Summary::new(&files);
     if mode == render::Mode::Write {
+        // Nothing outside what was given, and nothing that cannot be reviewed and undone.
+        let targets: Vec<&Path> = files
+            .iter()
+            .filter(|m| !m.edits.is_empty())
+            .map(|m| m.file.as_path())
+            .collect();
+        let outside = guard::outside(&targets, &options.paths);
+        if !outside.is_empty() {
+            return Err(CliError::BadInput(format!(
+                "--write writes nothing outside the paths it is given; refused, nothing was \
+                 changed:\n{}",
+                outside.join("\n")
+            )));
+        }
+        let refused = guard::reviewable(&targets, options.allow);
+        if !refused.is_empty() {
+            return Err(CliError::BadInput(format!(
+                "{}\nnothing was changed (--dry-run shows the diff)",
+                refused.join("\n")
+            )));
+        }
         // Every file or none: a failure or an interruption leaves each as it was.
         let set: Vec<replace::Replacement<'_>> = files
             .iter()

@@ -62,7 +62,8 @@ fn not_regular(path: &Path) -> String {
 }
 
 /// Recursively adds the `.rs` files of `dir` and, when `look` says so, its binaries, skipping
-/// `target/` and hidden folders. Symbolic links to folders are not followed (no cycles); a `.rs`
+/// `target/` and hidden folders. Symbolic links to folders are not followed (no cycles) but
+/// reported, since what is under them is not read; a `.rs`
 /// name that is no regular file (a broken link, a FIFO) is reported, not skipped: it may be a
 /// module the crate compiles. Any other regular file is a binary when its first bytes say so
 /// (one that cannot be opened to tell is reported); anything else is no input.
@@ -91,6 +92,18 @@ fn walk(
                 continue;
             }
             walk(&path, look, inputs, bad)?;
+        } else if file_type.is_symlink()
+            && !name.starts_with('.')
+            && name != "target"
+            && fs::metadata(&path).is_ok_and(|meta| meta.is_dir())
+        {
+            // Not read, and not passed over in silence: what is not read is not checked (nor
+            // migrated).
+            bad.push(format!(
+                "{}: a symbolic link to a folder, not followed (it may lead out of the folder \
+                 given, or back into it): name the folder it points to, to read it",
+                shown::path(&path)
+            ));
         } else if path.extension().is_some_and(|e| e == "rs") {
             match fs::metadata(&path) {
                 Ok(meta) if meta.is_file() => inputs.push(Input::File(path)),
