@@ -108,6 +108,7 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
     if set(cuda_entry::PATH_VARIABLE) {
         return Ok(None);
     }
+    simulated_version()?;
     let driver = built_library(
         cuda_entry_sim::Driver::Current.path(),
         "cuda_entry_simdriver",
@@ -137,6 +138,26 @@ pub(crate) fn rerun_simulated() -> Result<Option<ExitCode>, CliError> {
             killed(&status)
         ))),
     }
+}
+
+/// The simulated driver's version variable, checked before the re-run: a value it would refuse
+/// (by aborting, its way of failing a test loudly) is bad input here, said in one line. Empty is
+/// unset, as for the simulator.
+fn simulated_version() -> Result<(), CliError> {
+    const VARIABLE: &str = "CUDA_ENTRY_SIM_VERSION";
+    let Some(value) = std::env::var_os(VARIABLE) else {
+        return Ok(());
+    };
+    let text = value.to_string_lossy();
+    let text = text.trim();
+    if text.is_empty() || text.parse::<i32>().is_ok_and(|n| n > 0) {
+        return Ok(());
+    }
+    Err(CliError::BadInput(format!(
+        "{VARIABLE}={text:?}: the version the simulated driver reports must be a positive integer, \
+         1000 * major + 10 * minor (13000 for CUDA 13.0); unset it (or leave it empty) for the \
+         simulator's default"
+    )))
 }
 
 /// How a child that exited without a status ended: the signal that killed it, where the

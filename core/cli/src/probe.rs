@@ -73,9 +73,13 @@ pub(crate) struct Options {
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     let symbols = selected(&options.symbols)?;
     let info = cuda_entry::driver_info().map_err(|e| {
-        CliError::Failed(format!(
-            "{e}\nto see what this command reports without a GPU, add --simulated"
-        ))
+        if crate::common::simulated() {
+            CliError::Failed(format!("{e} (the simulated driver, as --simulated asked)"))
+        } else {
+            CliError::Failed(format!(
+                "{e}\nto see what this command reports without a GPU, add --simulated"
+            ))
+        }
     })?;
     let progress = std::io::stdout().is_terminal();
     let mut rows = Vec::with_capacity(symbols.len());

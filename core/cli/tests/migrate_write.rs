@@ -413,3 +413,57 @@ fn nothing_is_written_through_a_symbolic_link() {
         "nothing written in the crate either"
     );
 }
+
+#[test]
+fn a_dry_run_into_a_pipe_is_a_patch_of_the_files_own_bytes() {
+    // An escape sequence in a comment next to the block that changes: in the diff's context.
+    let source = "use std::ffi::c_uint;\npub type CUresult = i32;\n\n\
+                  // Red: \u{1b}[31m, reset: \u{1b}[0m.\n#[link(name = \"cuda\")]\n\
+                  unsafe extern \"C\" {\n    pub fn cuInit(Flags: c_uint) -> CUresult;\n}\n";
+    let dir = scratch("dry-run-patch");
+    std::fs::write(dir.join("ffi.rs"), source).expect("write");
+    let out = cuda_entry()
+        .current_dir(&dir)
+        .args(["migrate", "--dry-run", "ffi.rs"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let diff = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(
+        diff.contains(" // Red: \u{1b}[31m, reset: \u{1b}[0m."),
+        "{diff}"
+    );
+    assert!(
+        !diff.contains("\\u{1b}"),
+        "escaped although not a terminal: {diff}"
+    );
+
+    let written = scratch("dry-run-patch-written");
+    std::fs::write(written.join("ffi.rs"), source).expect("write");
+    let out = cuda_entry()
+        .current_dir(&written)
+        .args(["migrate", "--write", "--allow-no-vcs", "ffi.rs"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let expected = std::fs::read(written.join("ffi.rs")).expect("read");
+    match std::process::Command::new("patch")
+        .current_dir(&dir)
+        .args(["-p0", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(mut patch) => {
+            use std::io::Write;
+            let mut stdin = patch.stdin.take().expect("stdin");
+            stdin.write_all(diff.as_bytes()).expect("feed the diff");
+            drop(stdin);
+            let out = patch.wait_with_output().expect("patch");
+            assert!(out.status.success(), "patch -p0: {out:?}");
+            assert_eq!(std::fs::read(dir.join("ffi.rs")).expect("read"), expected);
+        }
+        Err(e) => eprintln!("SKIPPED applying the diff with patch -p0: {e}"),
+    }
+}

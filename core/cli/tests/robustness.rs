@@ -347,3 +347,57 @@ fn a_crash_of_the_simulated_run_is_reported_with_its_signal() {
         out.stderr
     );
 }
+
+#[test]
+fn a_bad_simulated_version_is_bad_input_and_empty_is_unset() {
+    for bad in ["abc", "0", "-5", "13.0"] {
+        let mut command = cuda_entry();
+        command.env("CUDA_ENTRY_SIM_VERSION", bad);
+        let out = run(command, &["probe", "--simulated", "--symbol", "cuMemAlloc"]);
+        assert_eq!(
+            out.status, 2,
+            "{bad}: bad input, not a crash of the simulator: {out:?}"
+        );
+        assert_eq!(
+            out.stderr.lines().count(),
+            1,
+            "{bad}: one line: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr
+                .contains(&format!("CUDA_ENTRY_SIM_VERSION={bad:?}"))
+                && out.stderr.contains("13000 for CUDA 13.0"),
+            "{}",
+            out.stderr
+        );
+    }
+    let mut command = cuda_entry();
+    command.env("CUDA_ENTRY_SIM_VERSION", "");
+    let out = run(command, &["probe", "--simulated", "--symbol", "cuMemAlloc"]);
+    assert_eq!(out.status, 0, "empty is unset: {out:?}");
+    assert!(out.stdout.contains("13000 (CUDA 13.0)"), "{}", out.stdout);
+}
+
+#[test]
+fn no_advice_to_add_an_option_already_given() {
+    // A version the simulator accepts but no driver reports.
+    let mut command = cuda_entry();
+    command.env("CUDA_ENTRY_SIM_VERSION", "13005");
+    let out = run(command, &["probe", "--simulated", "--symbol", "cuMemAlloc"]);
+    assert_eq!(out.status, 1, "{out:?}");
+    assert!(out.stderr.contains("13005"), "{}", out.stderr);
+    assert!(!out.stderr.contains("add --simulated"), "{}", out.stderr);
+    let mut command = cuda_entry();
+    command.env("CUDA_ENTRY_SIM_VERSION", "13005");
+    let out = run(
+        command,
+        &["check", "--simulated", "tests/fixtures/optional"],
+    );
+    assert!(!out.stdout.contains("--simulated)"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("the simulated driver is not usable"),
+        "{}",
+        out.stdout
+    );
+}

@@ -97,6 +97,11 @@ fn driver_line(driver: &Driver) -> String {
             info.version,
             Cuda(info.version)
         ),
+        Driver::Loaded(Err(e)) if simulated() => format!(
+            "driver: the simulated driver is not usable: {}\n(to check against a given version \
+             without a driver, pass --driver-version N)",
+            shown(&e.to_string())
+        ),
         Driver::Loaded(Err(e)) => format!(
             "driver: none usable: {}\n(to check against a given version without a driver, pass \
              --driver-version N; to try the simulated driver, --simulated)",

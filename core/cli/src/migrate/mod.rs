@@ -264,7 +264,8 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
     let out = if options.json {
         output::json(&render::json(&files, &advice, mode, &summary))
     } else {
-        render::text(&files, &advice, mode, &summary)
+        let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+        render::text(&files, &advice, mode, &summary, terminal)
     };
     output::print(&out)?;
     Ok(summary.exit_code())

@@ -128,7 +128,16 @@ fn changes(files: &[Migrated], advice: &[Stale]) -> String {
     out
 }
 
-pub(super) fn text(files: &[Migrated], advice: &[Stale], mode: Mode, summary: &Summary) -> String {
+/// The report as text. The diff is escaped as every text from a file is ([`shown`]) when
+/// `terminal`, and otherwise written as the files' own bytes, so that `patch -p0` applies it
+/// (a file's control characters would otherwise be `\u{1b}` in the patch).
+pub(super) fn text(
+    files: &[Migrated],
+    advice: &[Stale],
+    mode: Mode,
+    summary: &Summary,
+    terminal: bool,
+) -> String {
     let mut out = String::new();
     for m in files {
         for plan in &m.plans {
@@ -168,7 +177,11 @@ pub(super) fn text(files: &[Migrated], advice: &[Stale], mode: Mode, summary: &S
     }
     if mode != Mode::Report {
         for m in files {
-            out.push_str(&shown::lines(&m.diff));
+            if terminal {
+                out.push_str(&shown::lines(&m.diff));
+            } else {
+                out.push_str(&m.diff);
+            }
         }
     }
     out.push_str(&changes(files, advice));

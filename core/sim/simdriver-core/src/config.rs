@@ -79,7 +79,8 @@ impl<M: Modes> Settings<M> {
     /// The configuration the two environment values describe (`None`: unset).
     pub fn from_values(version: Option<&str>, mode: Option<&str>) -> Result<Self, String> {
         let mut config = Self::default_for_build();
-        if let Some(v) = version {
+        // An empty value is unset, as for the mode.
+        if let Some(v) = version.filter(|v| !v.trim().is_empty()) {
             config.version = match v.trim().parse::<i32>() {
                 Ok(n) if n > 0 => n,
                 _ => {
