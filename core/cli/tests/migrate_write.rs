@@ -60,15 +60,7 @@ fn before_and_after(
     let before = fixture(padding);
     let dir = scratch(name).join("gpu-sys");
     restore(&dir, &before);
-    let out = run(
-        cuda_entry(),
-        &[
-            "migrate",
-            "--write",
-            "--allow-no-vcs",
-            dir.to_str().expect("UTF-8"),
-        ],
-    );
+    let out = write_outside_git(&dir);
     assert_eq!(out.status, 0, "{out:?}");
     let after = snapshot(&dir);
     assert_ne!(before, after, "the fixture has something to migrate");
@@ -144,15 +136,7 @@ fn a_signal_at_any_moment_leaves_the_old_crate_or_the_new_one() {
     // How long one whole run takes here, to spread the signals over it.
     restore(&dir, &before);
     let began = Instant::now();
-    let out = run(
-        cuda_entry(),
-        &[
-            "migrate",
-            "--write",
-            "--allow-no-vcs",
-            dir.to_str().expect("UTF-8"),
-        ],
-    );
+    let out = write_outside_git(&dir);
     assert_eq!(out.status, 0, "{out:?}");
     let whole = began.elapsed();
     let (mut old, mut new) = (0u32, 0u32);
@@ -316,6 +300,19 @@ fn uncommitted_changes_are_refused_unless_allowed() {
     assert_eq!(out.status, 0, "{out:?}");
 }
 
+/// `migrate --write --allow-no-vcs DIR`.
+fn write_outside_git(dir: &Path) -> common::Output {
+    run(
+        cuda_entry(),
+        &[
+            "migrate",
+            "--write",
+            "--allow-no-vcs",
+            dir.to_str().expect("UTF-8"),
+        ],
+    )
+}
+
 #[test]
 fn nothing_is_written_through_a_symbolic_link() {
     // Another project, which a link in the crate points into.
@@ -332,15 +329,7 @@ fn nothing_is_written_through_a_symbolic_link() {
     std::fs::remove_file(dir.join("Cargo.toml")).expect("remove");
     std::os::unix::fs::symlink(other.join("Cargo.toml"), dir.join("Cargo.toml")).expect("link");
     let before = snapshot(&dir);
-    let out = run(
-        cuda_entry(),
-        &[
-            "migrate",
-            "--write",
-            "--allow-no-vcs",
-            dir.to_str().expect("UTF-8"),
-        ],
-    );
+    let out = write_outside_git(&dir);
     assert_eq!(out.status, 2, "{out:?}");
     assert!(
         out.stderr.contains("Cargo.toml: a symbolic link to"),
@@ -358,15 +347,7 @@ fn nothing_is_written_through_a_symbolic_link() {
     restore(&dir, &fixture(0));
     std::fs::remove_dir_all(dir.join("src")).expect("remove");
     std::os::unix::fs::symlink(other.join("src"), dir.join("src")).expect("link");
-    let out = run(
-        cuda_entry(),
-        &[
-            "migrate",
-            "--write",
-            "--allow-no-vcs",
-            dir.to_str().expect("UTF-8"),
-        ],
-    );
+    let out = write_outside_git(&dir);
     assert_eq!(out.status, 2, "{out:?}");
     assert!(
         out.stderr
@@ -388,15 +369,7 @@ fn nothing_is_written_through_a_symbolic_link() {
     std::fs::remove_dir_all(dir.join(".cargo")).expect("remove");
     std::os::unix::fs::symlink(other.join(".cargo"), dir.join(".cargo")).expect("link");
     let before = snapshot(&dir);
-    let out = run(
-        cuda_entry(),
-        &[
-            "migrate",
-            "--write",
-            "--allow-no-vcs",
-            dir.to_str().expect("UTF-8"),
-        ],
-    );
+    let out = write_outside_git(&dir);
     assert_eq!(out.status, 2, "{out:?}");
     assert!(
         out.stderr.contains("config.toml: is ") && out.stderr.contains("outside what was given"),

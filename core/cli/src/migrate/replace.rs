@@ -311,6 +311,22 @@ mod tests {
         names
     }
 
+    /// `a` and `b` from `old a`/`old b` to `new a`/`new b`.
+    fn old_to_new<'a>(a: &'a Path, b: &'a Path) -> [Replacement<'a>; 2] {
+        [
+            Replacement {
+                path: a,
+                old: "old a",
+                new: "new a",
+            },
+            Replacement {
+                path: b,
+                old: "old b",
+                new: "new b",
+            },
+        ]
+    }
+
     #[test]
     fn every_file_is_replaced_and_nothing_is_left_beside_them() {
         let dir = folder("all");
@@ -322,18 +338,7 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(&a, fs::Permissions::from_mode(0o640)).expect("mode");
         }
-        let set = [
-            Replacement {
-                path: &a,
-                old: "old a",
-                new: "new a",
-            },
-            Replacement {
-                path: &b,
-                old: "old b",
-                new: "new b",
-            },
-        ];
+        let set = old_to_new(&a, &b);
         replace_all(&set, &mut Real).expect("replaced");
         assert_eq!(fs::read_to_string(&a).expect("a"), "new a");
         assert_eq!(fs::read_to_string(&b).expect("b"), "new b");
@@ -388,18 +393,7 @@ mod tests {
         let (a, b) = (dir.join("a"), dir.join("b"));
         fs::write(&a, "old a").expect("a");
         fs::write(&b, "edited meanwhile").expect("b");
-        let set = [
-            Replacement {
-                path: &a,
-                old: "old a",
-                new: "new a",
-            },
-            Replacement {
-                path: &b,
-                old: "old b",
-                new: "new b",
-            },
-        ];
+        let set = old_to_new(&a, &b);
         let error = replace_all(&set, &mut Real).expect_err("b changed");
         assert!(error.contains("changed since it was read"), "{error}");
         assert!(error.ends_with("nothing was changed"), "{error}");
