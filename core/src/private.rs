@@ -17,8 +17,8 @@ pub use abi::{
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback};
 pub use values::{
-    AccessFallback, AccessProbe, InvalidValues, ReadOnly, ValueFallback, ValueProbe, status, valid,
-    writable,
+    AccessFallback, AccessProbe, InteriorMutable, InvalidValues, ValueFallback, ValueProbe,
+    WriteThrough, status, valid, writable,
 };
 /// The probes' fallback traits, brought into scope by one glob import per declaration.
 pub mod fallbacks {

@@ -531,6 +531,16 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
             quote!(#read_only, #message),
         ));
     }
+    if let Some(message) = &a.second_writable {
+        // The pointer it points to, unless that is `c_void` (the second level left unchecked).
+        let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
+        let read_only = quote_spanned!(at.first=>
+            !#p::Probe::<#pointee>::VOID && #p::AccessProbe::<#pointee>::READ_ONLY);
+        body.extend(at.call(
+            quote_spanned!(at.first=> #p::writable),
+            quote!(#read_only, #message),
+        ));
+    }
     if let Some((before, after)) = &a.valid {
         // What the driver writes through a pointer, or an unverified declaration's return value.
         let value = if a.pointer {

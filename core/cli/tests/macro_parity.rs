@@ -68,6 +68,18 @@ const RUSTC_ERRORS: &[(&str, &str)] = &[
          (E0080), evaluated by rustc",
     ),
     (
+        "read-only-out-pointer",
+        "whether a shared reference may be written through (a `Cell`, an atomic, or a type \
+         without interior mutability, whatever it is named): the expansion's `const` assertion \
+         (E0080), evaluated by rustc",
+    ),
+    (
+        "read-only-shared-reference",
+        "whether what a shared reference points to has interior mutability (a type of the \
+         user's named `Cell` has not): the expansion's `const` assertions (E0080), evaluated by \
+         rustc",
+    ),
+    (
         "shadowed-primitive",
         "what a name of the user's (`ffi::u64`) is: the expansion's `const` assertions (E0080), \
          evaluated by rustc",
@@ -207,7 +219,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ("version-with-suffix", &["version_with_suffix"]),
     ("version-zero", &["not_a_version"]),
     ("wrong-arity", &["wrong_arity"]),
-    ("read-only-out-pointer", &["read_only_pointer"]),
+    ("read-only-second-level", &["read_only_pointer"]),
     ("invalid-status-types", &["invalid_value", "invalid_value"]),
     (
         "invalid-written-pointee",

@@ -18,31 +18,64 @@ use cuda_entry_table::value_words::NOT_AN_INTEGER;
 
 use super::abi::{Message, NumberClass};
 
-/// `AccessProbe::<P>::READ_ONLY`: whether the pointer type `P` promises that nothing is written
-/// through it (`*const T`, `&T`, `Option<&T>`), answered by an inherent constant or
-/// [`AccessFallback`]'s `false`.
+/// `AccessProbe::<P>::READ_ONLY`: whether the pointer type `P` is not proven to allow writes
+/// through it, answered by an inherent constant (`false`) for the types of [`WriteThrough`], and
+/// [`AccessFallback`]'s `true` for every other: `*const T`, `&T` and `Option<&T>` of a `T`
+/// without interior mutability, and any type the crate does not know.
 #[derive(Debug)]
 pub struct AccessProbe<T: ?Sized>(PhantomData<T>);
 
-/// The answer for a pointer type that may be written through.
+/// The answer for a pointer type not proven to allow writes.
 pub trait AccessFallback {
-    /// `false`: `*mut T`, `&mut T`, `NonNull<T>` and their `Option`s may be written through.
-    const READ_ONLY: bool = false;
+    /// `true`: not proven writable.
+    const READ_ONLY: bool = true;
 }
 
 impl<T: ?Sized> AccessFallback for AccessProbe<T> {}
 
-/// Pointer types that promise no write. One inherent impl, bounded by this trait, answers for
-/// all of them: a type the compiler could not resolve then meets one candidate, not several.
-pub trait ReadOnly {}
+/// Pointer types through which the driver may write: `*mut T`, `&mut T`, `NonNull<T>` and their
+/// `Option`s, and shared references to what may be written through one (`Cell`, `UnsafeCell`,
+/// the atomics, arrays of them). One inherent impl, bounded by this trait, answers for all of
+/// them: a type the compiler could not resolve then meets one candidate, not several.
+pub trait WriteThrough {}
 
-impl<T: ?Sized> ReadOnly for *const T {}
-impl<T: ?Sized> ReadOnly for &T {}
-impl<T: ?Sized> ReadOnly for Option<&T> {}
+impl<T: ?Sized> WriteThrough for *mut T {}
+impl<T: ?Sized> WriteThrough for &mut T {}
+impl<T: ?Sized> WriteThrough for NonNull<T> {}
+impl<T: ?Sized> WriteThrough for Option<&mut T> {}
+impl<T: ?Sized> WriteThrough for Option<NonNull<T>> {}
+impl<T: ?Sized + InteriorMutable> WriteThrough for &T {}
+impl<T: ?Sized + InteriorMutable> WriteThrough for Option<&T> {}
 
-impl<T: ?Sized + ReadOnly> AccessProbe<T> {
-    /// Nothing may be written through it.
-    pub const READ_ONLY: bool = true;
+/// Types whose bytes may be written through a shared reference: those of `UnsafeCell`.
+pub trait InteriorMutable {}
+
+impl<T: ?Sized> InteriorMutable for core::cell::UnsafeCell<T> {}
+impl<T: ?Sized> InteriorMutable for core::cell::Cell<T> {}
+impl<T: InteriorMutable, const N: usize> InteriorMutable for [T; N] {}
+impl<T: InteriorMutable> InteriorMutable for [T] {}
+
+macro_rules! interior_mutable {
+    ($($width:literal: $($t:ident),*;)*) => {
+        $($(
+            #[cfg(target_has_atomic = $width)]
+            impl InteriorMutable for core::sync::atomic::$t {}
+        )*)*
+    };
+}
+interior_mutable!(
+    "8": AtomicU8, AtomicI8, AtomicBool;
+    "16": AtomicU16, AtomicI16;
+    "32": AtomicU32, AtomicI32;
+    "64": AtomicU64, AtomicI64;
+    "ptr": AtomicUsize, AtomicIsize;
+);
+#[cfg(target_has_atomic = "ptr")]
+impl<T> InteriorMutable for core::sync::atomic::AtomicPtr<T> {}
+
+impl<T: ?Sized + WriteThrough> AccessProbe<T> {
+    /// Proven writable.
+    pub const READ_ONLY: bool = false;
 }
 
 /// `ValueProbe::<T>::INVALID`: words naming the kind of `T` when `T` has bit patterns that are
@@ -191,6 +224,12 @@ mod tests {
             assert!(!AccessProbe::<*mut u8>::READ_ONLY);
             assert!(!AccessProbe::<&mut u8>::READ_ONLY);
             assert!(!AccessProbe::<Option<NonNull<u8>>>::READ_ONLY);
+            // Shared references to what may be written through one.
+            assert!(!AccessProbe::<&core::cell::Cell<u64>>::READ_ONLY);
+            assert!(!AccessProbe::<Option<&core::cell::UnsafeCell<u8>>>::READ_ONLY);
+            assert!(!AccessProbe::<&[core::sync::atomic::AtomicU32; 4]>::READ_ONLY);
+            assert!(AccessProbe::<&[u32; 4]>::READ_ONLY);
+            assert!(AccessProbe::<*const core::cell::Cell<u64>>::READ_ONLY);
             assert!(!ValueProbe::<Flag>::INVALID.is_empty());
             assert!(!ValueProbe::<char>::INVALID.is_empty());
             assert!(!ValueProbe::<NonZero<i32>>::INVALID.is_empty());

@@ -49,6 +49,18 @@ impl CType {
     pub fn is_written_by_driver(&self) -> bool {
         self.pointer && self.class == Class::Pointer && self.pointee.is_some_and(|p| !p.is_const())
     }
+
+    /// Whether the driver may also write at the second level: a `T **` whose pointee is an
+    /// explicit pointer to a `T` that is not `const` (`void **data`, which
+    /// `cuPointerGetAttributes` writes through, element by element), not `const char **` (whose
+    /// `char`s are the driver's, read only) nor a handle such as `CUcontext *` (whose pointee is
+    /// opaque, never written through).
+    pub fn is_second_written_by_driver(&self) -> bool {
+        self.is_written_by_driver()
+            && self.pointee.is_some_and(|p| {
+                p.pointer && p.class == Class::Pointer && p.pointee.is_some_and(|q| !q.is_const())
+            })
+    }
 }
 
 /// How the ABI messages name the register class of a declared Rust type, the same in the macro's

@@ -253,6 +253,7 @@ const _: () = {
             __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
             "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
+        __cuda_entry :: writable (! __cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID && __cuda_entry :: AccessProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: READ_ONLY , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through at both levels (neither pointee is `const`), but `*mut *mut c_void` points to a pointer that promises no write: declare `*mut *mut T` (or `*mut *mut c_void`)") ;
         __cuda_entry :: valid (__cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`" , TYPEDEFS) ;
     };
     const _: () = {
@@ -272,6 +273,7 @@ const _: () = {
             __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
             "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
+        __cuda_entry :: writable (! __cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID && __cuda_entry :: AccessProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: READ_ONLY , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through at both levels (neither pointee is `const`), but `*mut *mut c_void` points to a pointer that promises no write: declare `*mut *mut T` (or `*mut *mut c_void`)") ;
         __cuda_entry :: valid (__cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or of a `NonNull`" , TYPEDEFS) ;
     };
     const _: () = {

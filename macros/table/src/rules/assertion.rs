@@ -36,6 +36,9 @@ pub struct Assertion<'a> {
     /// The driver writes through it: it must not promise otherwise (`&T`, `*const T`,
     /// `Option<&T>`); the message when it does.
     pub writable: Option<String>,
+    /// The driver writes at the second level too (`void **data`): the pointer it points to must
+    /// not promise otherwise; the message when it does.
+    pub second_writable: Option<String>,
     /// The driver writes what it points to: that type must have no invalid values (`bool`,
     /// `char`, `NonZero`, references, `NonNull`, function pointers); the message before and after
     /// the words naming its kind ([`value_words`](crate::value_words)).
@@ -56,6 +59,7 @@ impl std::fmt::Debug for Assertion<'_> {
             .field("pointee", &self.pointee)
             .field("second", &self.second)
             .field("writable", &self.writable)
+            .field("second_writable", &self.second_writable)
             .field("valid", &self.valid)
             .field("status", &self.status)
             .finish()
@@ -158,6 +162,7 @@ impl Checked<'_> {
             pointee: None,
             second: None,
             writable: None,
+            second_writable: None,
             valid: None,
             status: None,
         };
@@ -316,6 +321,9 @@ fn assertion<'a>(
             .then(|| expected(site.second(c), of_second, second(c)))
             .flatten(),
         writable: written.then(|| site.read_only()),
+        second_writable: c
+            .is_second_written_by_driver()
+            .then(|| site.read_only_second()),
         valid: written.then(|| site.invalid_pointee(c)),
         status: status.then(|| site.invalid_status()),
     })

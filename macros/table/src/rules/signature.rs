@@ -323,6 +323,7 @@ impl Site {
     fn wrong_value(&self, wrong: WrongValue, c: &CType, ty: &Type) -> Mistake {
         let (kind, message) = match wrong {
             WrongValue::ReadOnly => (MistakeKind::ReadOnlyPointer, self.read_only()),
+            WrongValue::ReadOnlySecond => (MistakeKind::ReadOnlyPointer, self.read_only_second()),
             WrongValue::InvalidPointee(words) => {
                 let (before, after) = self.invalid_pointee(c);
                 (MistakeKind::InvalidValue, format!("{before}{words}{after}"))
@@ -341,6 +342,17 @@ impl Site {
             "{} is `{}`, which the driver writes through (its pointee is not `const`), but `{}` \
              promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is \
              allowed)",
+            self.position, self.c, self.rust
+        )
+    }
+
+    /// A pointer to a pointer that promises no write, where the driver writes at the second
+    /// level (`void **data`, each element of which the driver writes through).
+    pub(crate) fn read_only_second(&self) -> String {
+        format!(
+            "{} is `{}`, which the driver writes through at both levels (neither pointee is \
+             `const`), but `{}` points to a pointer that promises no write: declare \
+             `*mut *mut T` (or `*mut *mut c_void`)",
             self.position, self.c, self.rust
         )
     }

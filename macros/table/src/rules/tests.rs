@@ -60,13 +60,16 @@ fn pointers_references_options_and_non_null_are_pointers() {
     ] {
         assert_eq!(mem_alloc_with(ty.clone()), Vec::<&str>::new(), "{ty}");
     }
-    // The driver writes the address: a pointer that promises no write is refused.
-    for ty in [
-        quote!(*const CUdeviceptr),
-        quote!(&CUdeviceptr),
-        quote!(Option<&CUdeviceptr>),
-    ] {
-        assert_eq!(mem_alloc_with(ty.clone()), ["read_only_pointer"], "{ty}");
+    // The driver writes the address: a pointer that promises no write is refused, whatever it
+    // points to.
+    assert_eq!(
+        mem_alloc_with(quote!(*const CUdeviceptr)),
+        ["read_only_pointer"]
+    );
+    // Whether a shared reference may be written through depends on what the name it points to
+    // is (`Cell`, an atomic): left to the expansion's assertion, which the compiler evaluates.
+    for ty in [quote!(&CUdeviceptr), quote!(Option<&CUdeviceptr>)] {
+        assert_eq!(mem_alloc_with(ty.clone()), Vec::<&str>::new(), "{ty}");
     }
 }
 

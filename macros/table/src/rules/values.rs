@@ -13,6 +13,8 @@ use crate::{CType, Class, value_words};
 pub(crate) enum WrongValue {
     /// A pointer that promises no write, where the driver writes through it.
     ReadOnly,
+    /// The same at the second level of a `T **` (`*mut *const c_void` for `void **`).
+    ReadOnlySecond,
     /// A type with invalid values (the words naming its kind), where the driver writes one.
     InvalidPointee(&'static str),
     /// A status type with invalid values, or one that cannot hold every `int`.
@@ -31,6 +33,9 @@ pub(crate) fn judge_parameter(c: &CType, ty: &Type) -> Result<(), WrongValue> {
     if read_only {
         return Err(WrongValue::ReadOnly);
     }
+    if c.is_second_written_by_driver() && pointer(pointee).is_some_and(|(read_only, _)| read_only) {
+        return Err(WrongValue::ReadOnlySecond);
+    }
     match invalid(pointee) {
         Some(words) => Err(WrongValue::InvalidPointee(words)),
         None => Ok(()),
@@ -45,21 +50,23 @@ pub(crate) fn judge_status(ty: &Type) -> Result<(), WrongValue> {
     }
 }
 
-/// What a Rust pointer type points to, and whether it promises no write (`*const T`, `&T`,
-/// `Option<&T>`), where the tokens show a pointer.
+/// What a Rust pointer type points to, and whether it certainly promises no write, where the
+/// tokens show a pointer: `*const T` does whatever `T` is; whether a `&T` (or `Option<&T>`) may
+/// be written through depends on what `T` is (`Cell`, an atomic), which only the compiler knows
+/// (a name can be an alias), so the tokens leave that to the expansion's assertion.
 fn pointer(ty: &Type) -> Option<(bool, &Type)> {
     match ty {
         Type::Paren(p) => pointer(&p.elem),
         Type::Group(g) => pointer(&g.elem),
         Type::Ptr(p) => Some((matches!(p.mutability, PointerMutability::Const(_)), &p.elem)),
-        Type::Reference(r) => Some((r.mutability.is_none(), &r.elem)),
+        Type::Reference(r) => Some((false, &r.elem)),
         Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last()?;
             let inner = single_argument(&last.arguments)?;
             match last.ident.to_string().as_str() {
                 "NonNull" => Some((false, inner)),
                 "Option" => match strip(inner) {
-                    Type::Reference(r) => Some((r.mutability.is_none(), &r.elem)),
+                    Type::Reference(r) => Some((false, &r.elem)),
                     nonnull @ Type::Path(_) => {
                         pointer(nonnull).filter(|_| is_named(nonnull, "NonNull"))
                     }
@@ -153,9 +160,23 @@ mod tests {
     #[test]
     fn what_the_driver_writes_needs_a_writable_pointer() {
         let dptr = c("cuMemAlloc", 3020, 0);
-        assert_eq!(param(&dptr, "&CUdeviceptr"), Err(WrongValue::ReadOnly));
-        assert_eq!(param(&dptr, "Option<&u64>"), Err(WrongValue::ReadOnly));
         assert_eq!(param(&dptr, "*const u64"), Err(WrongValue::ReadOnly));
+        // A shared reference: the compiler answers (`&Cell<u64>` may be written through).
+        assert_eq!(param(&dptr, "&CUdeviceptr"), Ok(()));
+        assert_eq!(param(&dptr, "Option<&Cell<u64>>"), Ok(()));
+        // `void **data`: written at both levels; `const char **`: at the first only.
+        let data = c("cuPointerGetAttributes", 7000, 2);
+        assert_eq!(
+            param(&data, "*mut *const c_void"),
+            Err(WrongValue::ReadOnlySecond)
+        );
+        assert_eq!(param(&data, "*mut *mut c_void"), Ok(()));
+        assert_eq!(param(&data, "*mut c_void"), Ok(()));
+        let text = c("cuGetErrorString", 6000, 1);
+        assert!(text.is_written_by_driver() && !text.is_second_written_by_driver());
+        assert_eq!(param(&text, "*mut *const c_char"), Ok(()));
+        let context = c("cuCtxGetCurrent", 4000, 0); // CUcontext *pctx: a handle
+        assert!(!context.is_second_written_by_driver());
         assert_eq!(param(&dptr, "&mut u64"), Ok(()));
         assert_eq!(param(&dptr, "*mut u64"), Ok(()));
         assert_eq!(param(&dptr, "Option<NonNull<u64>>"), Ok(()));
