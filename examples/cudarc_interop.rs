@@ -55,6 +55,7 @@
 #![warn(clippy::pedantic)]
 
 use std::ffi::c_void;
+use std::mem::MaybeUninit;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -77,9 +78,11 @@ unsafe extern "C" {
     #[cuda_entry(symbol = "cuCtxGetDevice", version = 2000)]
     fn ctx_get_device_v2000(device: *mut CUdevice) -> CUresult;
     /// `PFN_cuDeviceGetUuid_v11040(CUuuid *uuid, CUdevice_v1 dev)`: same parameters as
-    /// `PFN_cuDeviceGetUuid_v9020`; in MIG mode it returns the MIG instance's UUID.
+    /// `PFN_cuDeviceGetUuid_v9020`; in MIG mode it returns the MIG instance's UUID. cudarc's
+    /// `CUuuid` carries no proof that it holds every value the driver may write
+    /// (`cuda_entry::FromDriver`), so the driver writes a `MaybeUninit` of it, read once written.
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 11040)]
-    fn device_get_uuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
+    fn device_get_uuid(uuid: *mut MaybeUninit<CUuuid>, dev: CUdevice) -> CUresult;
     /// `PFN_cuMemsetD32_v3020(CUdeviceptr_v2 dstDevice, unsigned int ui, size_t N)`. (The 2000
     /// typedef took a 32-bit pointer and an `unsigned int` count.) `stream = "legacy"` pins the
     /// legacy default stream, which is what cudarc's default stream (the NULL handle) is in its
@@ -339,13 +342,14 @@ fn device_of(ctx: CUcontext, driver: u32) -> Result<CUdevice, String> {
 
 /// `dev`'s UUID through `PFN_cuDeviceGetUuid_v11040`, written as nvidia-smi does.
 fn uuid_of(dev: CUdevice) -> Result<String, String> {
-    // SAFETY: CUuuid is 16 plain bytes; all zeros is a valid value.
-    let mut uuid: CUuuid = unsafe { std::mem::zeroed() };
+    let mut uuid = MaybeUninit::<CUuuid>::uninit();
     // SAFETY: a valid out-pointer; `dev` came from the driver.
     check("cuDeviceGetUuid (11040)", unsafe {
         device_get_uuid(&raw mut uuid, dev)
     })?;
-    Ok(format_uuid(&uuid))
+    // SAFETY: the driver wrote the UUID (it returned CUDA_SUCCESS): 16 bytes, `c_char`s, each
+    // of which holds any value.
+    Ok(format_uuid(&unsafe { uuid.assume_init() }))
 }
 
 /// `GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.

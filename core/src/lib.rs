@@ -28,6 +28,7 @@
 mod driver;
 mod entry;
 mod error;
+mod from_driver;
 mod library;
 mod preload;
 mod query;
@@ -39,6 +40,10 @@ mod status;
 mod sync;
 pub mod types;
 
+/// Derives [`FromDriver`](trait@FromDriver) for a `#[repr(C)]` or `#[repr(transparent)]` struct
+/// or union whose fields are all `FromDriver`: the error names a field that is not. Through a
+/// re-export, name the crate: `#[from_driver(crate = "gpu_sys::cuda_entry")]`.
+pub use cuda_entry_macros::FromDriver;
 #[doc = include_str!("attribute.md")]
 pub use cuda_entry_macros::cuda_entry;
 /// The manifest format: what `#[cuda_entry]` leaves in a binary for `cuda-entry check`.
@@ -47,6 +52,7 @@ pub use cuda_entry_table::{Cuda, Version, VersionError};
 pub use driver::{Bootstrap, DriverInfo, driver_info, driver_version};
 pub use entry::Entry;
 pub use error::{Error, ErrorKind};
+pub use from_driver::FromDriver;
 pub use library::{
     LoadAttempt, PATH_VARIABLE, RUNTIME_PATH_VARIABLE, trust_path_variables_when_privileged,
 };

@@ -17,13 +17,14 @@ pub use abi::{
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback};
 pub use values::{
-    AccessFallback, AccessProbe, InteriorMutable, InvalidValues, ValueFallback, ValueProbe,
-    WriteThrough, status, valid, writable,
+    AccessFallback, AccessProbe, InteriorMutable, InvalidValues, Proven, ProvenFallback,
+    ValueFallback, ValueProbe, WriteThrough, status, valid, writable,
 };
 /// The probes' fallback traits, brought into scope by one glob import per declaration.
 pub mod fallbacks {
     pub use super::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ValueFallback as _,
+        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ProvenFallback as _,
+        ValueFallback as _,
     };
 }
 // The language's items the expansion names, through this crate so that a crate of any edition

@@ -24,7 +24,7 @@ pub(crate) fn assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenS
     quote! {
         // For the probes' answers where no inherent constant applies.
         #[allow(unused_imports)]
-        use #private::ClassFallback as _;
+        use #private::fallbacks::*;
         // The checks' paths start with this one identifier, made at each declared type.
         #[allow(unused_imports)]
         use #private as __cuda_entry;
@@ -59,8 +59,13 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
             after: #after,
         }
     };
+    // The driver passes the parameters: each must be proven to hold any value it may pass.
+    let proven = (0..c.params.len()).map(|i| {
+        let a = format_ident!("A{i}");
+        quote_spanned!(at.first=> #p::Proven::<<#ty as #p::CFn>::#a>::FROM_DRIVER)
+    });
     let classes = quote_spanned! {at.first=>
-        &[#(#classes),*],
+        (&[#(#classes),*], &[#(#proven),*]),
         #p::ClassProbe::<<#ty as #p::CFn>::Ret>::CLASS
     };
     let args = quote!(#expect, #classes, TYPEDEFS);

@@ -8,6 +8,7 @@ mod callback;
 mod cargo_toml;
 mod crate_path;
 mod expand;
+mod from_driver;
 mod lint;
 mod pipeline;
 mod shape;
@@ -22,4 +23,12 @@ mod toml_reference;
 #[proc_macro_attribute]
 pub fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
     pipeline::cuda_entry(args.into(), item.into()).into()
+}
+
+/// Proves that a `#[repr(C)]` or `#[repr(transparent)]` struct or union holds every value the
+/// driver may store: implements `cuda_entry::FromDriver` when every field's type does. See the
+/// `cuda-entry` crate for the documentation.
+#[proc_macro_derive(FromDriver, attributes(from_driver))]
+pub fn derive_from_driver(input: TokenStream) -> TokenStream {
+    from_driver::derive(input.into()).into()
 }

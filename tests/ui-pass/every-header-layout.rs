@@ -11,24 +11,28 @@ use cuda_entry::types::{CUcontext, CUresult};
 
 /// `CUdevResource` as CUDA 12.4 to 13.0 declare it.
 #[repr(C, align(4))]
+#[derive(cuda_entry::FromDriver)]
 pub struct DevResource12 {
     pub bytes: [u8; 144],
 }
 
 /// `CUdevResource` as CUDA 13.1 and later declare it.
 #[repr(C, align(8))]
+#[derive(cuda_entry::FromDriver)]
 pub struct DevResource13 {
     pub bytes: [u8; 144],
 }
 
 /// `CUtensorMap` as CUDA 12.x declares it.
 #[repr(C, align(64))]
+#[derive(cuda_entry::FromDriver)]
 pub struct TensorMap12 {
     pub opaque: [u64; 16],
 }
 
 /// `CUtensorMap` as CUDA 13.0 and later declare it.
 #[repr(C, align(128))]
+#[derive(cuda_entry::FromDriver)]
 pub struct TensorMap13 {
     pub opaque: [u64; 16],
 }

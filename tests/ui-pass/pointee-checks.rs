@@ -13,10 +13,11 @@ type Opaque = c_void;
 
 /// A newtype of the C `float`: its class is not judged, its layout is.
 #[repr(transparent)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, cuda_entry::FromDriver)]
 pub struct Bias(pub f32);
 
 #[repr(C)]
+#[derive(cuda_entry::FromDriver)]
 pub struct ArrayDescriptor {
     pub width: usize,
     pub height: usize,

@@ -11,7 +11,7 @@ use cuda_entry_table::rules::{
 };
 
 use crate::common::CliError;
-use crate::rust_type::{Needs, Types, param_type};
+use crate::rust_type::{Needs, Types, callback_with_integers, param_type, uninit, writes_unproven};
 
 /// Options of `decl`.
 #[derive(Debug)]
@@ -198,7 +198,28 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
         .params
         .iter()
         .zip(&names)
-        .map(|(p, name)| format!("{name}: {}", param_type(&p.ty, types, &mut needs)))
+        .map(|(p, name)| {
+            let ty = match types {
+                // The C names are the user's types (bindgen's, cudarc's): a struct or an enum
+                // the driver writes is declared `MaybeUninit`, an enum it passes to a callback
+                // as an integer.
+                Types::C => {
+                    callback_with_integers(&p.ty, "cuda_entry::types::CUresult", &mut |c| {
+                        param_type(c, types, &mut needs)
+                    })
+                    .unwrap_or_else(|| {
+                        let ty = param_type(&p.ty, types, &mut needs);
+                        if writes_unproven(&p.ty) {
+                            uninit(&ty).unwrap_or(ty)
+                        } else {
+                            ty
+                        }
+                    })
+                }
+                Types::CudaEntry => param_type(&p.ty, types, &mut needs),
+            };
+            format!("{name}: {ty}")
+        })
         .collect();
     let ret = if t.ret.size == 0 {
         String::new()

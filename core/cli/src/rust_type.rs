@@ -183,6 +183,54 @@ pub(crate) fn param_type(c: &CType, types: Types, needs: &mut Needs) -> String {
     }
 }
 
+/// Whether the driver writes, through parameter `c`, a value of a struct or an enum: a type that
+/// the user's or a bindings crate's definition (cudarc's `sys`) does not prove to hold every
+/// value the driver may store (`cuda_entry::FromDriver`). Declarations naming such types point
+/// to a `MaybeUninit` of them ([`uninit`]).
+pub(crate) fn writes_unproven(c: &CType) -> bool {
+    c.is_written_by_driver()
+        && c.pointee
+            .is_some_and(|p| matches!(p.class, Class::Record | Class::Enum))
+}
+
+/// `*mut T` as `*mut ::core::mem::MaybeUninit<T>`; `None` for any other text.
+pub(crate) fn uninit(text: &str) -> Option<String> {
+    let pointee = text.trim().strip_prefix("*mut ")?;
+    Some(format!("*mut ::core::mem::MaybeUninit<{}>", pointee.trim()))
+}
+
+/// For a callback whose parameters include an enum (`CUstreamCallback`'s `CUresult status`,
+/// `CUlogsCallback`'s `CUlogLevel`), the function pointer written out with an integer there
+/// (the crate's `CUresult` for a status), every other type as `name` writes it: a bindings
+/// crate's enum would not hold every value the driver passes. `None` for any other type.
+pub(crate) fn callback_with_integers(
+    c: &CType,
+    status: &str,
+    name: &mut dyn FnMut(&CType) -> String,
+) -> Option<String> {
+    let callback = c.callback?;
+    if !callback.params.iter().any(|p| p.ty.class == Class::Enum) {
+        return None;
+    }
+    let params: Vec<String> = callback
+        .params
+        .iter()
+        .map(|p| match p.ty.class {
+            Class::Enum if p.ty.spelling == "CUresult" => status.to_owned(),
+            Class::Enum => format!("i{}", p.ty.size * 8),
+            _ => name(&p.ty),
+        })
+        .collect();
+    let ret = match callback.ret.class {
+        Class::Void => String::new(),
+        _ => format!(" -> {}", name(&callback.ret)),
+    };
+    Some(format!(
+        "Option<unsafe extern \"C\" fn({}){ret}>",
+        params.join(", ")
+    ))
+}
+
 /// `Option<unsafe extern "C" fn(*mut c_void)>`: what the driver can call as `callback`.
 fn function_pointer(callback: &Callback, types: Types, needs: &mut Needs) -> String {
     let params: Vec<String> = callback
@@ -292,8 +340,8 @@ fn stand_in(base: &str, needs: &mut Needs) -> String {
         Some((size, align)) => format!(
             "// TODO: define `{base}` as cuda.h does: a struct of {size} bytes aligned to {align} \
              there;\n// this stand-in has only its layout.\n{ALLOW}#[repr(C, \
-             align({align}))]\n#[derive(Clone, Copy)]\npub struct {base} {{\n    pub bytes: \
-             [u8; {size}],\n}}\n"
+             align({align}))]\n#[derive(Clone, Copy, cuda_entry::FromDriver)]\npub struct {base} \
+             {{\n    pub bytes: [u8; {size}],\n}}\n"
         ),
         None => format!(
             "// TODO: define `{base}` as cuda.h does; incomplete there, so this opaque \

@@ -196,14 +196,17 @@ pub struct CCallback<'a> {
 /// layout or class (`classes`: [`ClassProbe`](super::abi::ClassProbe)'s answer for each of `F`'s
 /// first parameters, as many as C has; `ret`: for its return). `#[track_caller]`: the error
 /// points at the declared type.
+///
+/// `proven`: for each of `F`'s first parameters, whether its type is proven to hold every value
+/// the driver may pass ([`Proven`](super::values::Proven)): the driver produces them.
 #[track_caller]
 pub const fn callback<F: CFn>(
     expect: CCallback<'_>,
-    classes: &[NumberClass],
+    (classes, proven): (&[NumberClass], &[bool]),
     ret: NumberClass,
     typedefs: &str,
 ) {
-    if let Some(message) = callback_message::<F>(expect, classes, ret, typedefs) {
+    if let Some(message) = callback_message::<F>(expect, (classes, proven), ret, typedefs) {
         panic!("{}", message.as_str());
     }
 }
@@ -211,7 +214,7 @@ pub const fn callback<F: CFn>(
 /// [`callback`]'s message, `None` when `F` matches.
 const fn callback_message<F: CFn>(
     expect: CCallback<'_>,
-    classes: &[NumberClass],
+    (classes, proven): (&[NumberClass], &[bool]),
     ret: NumberClass,
     typedefs: &str,
 ) -> Option<Message> {
@@ -221,7 +224,10 @@ const fn callback_message<F: CFn>(
             "has an unwinding ABI: a panic must not unwind into the driver",
         )),
         FnAbi::NotAFunction => Some(Message::text("is not a function pointer")),
-        FnAbi::C | FnAbi::System => wrong_signature::<F>(expect, classes, ret),
+        FnAbi::C | FnAbi::System => match wrong_signature::<F>(expect, classes, ret) {
+            None => unproven(proven),
+            wrong => wrong,
+        },
     };
     match wrong {
         Some(what) => Some(
@@ -232,6 +238,25 @@ const fn callback_message<F: CFn>(
         ),
         None => None,
     }
+}
+
+/// The first parameter whose type is not proven to hold every value the driver may pass, in
+/// words.
+const fn unproven(proven: &[bool]) -> Option<Message> {
+    let mut i = 0;
+    while i < proven.len() {
+        if !proven[i] {
+            return Some(
+                Message::text("takes parameter ")
+                    .then_number(i + 1)
+                    .then(" as ")
+                    .then(cuda_entry_table::value_words::UNPROVEN)
+                    .then(", where the driver passes any value C allows"),
+            );
+        }
+        i += 1;
+    }
+    None
 }
 
 /// What is wrong with `F`'s arity, parameters or return, in words.
@@ -297,7 +322,8 @@ mod tests {
     };
 
     fn message<F: CFn>(expect: CCallback<'_>, classes: &[NumberClass], ret: NumberClass) -> String {
-        callback_message::<F>(expect, classes, ret, "\nt")
+        let proven = [true; 8];
+        callback_message::<F>(expect, (classes, &proven[..classes.len()]), ret, "\nt")
             .map(|m| m.as_str().to_owned())
             .unwrap_or_default()
     }
@@ -321,8 +347,29 @@ mod tests {
                 ClassProbe::<<Occupancy as CFn>::A1>::CLASS,
                 NumberClass::Unknown
             ));
-            callback::<HostFn>(HOST_FN, &[NumberClass::Pointer], NumberClass::Unknown, "");
+            callback::<HostFn>(
+                HOST_FN,
+                (&[NumberClass::Pointer], &[true]),
+                NumberClass::Unknown,
+                "",
+            );
         }
+    }
+
+    #[test]
+    fn a_parameter_not_proven_valid_is_named() {
+        let unknown = NumberClass::Unknown;
+        let wrong = callback_message::<HostFn>(HOST_FN, (&[unknown], &[false]), unknown, "\nt")
+            .map(|m| m.as_str().to_owned())
+            .unwrap_or_default();
+        assert!(
+            wrong.starts_with("b takes parameter 1 as a type not proven valid"),
+            "{wrong}"
+        );
+        assert!(
+            wrong.ends_with("where the driver passes any value C allows a\nt"),
+            "{wrong}"
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ use cuda_entry_table::value_words;
 use cuda_entry_table::value_words::NOT_AN_INTEGER;
 
 use super::abi::{Message, NumberClass};
+use crate::FromDriver;
 
 /// `AccessProbe::<P>::READ_ONLY`: whether the pointer type `P` is not proven to allow writes
 /// through it, answered by an inherent constant (`false`) for the types of [`WriteThrough`], and
@@ -163,15 +164,37 @@ pub const fn writable(read_only: bool, message: &str) {
     }
 }
 
-/// Fails compilation when `invalid` ([`ValueProbe`]) names a kind of type with invalid values:
-/// `before`, those words, `after`, `typedefs`.
+/// `Proven::<T>::FROM_DRIVER`: whether `T` is proven to hold every value the driver may store
+/// ([`FromDriver`]), answered by an inherent constant for the types that implement it and by
+/// [`ProvenFallback`]'s `false` for every other type: what is not proven is refused.
+#[derive(Debug)]
+pub struct Proven<T: ?Sized>(PhantomData<T>);
+
+/// The answer for a type not proven [`FromDriver`].
+pub trait ProvenFallback {
+    /// `false`: not proven.
+    const FROM_DRIVER: bool = false;
+}
+
+impl<T: ?Sized> ProvenFallback for Proven<T> {}
+
+impl<T: FromDriver> Proven<T> {
+    /// Proven.
+    pub const FROM_DRIVER: bool = true;
+}
+
+/// Fails compilation unless `proven` ([`Proven`], or the pointee is `c_void`, unchecked): the
+/// message is `before`, the words of `invalid` ([`ValueProbe`]: what kind of type it is, where
+/// known) or words saying it is not proven, `after`, `typedefs`.
 #[track_caller]
-pub const fn valid(invalid: &str, before: &str, after: &str, typedefs: &str) {
-    if !invalid.is_empty() {
-        let message = Message::text(before)
-            .then(invalid)
-            .then(after)
-            .then(typedefs);
+pub const fn valid(proven: bool, invalid: &str, before: &str, after: &str, typedefs: &str) {
+    if !proven {
+        let words = if invalid.is_empty() {
+            value_words::UNPROVEN
+        } else {
+            invalid
+        };
+        let message = Message::text(before).then(words).then(after).then(typedefs);
         panic!("{}", message.as_str());
     }
 }
@@ -207,7 +230,7 @@ mod tests {
     use core::ffi::c_void;
 
     #[allow(unused_imports)]
-    use {AccessFallback as _, ValueFallback as _};
+    use {AccessFallback as _, ProvenFallback as _, ValueFallback as _};
 
     type Status = i32;
     type Flag = bool;
@@ -261,7 +284,59 @@ mod tests {
                 "",
             );
             writable(AccessProbe::<*mut u8>::READ_ONLY, "");
-            valid(ValueProbe::<u8>::INVALID, "", "", "");
+            valid(
+                Proven::<u8>::FROM_DRIVER,
+                ValueProbe::<u8>::INVALID,
+                "",
+                "",
+                "",
+            );
+        }
+    }
+
+    /// Every std type with invalid values, alone and in every container, is not proven; the
+    /// same containers of a type that holds any value are (the containers that can be: a tuple
+    /// has no defined layout, a `Box` or an `Option` of a reference must point somewhere).
+    #[test]
+    fn what_is_not_proven_is_refused_in_every_container() {
+        use core::cell::{Cell, UnsafeCell};
+        use core::mem::{ManuallyDrop, MaybeUninit};
+        use core::num::Wrapping;
+        use core::sync::atomic::{AtomicBool, AtomicU64};
+        type Callback = unsafe extern "C" fn(*mut c_void);
+        #[allow(dead_code)]
+        #[repr(u32)]
+        enum Level {
+            Error = 0,
+        }
+        #[repr(transparent)]
+        struct Context(#[allow(dead_code)] NonNull<c_void>);
+        macro_rules! containers {
+            ($proven:literal: $($t:ty),*) => {{
+                $(
+                    assert!(Proven::<$t>::FROM_DRIVER == $proven, stringify!($t));
+                    assert!(Proven::<[$t; 2]>::FROM_DRIVER == $proven, stringify!([$t; 2]));
+                    assert!(Proven::<ManuallyDrop<$t>>::FROM_DRIVER == $proven, stringify!($t));
+                    assert!(Proven::<Cell<$t>>::FROM_DRIVER == $proven, stringify!($t));
+                    assert!(Proven::<UnsafeCell<$t>>::FROM_DRIVER == $proven, stringify!($t));
+                    assert!(Proven::<Wrapping<$t>>::FROM_DRIVER == $proven, stringify!($t));
+                    // Never proven, whatever they hold.
+                    assert!(!Proven::<($t,)>::FROM_DRIVER, stringify!(($t,)));
+                    assert!(!Proven::<Option<&$t>>::FROM_DRIVER, stringify!(Option<&$t>));
+                    assert!(!Proven::<&$t>::FROM_DRIVER, stringify!(&$t));
+                    // The escape holds anything.
+                    assert!(Proven::<MaybeUninit<$t>>::FROM_DRIVER, stringify!($t));
+                )*
+            }};
+        }
+        const {
+            containers!(false: bool, char, NonZero<i32>, core::num::NonZeroU64, &'static u64,
+                NonNull<c_void>, Callback, fn(), Level, Context, Option<Level>);
+            containers!(true: u8, i32, u64, usize, f32, f64, *mut c_void, *const u8,
+                Option<NonNull<c_void>>, Option<Callback>, [u32; 4], crate::types::CUresult);
+            assert!(!Proven::<AtomicBool>::FROM_DRIVER);
+            assert!(Proven::<AtomicU64>::FROM_DRIVER);
+            assert!(!Proven::<std::boxed::Box<u64>>::FROM_DRIVER);
         }
     }
 
@@ -299,7 +374,13 @@ mod tests {
             .starts_with("a `char`")
         );
         assert_eq!(
-            text(|| valid(ValueProbe::<bool>::INVALID, "<", ">", "")),
+            text(|| valid(
+                Proven::<bool>::FROM_DRIVER,
+                ValueProbe::<bool>::INVALID,
+                "<",
+                ">",
+                ""
+            )),
             "<a `bool`, for which only 0 and 1 are valid>"
         );
         assert_eq!(text(|| writable(true, "read only")), "read only");

@@ -78,6 +78,14 @@ pub mod class_words {
 /// the value (a status, what it writes through a pointer): the same words in the macro's errors
 /// and in the compile-time assertions that `cuda_entry` evaluates.
 pub mod value_words {
+    /// A type not proven to hold every value ([`FromDriver`]: a struct or enum of the user's, a
+    /// container of a type with invalid values).
+    ///
+    /// [`FromDriver`]: https://docs.rs/cuda-entry (`cuda_entry::FromDriver`)
+    pub const UNPROVEN: &str = "a type not proven valid for every value the driver may store \
+         (an enum, or a struct, array or wrapper holding a type with invalid values; a struct of \
+         yours proves it with `#[derive(cuda_entry::FromDriver)]`, and `MaybeUninit<T>` leaves \
+         the check to you)";
     /// `bool`.
     pub const BOOL: &str = "a `bool`, for which only 0 and 1 are valid";
     /// `char`.

@@ -35,7 +35,7 @@ pub mod pfn_cuarray3dgetdescriptor_v3020 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuArray3DGetDescriptor", version = 3020)]
     pub unsafe extern "C" fn array3d_get_descriptor(
-        p_array_descriptor: *mut CUDA_ARRAY3D_DESCRIPTOR_v2,
+        p_array_descriptor: *mut ::core::mem::MaybeUninit<CUDA_ARRAY3D_DESCRIPTOR_v2>,
         h_array: CUarray,
     ) -> cuda_entry::types::CUresult;
 }
@@ -88,7 +88,7 @@ pub mod pfn_cuarraygetdescriptor_v3020 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuArrayGetDescriptor", version = 3020)]
     pub unsafe extern "C" fn array_get_descriptor(
-        p_array_descriptor: *mut CUDA_ARRAY_DESCRIPTOR_v2,
+        p_array_descriptor: *mut ::core::mem::MaybeUninit<CUDA_ARRAY_DESCRIPTOR_v2>,
         h_array: CUarray,
     ) -> cuda_entry::types::CUresult;
 }
@@ -108,7 +108,7 @@ pub mod pfn_cuarraygetmemoryrequirements_v11060 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuArrayGetMemoryRequirements", version = 11060)]
     pub unsafe extern "C" fn array_get_memory_requirements(
-        memory_requirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS_v1,
+        memory_requirements: *mut ::core::mem::MaybeUninit<CUDA_ARRAY_MEMORY_REQUIREMENTS_v1>,
         array: CUarray,
         device: CUdevice,
     ) -> cuda_entry::types::CUresult;
@@ -148,7 +148,7 @@ pub mod pfn_cuarraygetsparseproperties_v11010 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuArrayGetSparseProperties", version = 11010)]
     pub unsafe extern "C" fn array_get_sparse_properties(
-        sparse_properties: *mut CUDA_ARRAY_SPARSE_PROPERTIES_v1,
+        sparse_properties: *mut ::core::mem::MaybeUninit<CUDA_ARRAY_SPARSE_PROPERTIES_v1>,
         array: CUarray,
     ) -> cuda_entry::types::CUresult;
 }
@@ -168,7 +168,7 @@ pub mod pfn_cucheckpointprocesscheckpoint_v12080 {
     #[cuda_entry(symbol = "cuCheckpointProcessCheckpoint", version = 12080)]
     pub unsafe extern "C" fn checkpoint_process_checkpoint(
         pid: c_int,
-        args: *mut CUcheckpointCheckpointArgs,
+        args: *mut ::core::mem::MaybeUninit<CUcheckpointCheckpointArgs>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -203,7 +203,7 @@ pub mod pfn_cucheckpointprocessgetstate_v12080 {
     #[cuda_entry(symbol = "cuCheckpointProcessGetState", version = 12080)]
     pub unsafe extern "C" fn checkpoint_process_get_state(
         pid: c_int,
-        state: *mut CUprocessState,
+        state: *mut ::core::mem::MaybeUninit<CUprocessState>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -222,7 +222,7 @@ pub mod pfn_cucheckpointprocesslock_v12080 {
     #[cuda_entry(symbol = "cuCheckpointProcessLock", version = 12080)]
     pub unsafe extern "C" fn checkpoint_process_lock(
         pid: c_int,
-        args: *mut CUcheckpointLockArgs,
+        args: *mut ::core::mem::MaybeUninit<CUcheckpointLockArgs>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -241,7 +241,7 @@ pub mod pfn_cucheckpointprocessrestore_v12080 {
     #[cuda_entry(symbol = "cuCheckpointProcessRestore", version = 12080)]
     pub unsafe extern "C" fn checkpoint_process_restore(
         pid: c_int,
-        args: *mut CUcheckpointRestoreArgs,
+        args: *mut ::core::mem::MaybeUninit<CUcheckpointRestoreArgs>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -260,7 +260,7 @@ pub mod pfn_cucheckpointprocessunlock_v12080 {
     #[cuda_entry(symbol = "cuCheckpointProcessUnlock", version = 12080)]
     pub unsafe extern "C" fn checkpoint_process_unlock(
         pid: c_int,
-        args: *mut CUcheckpointUnlockArgs,
+        args: *mut ::core::mem::MaybeUninit<CUcheckpointUnlockArgs>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -422,7 +422,7 @@ pub mod pfn_cuctxcreate_v11040 {
     #[cuda_entry(symbol = "cuCtxCreate", version = 11040)]
     pub unsafe extern "C" fn ctx_create(
         pctx: *mut CUcontext,
-        params_array: *mut CUexecAffinityParam,
+        params_array: *mut ::core::mem::MaybeUninit<CUexecAffinityParam>,
         num_params: c_int,
         flags: c_uint,
         dev: CUdevice_v1,
@@ -446,7 +446,7 @@ pub mod pfn_cuctxcreate_v12050 {
     #[cuda_entry(symbol = "cuCtxCreate", version = 12050)]
     pub unsafe extern "C" fn ctx_create(
         pctx: *mut CUcontext,
-        ctx_create_params: *mut CUctxCreateParams,
+        ctx_create_params: *mut ::core::mem::MaybeUninit<CUctxCreateParams>,
         flags: c_uint,
         dev: CUdevice,
     ) -> cuda_entry::types::CUresult;
@@ -584,7 +584,7 @@ pub mod pfn_cuctxgetcacheconfig_v3020 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetCacheConfig", version = 3020)]
     pub unsafe extern "C" fn ctx_get_cache_config(
-        pconfig: *mut CUfunc_cache,
+        pconfig: *mut ::core::mem::MaybeUninit<CUfunc_cache>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -619,7 +619,7 @@ pub mod pfn_cuctxgetdevresource_v12040 {
     #[cuda_entry(symbol = "cuCtxGetDevResource", version = 12040)]
     pub unsafe extern "C" fn ctx_get_dev_resource(
         h_ctx: CUcontext,
-        result: *mut CUdevResource,
+        result: *mut ::core::mem::MaybeUninit<CUdevResource>,
         type_: CUdevResourceType,
     ) -> cuda_entry::types::CUresult;
 }
@@ -672,7 +672,7 @@ pub mod pfn_cuctxgetexecaffinity_v11040 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetExecAffinity", version = 11040)]
     pub unsafe extern "C" fn ctx_get_exec_affinity(
-        p_exec_affinity: *mut CUexecAffinityParam,
+        p_exec_affinity: *mut ::core::mem::MaybeUninit<CUexecAffinityParam>,
         type_: CUexecAffinityType,
     ) -> cuda_entry::types::CUresult;
 }
@@ -740,7 +740,7 @@ pub mod pfn_cuctxgetsharedmemconfig_v4020 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuCtxGetSharedMemConfig", version = 4020)]
     pub unsafe extern "C" fn ctx_get_shared_mem_config(
-        p_config: *mut CUsharedconfig,
+        p_config: *mut ::core::mem::MaybeUninit<CUsharedconfig>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -1022,7 +1022,7 @@ pub mod pfn_cudevresourcegeneratedesc_v12040 {
     #[cuda_entry(symbol = "cuDevResourceGenerateDesc", version = 12040)]
     pub unsafe extern "C" fn dev_resource_generate_desc(
         ph_desc: *mut CUdevResourceDesc,
-        resources: *mut CUdevResource,
+        resources: *mut ::core::mem::MaybeUninit<CUdevResource>,
         nb_resources: c_uint,
     ) -> cuda_entry::types::CUresult;
 }
@@ -1041,10 +1041,10 @@ pub mod pfn_cudevsmresourcesplitbycount_v12040 {
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDevSmResourceSplitByCount", version = 12040)]
     pub unsafe extern "C" fn dev_sm_resource_split_by_count(
-        result: *mut CUdevResource,
+        result: *mut ::core::mem::MaybeUninit<CUdevResource>,
         nb_groups: *mut c_uint,
         input: *const CUdevResource,
-        remaining: *mut CUdevResource,
+        remaining: *mut ::core::mem::MaybeUninit<CUdevResource>,
         use_flags: c_uint,
         min_count: c_uint,
     ) -> cuda_entry::types::CUresult;
@@ -1197,7 +1197,7 @@ pub mod pfn_cudevicegetdevresource_v12040 {
     #[cuda_entry(symbol = "cuDeviceGetDevResource", version = 12040)]
     pub unsafe extern "C" fn device_get_dev_resource(
         dev: CUdevice,
-        result: *mut CUdevResource,
+        result: *mut ::core::mem::MaybeUninit<CUdevResource>,
         type_: CUdevResourceType,
     ) -> cuda_entry::types::CUresult;
 }
@@ -1424,7 +1424,7 @@ pub mod pfn_cudevicegetproperties_v2000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetProperties", version = 2000)]
     pub unsafe extern "C" fn device_get_properties(
-        prop: *mut CUdevprop_v1,
+        prop: *mut ::core::mem::MaybeUninit<CUdevprop_v1>,
         dev: CUdevice_v1,
     ) -> cuda_entry::types::CUresult;
 }
@@ -1465,7 +1465,7 @@ pub mod pfn_cudevicegetuuid_v9020 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 9020)]
     pub unsafe extern "C" fn device_get_uuid(
-        uuid: *mut CUuuid,
+        uuid: *mut ::core::mem::MaybeUninit<CUuuid>,
         dev: CUdevice_v1,
     ) -> cuda_entry::types::CUresult;
 }
@@ -1484,7 +1484,7 @@ pub mod pfn_cudevicegetuuid_v11040 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 11040)]
     pub unsafe extern "C" fn device_get_uuid(
-        uuid: *mut CUuuid,
+        uuid: *mut ::core::mem::MaybeUninit<CUuuid>,
         dev: CUdevice_v1,
     ) -> cuda_entry::types::CUresult;
 }
@@ -2132,7 +2132,7 @@ pub mod pfn_cufuncisloaded_v12040 {
     /// In `cudaTypedefs.h` of CUDA 12.4 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuFuncIsLoaded", version = 12040)]
     pub unsafe extern "C" fn func_is_loaded(
-        state: *mut CUfunctionLoadingState,
+        state: *mut ::core::mem::MaybeUninit<CUfunctionLoadingState>,
         hfunc: CUfunction,
     ) -> cuda_entry::types::CUresult;
 }
@@ -2402,7 +2402,7 @@ pub mod pfn_cugetprocaddress_v12000 {
         pfn: *mut *mut c_void,
         driver_version: c_int,
         flags: cuuint64_t,
-        symbol_found: *mut CUdriverProcAddressQueryResult,
+        symbol_found: *mut ::core::mem::MaybeUninit<CUdriverProcAddressQueryResult>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -2696,7 +2696,7 @@ pub mod pfn_cugraphaddmemallocnode_v11040 {
         h_graph: CUgraph,
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
-        node_params: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
+        node_params: *mut ::core::mem::MaybeUninit<CUDA_MEM_ALLOC_NODE_PARAMS>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -2792,7 +2792,7 @@ pub mod pfn_cugraphaddnode_v12020 {
         h_graph: CUgraph,
         dependencies: *const CUgraphNode,
         num_dependencies: usize,
-        node_params: *mut CUgraphNodeParams,
+        node_params: *mut ::core::mem::MaybeUninit<CUgraphNodeParams>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -2817,7 +2817,7 @@ pub mod pfn_cugraphaddnode_v12030 {
         dependencies: *const CUgraphNode,
         dependency_data: *const CUgraphEdgeData,
         num_dependencies: usize,
-        node_params: *mut CUgraphNodeParams,
+        node_params: *mut ::core::mem::MaybeUninit<CUgraphNodeParams>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -2836,7 +2836,7 @@ pub mod pfn_cugraphbatchmemopnodegetparams_v11070 {
     #[cuda_entry(symbol = "cuGraphBatchMemOpNodeGetParams", version = 11070)]
     pub unsafe extern "C" fn graph_batch_mem_op_node_get_params(
         h_node: CUgraphNode,
-        node_params_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
+        node_params_out: *mut ::core::mem::MaybeUninit<CUDA_BATCH_MEM_OP_NODE_PARAMS>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3353,7 +3353,7 @@ pub mod pfn_cugraphexecnodesetparams_v12020 {
     pub unsafe extern "C" fn graph_exec_node_set_params(
         h_graph_exec: CUgraphExec,
         h_node: CUgraphNode,
-        node_params: *mut CUgraphNodeParams,
+        node_params: *mut ::core::mem::MaybeUninit<CUgraphNodeParams>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3376,7 +3376,7 @@ pub mod pfn_cugraphexecupdate_v10020 {
         h_graph_exec: CUgraphExec,
         h_graph: CUgraph,
         h_error_node_out: *mut CUgraphNode,
-        update_result_out: *mut CUgraphExecUpdateResult,
+        update_result_out: *mut ::core::mem::MaybeUninit<CUgraphExecUpdateResult>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3397,7 +3397,7 @@ pub mod pfn_cugraphexecupdate_v12000 {
     pub unsafe extern "C" fn graph_exec_update(
         h_graph_exec: CUgraphExec,
         h_graph: CUgraph,
-        result_info: *mut CUgraphExecUpdateResultInfo,
+        result_info: *mut ::core::mem::MaybeUninit<CUgraphExecUpdateResultInfo>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3416,7 +3416,7 @@ pub mod pfn_cugraphexternalsemaphoressignalnodegetparams_v11020 {
     #[cuda_entry(symbol = "cuGraphExternalSemaphoresSignalNodeGetParams", version = 11020)]
     pub unsafe extern "C" fn graph_external_semaphores_signal_node_get_params(
         h_node: CUgraphNode,
-        params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1,
+        params_out: *mut ::core::mem::MaybeUninit<CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3454,7 +3454,7 @@ pub mod pfn_cugraphexternalsemaphoreswaitnodegetparams_v11020 {
     #[cuda_entry(symbol = "cuGraphExternalSemaphoresWaitNodeGetParams", version = 11020)]
     pub unsafe extern "C" fn graph_external_semaphores_wait_node_get_params(
         h_node: CUgraphNode,
-        params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1,
+        params_out: *mut ::core::mem::MaybeUninit<CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3516,7 +3516,7 @@ pub mod pfn_cugraphgetedges_v12030 {
         h_graph: CUgraph,
         from: *mut CUgraphNode,
         to: *mut CUgraphNode,
-        edge_data: *mut CUgraphEdgeData,
+        edge_data: *mut ::core::mem::MaybeUninit<CUgraphEdgeData>,
         num_edges: *mut usize,
     ) -> cuda_entry::types::CUresult;
 }
@@ -3576,7 +3576,7 @@ pub mod pfn_cugraphhostnodegetparams_v10000 {
     #[cuda_entry(symbol = "cuGraphHostNodeGetParams", version = 10000)]
     pub unsafe extern "C" fn graph_host_node_get_params(
         h_node: CUgraphNode,
-        node_params: *mut CUDA_HOST_NODE_PARAMS_v1,
+        node_params: *mut ::core::mem::MaybeUninit<CUDA_HOST_NODE_PARAMS_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3685,7 +3685,7 @@ pub mod pfn_cugraphinstantiatewithparams_v12000 {
     pub unsafe extern "C" fn graph_instantiate_with_params(
         ph_graph_exec: *mut CUgraphExec,
         h_graph: CUgraph,
-        instantiate_params: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
+        instantiate_params: *mut ::core::mem::MaybeUninit<CUDA_GRAPH_INSTANTIATE_PARAMS>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3706,7 +3706,7 @@ pub mod pfn_cugraphinstantiatewithparams_v12000_ptsz {
     pub unsafe extern "C" fn graph_instantiate_with_params(
         ph_graph_exec: *mut CUgraphExec,
         h_graph: CUgraph,
-        instantiate_params: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
+        instantiate_params: *mut ::core::mem::MaybeUninit<CUDA_GRAPH_INSTANTIATE_PARAMS>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3745,7 +3745,7 @@ pub mod pfn_cugraphkernelnodegetattribute_v11000 {
     pub unsafe extern "C" fn graph_kernel_node_get_attribute(
         h_node: CUgraphNode,
         attr: CUkernelNodeAttrID,
-        value_out: *mut CUkernelNodeAttrValue_v1,
+        value_out: *mut ::core::mem::MaybeUninit<CUkernelNodeAttrValue_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3764,7 +3764,7 @@ pub mod pfn_cugraphkernelnodegetparams_v10000 {
     #[cuda_entry(symbol = "cuGraphKernelNodeGetParams", version = 10000)]
     pub unsafe extern "C" fn graph_kernel_node_get_params(
         h_node: CUgraphNode,
-        node_params: *mut CUDA_KERNEL_NODE_PARAMS_v1,
+        node_params: *mut ::core::mem::MaybeUninit<CUDA_KERNEL_NODE_PARAMS_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3783,7 +3783,7 @@ pub mod pfn_cugraphkernelnodegetparams_v12000 {
     #[cuda_entry(symbol = "cuGraphKernelNodeGetParams", version = 12000)]
     pub unsafe extern "C" fn graph_kernel_node_get_params(
         h_node: CUgraphNode,
-        node_params: *mut CUDA_KERNEL_NODE_PARAMS_v2,
+        node_params: *mut ::core::mem::MaybeUninit<CUDA_KERNEL_NODE_PARAMS_v2>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3899,7 +3899,7 @@ pub mod pfn_cugraphmemallocnodegetparams_v11040 {
     #[cuda_entry(symbol = "cuGraphMemAllocNodeGetParams", version = 11040)]
     pub unsafe extern "C" fn graph_mem_alloc_node_get_params(
         h_node: CUgraphNode,
-        params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
+        params_out: *mut ::core::mem::MaybeUninit<CUDA_MEM_ALLOC_NODE_PARAMS>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3937,7 +3937,7 @@ pub mod pfn_cugraphmemcpynodegetparams_v10000 {
     #[cuda_entry(symbol = "cuGraphMemcpyNodeGetParams", version = 10000)]
     pub unsafe extern "C" fn graph_memcpy_node_get_params(
         h_node: CUgraphNode,
-        node_params: *mut CUDA_MEMCPY3D_v2,
+        node_params: *mut ::core::mem::MaybeUninit<CUDA_MEMCPY3D_v2>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -3975,7 +3975,7 @@ pub mod pfn_cugraphmemsetnodegetparams_v10000 {
     #[cuda_entry(symbol = "cuGraphMemsetNodeGetParams", version = 10000)]
     pub unsafe extern "C" fn graph_memset_node_get_params(
         h_node: CUgraphNode,
-        node_params: *mut CUDA_MEMSET_NODE_PARAMS_v1,
+        node_params: *mut ::core::mem::MaybeUninit<CUDA_MEMSET_NODE_PARAMS_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -4053,7 +4053,7 @@ pub mod pfn_cugraphnodegetdependencies_v12030 {
     pub unsafe extern "C" fn graph_node_get_dependencies(
         h_node: CUgraphNode,
         dependencies: *mut CUgraphNode,
-        edge_data: *mut CUgraphEdgeData,
+        edge_data: *mut ::core::mem::MaybeUninit<CUgraphEdgeData>,
         num_dependencies: *mut usize,
     ) -> cuda_entry::types::CUresult;
 }
@@ -4093,7 +4093,7 @@ pub mod pfn_cugraphnodegetdependentnodes_v12030 {
     pub unsafe extern "C" fn graph_node_get_dependent_nodes(
         h_node: CUgraphNode,
         dependent_nodes: *mut CUgraphNode,
-        edge_data: *mut CUgraphEdgeData,
+        edge_data: *mut ::core::mem::MaybeUninit<CUgraphEdgeData>,
         num_dependent_nodes: *mut usize,
     ) -> cuda_entry::types::CUresult;
 }
@@ -4134,7 +4134,7 @@ pub mod pfn_cugraphnodegettype_v10000 {
     #[cuda_entry(symbol = "cuGraphNodeGetType", version = 10000)]
     pub unsafe extern "C" fn graph_node_get_type(
         h_node: CUgraphNode,
-        type_: *mut CUgraphNodeType,
+        type_: *mut ::core::mem::MaybeUninit<CUgraphNodeType>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -4174,7 +4174,7 @@ pub mod pfn_cugraphnodesetparams_v12020 {
     #[cuda_entry(symbol = "cuGraphNodeSetParams", version = 12020)]
     pub unsafe extern "C" fn graph_node_set_params(
         h_node: CUgraphNode,
-        node_params: *mut CUgraphNodeParams,
+        node_params: *mut ::core::mem::MaybeUninit<CUgraphNodeParams>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -4557,7 +4557,7 @@ pub mod pfn_cugreenctxgetdevresource_v12040 {
     #[cuda_entry(symbol = "cuGreenCtxGetDevResource", version = 12040)]
     pub unsafe extern "C" fn green_ctx_get_dev_resource(
         h_ctx: CUgreenCtx,
-        result: *mut CUdevResource,
+        result: *mut ::core::mem::MaybeUninit<CUdevResource>,
         type_: CUdevResourceType,
     ) -> cuda_entry::types::CUresult;
 }
@@ -4721,7 +4721,7 @@ pub mod pfn_cuipcgeteventhandle_v4010 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuIpcGetEventHandle", version = 4010)]
     pub unsafe extern "C" fn ipc_get_event_handle(
-        p_handle: *mut CUipcEventHandle_v1,
+        p_handle: *mut ::core::mem::MaybeUninit<CUipcEventHandle_v1>,
         event: CUevent,
     ) -> cuda_entry::types::CUresult;
 }
@@ -4740,7 +4740,7 @@ pub mod pfn_cuipcgetmemhandle_v4010 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuIpcGetMemHandle", version = 4010)]
     pub unsafe extern "C" fn ipc_get_mem_handle(
-        p_handle: *mut CUipcMemHandle_v1,
+        p_handle: *mut ::core::mem::MaybeUninit<CUipcMemHandle_v1>,
         dptr: CUdeviceptr_v2,
     ) -> cuda_entry::types::CUresult;
 }
@@ -5035,7 +5035,7 @@ pub mod pfn_culaunchcooperativekernelmultidevice_v9000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLaunchCooperativeKernelMultiDevice", version = 9000)]
     pub unsafe extern "C" fn launch_cooperative_kernel_multi_device(
-        launch_params_list: *mut CUDA_LAUNCH_PARAMS_v1,
+        launch_params_list: *mut ::core::mem::MaybeUninit<CUDA_LAUNCH_PARAMS_v1>,
         num_devices: c_uint,
         flags: c_uint,
     ) -> cuda_entry::types::CUresult;
@@ -5389,10 +5389,10 @@ pub mod pfn_culibraryloaddata_v12000 {
     pub unsafe extern "C" fn library_load_data(
         library: *mut CUlibrary,
         code: *const c_void,
-        jit_options: *mut CUjit_option,
+        jit_options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         jit_options_values: *mut *mut c_void,
         num_jit_options: c_uint,
-        library_options: *mut CUlibraryOption,
+        library_options: *mut ::core::mem::MaybeUninit<CUlibraryOption>,
         library_option_values: *mut *mut c_void,
         num_library_options: c_uint,
     ) -> cuda_entry::types::CUresult;
@@ -5416,10 +5416,10 @@ pub mod pfn_culibraryloadfromfile_v12000 {
     pub unsafe extern "C" fn library_load_from_file(
         library: *mut CUlibrary,
         file_name: *const c_char,
-        jit_options: *mut CUjit_option,
+        jit_options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         jit_options_values: *mut *mut c_void,
         num_jit_options: c_uint,
-        library_options: *mut CUlibraryOption,
+        library_options: *mut ::core::mem::MaybeUninit<CUlibraryOption>,
         library_option_values: *mut *mut c_void,
         num_library_options: c_uint,
     ) -> cuda_entry::types::CUresult;
@@ -5462,7 +5462,7 @@ pub mod pfn_culinkadddata_v5050 {
         size: usize,
         name: *const c_char,
         num_options: c_uint,
-        options: *mut CUjit_option,
+        options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         option_values: *mut *mut c_void,
     ) -> cuda_entry::types::CUresult;
 }
@@ -5489,7 +5489,7 @@ pub mod pfn_culinkadddata_v6050 {
         size: usize,
         name: *const c_char,
         num_options: c_uint,
-        options: *mut CUjit_option,
+        options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         option_values: *mut *mut c_void,
     ) -> cuda_entry::types::CUresult;
 }
@@ -5514,7 +5514,7 @@ pub mod pfn_culinkaddfile_v5050 {
         type_: CUjitInputType,
         path: *const c_char,
         num_options: c_uint,
-        options: *mut CUjit_option,
+        options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         option_values: *mut *mut c_void,
     ) -> cuda_entry::types::CUresult;
 }
@@ -5539,7 +5539,7 @@ pub mod pfn_culinkaddfile_v6050 {
         type_: CUjitInputType,
         path: *const c_char,
         num_options: c_uint,
-        options: *mut CUjit_option,
+        options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         option_values: *mut *mut c_void,
     ) -> cuda_entry::types::CUresult;
 }
@@ -5580,7 +5580,7 @@ pub mod pfn_culinkcreate_v5050 {
     #[cuda_entry(symbol = "cuLinkCreate", version = 5050)]
     pub unsafe extern "C" fn link_create(
         num_options: c_uint,
-        options: *mut CUjit_option,
+        options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         option_values: *mut *mut c_void,
         state_out: *mut CUlinkState,
     ) -> cuda_entry::types::CUresult;
@@ -5602,7 +5602,7 @@ pub mod pfn_culinkcreate_v6050 {
     #[cuda_entry(symbol = "cuLinkCreate", version = 6050)]
     pub unsafe extern "C" fn link_create(
         num_options: c_uint,
-        options: *mut CUjit_option,
+        options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         option_values: *mut *mut c_void,
         state_out: *mut CUlinkState,
     ) -> cuda_entry::types::CUresult;
@@ -5686,11 +5686,10 @@ pub mod pfn_culogsdumptomemory_v12090 {
 pub mod pfn_culogsregistercallback_v12090 {
     use cudarc::driver::sys::*;
 
-    use std::ffi::c_void;
+    use std::ffi::{c_char, c_void};
     use cuda_entry::cuda_entry;
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
-    //   CUlogsCallback: a callback `void (*)(void *data, CUlogLevel logLevel, char *message, size_t length)`: `Option<unsafe extern "C" fn(*mut c_void, CUlogLevel, *mut c_char, usize)>`
     //   CUlogsCallbackHandle: 8 bytes, align 8
 
     /// `typedef CUresult (CUDAAPI *PFN_cuLogsRegisterCallback_v12090)(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback);`
@@ -5698,7 +5697,7 @@ pub mod pfn_culogsregistercallback_v12090 {
     /// In `cudaTypedefs.h` of CUDA 12.9 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuLogsRegisterCallback", version = 12090)]
     pub unsafe extern "C" fn logs_register_callback(
-        callback_func: CUlogsCallback,
+        callback_func: Option<unsafe extern "C" fn(*mut c_void, i32, *mut c_char, usize)>,
         user_data: *mut c_void,
         callback: *mut CUlogsCallbackHandle,
     ) -> cuda_entry::types::CUresult;
@@ -5996,7 +5995,7 @@ pub mod pfn_cumembatchdecompressasync_v12060 {
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemBatchDecompressAsync", version = 12060)]
     pub unsafe extern "C" fn mem_batch_decompress_async(
-        params_array: *mut CUmemDecompressParams,
+        params_array: *mut ::core::mem::MaybeUninit<CUmemDecompressParams>,
         count: usize,
         flags: c_uint,
         error_index: *mut usize,
@@ -6019,7 +6018,7 @@ pub mod pfn_cumembatchdecompressasync_v12060_ptsz {
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemBatchDecompressAsync", version = 12060, stream = "per_thread")]
     pub unsafe extern "C" fn mem_batch_decompress_async(
-        params_array: *mut CUmemDecompressParams,
+        params_array: *mut ::core::mem::MaybeUninit<CUmemDecompressParams>,
         count: usize,
         flags: c_uint,
         error_index: *mut usize,
@@ -6068,7 +6067,7 @@ pub mod pfn_cumemdiscardandprefetchbatchasync_v13000 {
         dptrs: *mut CUdeviceptr_v2,
         sizes: *mut usize,
         count: usize,
-        prefetch_locs: *mut CUmemLocation_v1,
+        prefetch_locs: *mut ::core::mem::MaybeUninit<CUmemLocation_v1>,
         prefetch_loc_idxs: *mut usize,
         num_prefetch_locs: usize,
         flags: c_ulonglong,
@@ -6095,7 +6094,7 @@ pub mod pfn_cumemdiscardandprefetchbatchasync_v13000_ptsz {
         dptrs: *mut CUdeviceptr_v2,
         sizes: *mut usize,
         count: usize,
-        prefetch_locs: *mut CUmemLocation_v1,
+        prefetch_locs: *mut ::core::mem::MaybeUninit<CUmemLocation_v1>,
         prefetch_loc_idxs: *mut usize,
         num_prefetch_locs: usize,
         flags: c_ulonglong,
@@ -6311,7 +6310,7 @@ pub mod pfn_cumemgetallocationpropertiesfromhandle_v10020 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemGetAllocationPropertiesFromHandle", version = 10020)]
     pub unsafe extern "C" fn mem_get_allocation_properties_from_handle(
-        prop: *mut CUmemAllocationProp_v1,
+        prop: *mut ::core::mem::MaybeUninit<CUmemAllocationProp_v1>,
         handle: CUmemGenericAllocationHandle_v1,
     ) -> cuda_entry::types::CUresult;
 }
@@ -6332,7 +6331,7 @@ pub mod pfn_cumemgetdefaultmempool_v13000 {
     #[cuda_entry(symbol = "cuMemGetDefaultMemPool", version = 13000)]
     pub unsafe extern "C" fn mem_get_default_mem_pool(
         pool_out: *mut CUmemoryPool,
-        location: *mut CUmemLocation,
+        location: *mut ::core::mem::MaybeUninit<CUmemLocation>,
         type_: CUmemAllocationType,
     ) -> cuda_entry::types::CUresult;
 }
@@ -6407,7 +6406,7 @@ pub mod pfn_cumemgetmempool_v13000 {
     #[cuda_entry(symbol = "cuMemGetMemPool", version = 13000)]
     pub unsafe extern "C" fn mem_get_mem_pool(
         pool_out: *mut CUmemoryPool,
-        location: *mut CUmemLocation,
+        location: *mut ::core::mem::MaybeUninit<CUmemLocation>,
         type_: CUmemAllocationType,
     ) -> cuda_entry::types::CUresult;
 }
@@ -6571,7 +6570,7 @@ pub mod pfn_cumemmaparrayasync_v11010 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemMapArrayAsync", version = 11010)]
     pub unsafe extern "C" fn mem_map_array_async(
-        map_info_list: *mut CUarrayMapInfo_v1,
+        map_info_list: *mut ::core::mem::MaybeUninit<CUarrayMapInfo_v1>,
         count: c_uint,
         h_stream: CUstream,
     ) -> cuda_entry::types::CUresult;
@@ -6592,7 +6591,7 @@ pub mod pfn_cumemmaparrayasync_v11010_ptsz {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemMapArrayAsync", version = 11010, stream = "per_thread")]
     pub unsafe extern "C" fn mem_map_array_async(
-        map_info_list: *mut CUarrayMapInfo_v1,
+        map_info_list: *mut ::core::mem::MaybeUninit<CUarrayMapInfo_v1>,
         count: c_uint,
         h_stream: CUstream,
     ) -> cuda_entry::types::CUresult;
@@ -6646,7 +6645,7 @@ pub mod pfn_cumempoolexportpointer_v11020 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemPoolExportPointer", version = 11020)]
     pub unsafe extern "C" fn mem_pool_export_pointer(
-        share_data_out: *mut CUmemPoolPtrExportData_v1,
+        share_data_out: *mut ::core::mem::MaybeUninit<CUmemPoolPtrExportData_v1>,
         ptr: CUdeviceptr_v2,
     ) -> cuda_entry::types::CUresult;
 }
@@ -6688,9 +6687,9 @@ pub mod pfn_cumempoolgetaccess_v11020 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemPoolGetAccess", version = 11020)]
     pub unsafe extern "C" fn mem_pool_get_access(
-        flags: *mut CUmemAccess_flags,
+        flags: *mut ::core::mem::MaybeUninit<CUmemAccess_flags>,
         mem_pool: CUmemoryPool,
-        location: *mut CUmemLocation_v1,
+        location: *mut ::core::mem::MaybeUninit<CUmemLocation_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -6754,7 +6753,7 @@ pub mod pfn_cumempoolimportpointer_v11020 {
     pub unsafe extern "C" fn mem_pool_import_pointer(
         ptr_out: *mut CUdeviceptr_v2,
         pool: CUmemoryPool,
-        share_data: *mut CUmemPoolPtrExportData_v1,
+        share_data: *mut ::core::mem::MaybeUninit<CUmemPoolPtrExportData_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -6928,7 +6927,7 @@ pub mod pfn_cumemprefetchbatchasync_v13000 {
         dptrs: *mut CUdeviceptr_v2,
         sizes: *mut usize,
         count: usize,
-        prefetch_locs: *mut CUmemLocation_v1,
+        prefetch_locs: *mut ::core::mem::MaybeUninit<CUmemLocation_v1>,
         prefetch_loc_idxs: *mut usize,
         num_prefetch_locs: usize,
         flags: c_ulonglong,
@@ -6955,7 +6954,7 @@ pub mod pfn_cumemprefetchbatchasync_v13000_ptsz {
         dptrs: *mut CUdeviceptr_v2,
         sizes: *mut usize,
         count: usize,
-        prefetch_locs: *mut CUmemLocation_v1,
+        prefetch_locs: *mut ::core::mem::MaybeUninit<CUmemLocation_v1>,
         prefetch_loc_idxs: *mut usize,
         num_prefetch_locs: usize,
         flags: c_ulonglong,
@@ -7003,7 +7002,7 @@ pub mod pfn_cumemrangegetattributes_v8000 {
     pub unsafe extern "C" fn mem_range_get_attributes(
         data: *mut *mut c_void,
         data_sizes: *mut usize,
-        attributes: *mut CUmem_range_attribute,
+        attributes: *mut ::core::mem::MaybeUninit<CUmem_range_attribute>,
         num_attributes: usize,
         dev_ptr: CUdeviceptr_v2,
         count: usize,
@@ -7082,7 +7081,7 @@ pub mod pfn_cumemsetmempool_v13000 {
     /// In `cudaTypedefs.h` of CUDA 13.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMemSetMemPool", version = 13000)]
     pub unsafe extern "C" fn mem_set_mem_pool(
-        location: *mut CUmemLocation,
+        location: *mut ::core::mem::MaybeUninit<CUmemLocation>,
         type_: CUmemAllocationType,
         pool: CUmemoryPool,
     ) -> cuda_entry::types::CUresult;
@@ -7327,7 +7326,7 @@ pub mod pfn_cumemcpy3dbatchasync_v12080 {
     #[cuda_entry(symbol = "cuMemcpy3DBatchAsync", version = 12080)]
     pub unsafe extern "C" fn memcpy3d_batch_async(
         num_params: usize,
-        op_list: *mut CUDA_MEMCPY3D_BATCH_OP_v1,
+        op_list: *mut ::core::mem::MaybeUninit<CUDA_MEMCPY3D_BATCH_OP_v1>,
         fail_idx: *mut usize,
         flags: c_ulonglong,
         h_stream: CUstream,
@@ -7350,7 +7349,7 @@ pub mod pfn_cumemcpy3dbatchasync_v13000 {
     #[cuda_entry(symbol = "cuMemcpy3DBatchAsync", version = 13000)]
     pub unsafe extern "C" fn memcpy3d_batch_async(
         num_params: usize,
-        op_list: *mut CUDA_MEMCPY3D_BATCH_OP_v1,
+        op_list: *mut ::core::mem::MaybeUninit<CUDA_MEMCPY3D_BATCH_OP_v1>,
         flags: c_ulonglong,
         h_stream: CUstream,
     ) -> cuda_entry::types::CUresult;
@@ -7372,7 +7371,7 @@ pub mod pfn_cumemcpy3dbatchasync_v12080_ptsz {
     #[cuda_entry(symbol = "cuMemcpy3DBatchAsync", version = 12080, stream = "per_thread")]
     pub unsafe extern "C" fn memcpy3d_batch_async(
         num_params: usize,
-        op_list: *mut CUDA_MEMCPY3D_BATCH_OP_v1,
+        op_list: *mut ::core::mem::MaybeUninit<CUDA_MEMCPY3D_BATCH_OP_v1>,
         fail_idx: *mut usize,
         flags: c_ulonglong,
         h_stream: CUstream,
@@ -7395,7 +7394,7 @@ pub mod pfn_cumemcpy3dbatchasync_v13000_ptsz {
     #[cuda_entry(symbol = "cuMemcpy3DBatchAsync", version = 13000, stream = "per_thread")]
     pub unsafe extern "C" fn memcpy3d_batch_async(
         num_params: usize,
-        op_list: *mut CUDA_MEMCPY3D_BATCH_OP_v1,
+        op_list: *mut ::core::mem::MaybeUninit<CUDA_MEMCPY3D_BATCH_OP_v1>,
         flags: c_ulonglong,
         h_stream: CUstream,
     ) -> cuda_entry::types::CUresult;
@@ -7772,7 +7771,7 @@ pub mod pfn_cumemcpybatchasync_v12080 {
         srcs: *mut CUdeviceptr_v2,
         sizes: *mut usize,
         count: usize,
-        attrs: *mut CUmemcpyAttributes_v1,
+        attrs: *mut ::core::mem::MaybeUninit<CUmemcpyAttributes_v1>,
         attr_idxs: *mut usize,
         num_attrs: usize,
         fail_idx: *mut usize,
@@ -7799,7 +7798,7 @@ pub mod pfn_cumemcpybatchasync_v13000 {
         srcs: *mut CUdeviceptr_v2,
         sizes: *mut usize,
         count: usize,
-        attrs: *mut CUmemcpyAttributes_v1,
+        attrs: *mut ::core::mem::MaybeUninit<CUmemcpyAttributes_v1>,
         attr_idxs: *mut usize,
         num_attrs: usize,
         h_stream: CUstream,
@@ -7825,7 +7824,7 @@ pub mod pfn_cumemcpybatchasync_v12080_ptsz {
         srcs: *mut CUdeviceptr_v2,
         sizes: *mut usize,
         count: usize,
-        attrs: *mut CUmemcpyAttributes_v1,
+        attrs: *mut ::core::mem::MaybeUninit<CUmemcpyAttributes_v1>,
         attr_idxs: *mut usize,
         num_attrs: usize,
         fail_idx: *mut usize,
@@ -7852,7 +7851,7 @@ pub mod pfn_cumemcpybatchasync_v13000_ptsz {
         srcs: *mut CUdeviceptr_v2,
         sizes: *mut usize,
         count: usize,
-        attrs: *mut CUmemcpyAttributes_v1,
+        attrs: *mut ::core::mem::MaybeUninit<CUmemcpyAttributes_v1>,
         attr_idxs: *mut usize,
         num_attrs: usize,
         h_stream: CUstream,
@@ -8975,7 +8974,7 @@ pub mod pfn_cumipmappedarraygetmemoryrequirements_v11060 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMipmappedArrayGetMemoryRequirements", version = 11060)]
     pub unsafe extern "C" fn mipmapped_array_get_memory_requirements(
-        memory_requirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS_v1,
+        memory_requirements: *mut ::core::mem::MaybeUninit<CUDA_ARRAY_MEMORY_REQUIREMENTS_v1>,
         mipmap: CUmipmappedArray,
         device: CUdevice,
     ) -> cuda_entry::types::CUresult;
@@ -8995,7 +8994,7 @@ pub mod pfn_cumipmappedarraygetsparseproperties_v11010 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuMipmappedArrayGetSparseProperties", version = 11010)]
     pub unsafe extern "C" fn mipmapped_array_get_sparse_properties(
-        sparse_properties: *mut CUDA_ARRAY_SPARSE_PROPERTIES_v1,
+        sparse_properties: *mut ::core::mem::MaybeUninit<CUDA_ARRAY_SPARSE_PROPERTIES_v1>,
         mipmap: CUmipmappedArray,
     ) -> cuda_entry::types::CUresult;
 }
@@ -9096,7 +9095,7 @@ pub mod pfn_cumodulegetloadingmode_v11070 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuModuleGetLoadingMode", version = 11070)]
     pub unsafe extern "C" fn module_get_loading_mode(
-        mode: *mut CUmoduleLoadingMode,
+        mode: *mut ::core::mem::MaybeUninit<CUmoduleLoadingMode>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -9198,7 +9197,7 @@ pub mod pfn_cumoduleloaddataex_v2010 {
         module: *mut CUmodule,
         image: *const c_void,
         num_options: c_uint,
-        options: *mut CUjit_option,
+        options: *mut ::core::mem::MaybeUninit<CUjit_option>,
         option_values: *mut *mut c_void,
     ) -> cuda_entry::types::CUresult;
 }
@@ -9655,7 +9654,7 @@ pub mod pfn_cupointergetattributes_v7000 {
     #[cuda_entry(symbol = "cuPointerGetAttributes", version = 7000)]
     pub unsafe extern "C" fn pointer_get_attributes(
         num_attributes: c_uint,
-        attributes: *mut CUpointer_attribute,
+        attributes: *mut ::core::mem::MaybeUninit<CUpointer_attribute>,
         data: *mut *mut c_void,
         ptr: CUdeviceptr_v2,
     ) -> cuda_entry::types::CUresult;
@@ -9780,7 +9779,6 @@ pub mod pfn_custreamaddcallback_v5000 {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUstream: 8 bytes, align 8
-    //   CUstreamCallback: a callback `void (*)(CUstream hStream, CUresult status, void *userData)`: `Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>`
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamAddCallback_v5000)(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);`
     ///
@@ -9788,7 +9786,7 @@ pub mod pfn_custreamaddcallback_v5000 {
     #[cuda_entry(symbol = "cuStreamAddCallback", version = 5000)]
     pub unsafe extern "C" fn stream_add_callback(
         h_stream: CUstream,
-        callback: CUstreamCallback,
+        callback: Option<unsafe extern "C" fn(CUstream, cuda_entry::types::CUresult, *mut c_void)>,
         user_data: *mut c_void,
         flags: c_uint,
     ) -> cuda_entry::types::CUresult;
@@ -9802,7 +9800,6 @@ pub mod pfn_custreamaddcallback_v7000_ptsz {
 
     // TODO: define these C types as cuda.h does (bindgen output, cudarc::driver::sys...):
     //   CUstream: 8 bytes, align 8
-    //   CUstreamCallback: a callback `void (*)(CUstream hStream, CUresult status, void *userData)`: `Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>`
 
     /// `typedef CUresult (CUDAAPI *PFN_cuStreamAddCallback_v7000_ptsz)(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);`
     ///
@@ -9810,7 +9807,7 @@ pub mod pfn_custreamaddcallback_v7000_ptsz {
     #[cuda_entry(symbol = "cuStreamAddCallback", version = 7000, stream = "per_thread")]
     pub unsafe extern "C" fn stream_add_callback(
         h_stream: CUstream,
-        callback: CUstreamCallback,
+        callback: Option<unsafe extern "C" fn(CUstream, cuda_entry::types::CUresult, *mut c_void)>,
         user_data: *mut c_void,
         flags: c_uint,
     ) -> cuda_entry::types::CUresult;
@@ -9877,7 +9874,7 @@ pub mod pfn_custreambatchmemop_v8000 {
     pub unsafe extern "C" fn stream_batch_mem_op(
         stream: CUstream,
         count: c_uint,
-        param_array: *mut CUstreamBatchMemOpParams,
+        param_array: *mut ::core::mem::MaybeUninit<CUstreamBatchMemOpParams>,
         flags: c_uint,
     ) -> cuda_entry::types::CUresult;
 }
@@ -9899,7 +9896,7 @@ pub mod pfn_custreambatchmemop_v11070 {
     pub unsafe extern "C" fn stream_batch_mem_op(
         stream: CUstream,
         count: c_uint,
-        param_array: *mut CUstreamBatchMemOpParams,
+        param_array: *mut ::core::mem::MaybeUninit<CUstreamBatchMemOpParams>,
         flags: c_uint,
     ) -> cuda_entry::types::CUresult;
 }
@@ -9921,7 +9918,7 @@ pub mod pfn_custreambatchmemop_v8000_ptsz {
     pub unsafe extern "C" fn stream_batch_mem_op(
         stream: CUstream,
         count: c_uint,
-        param_array: *mut CUstreamBatchMemOpParams_v1,
+        param_array: *mut ::core::mem::MaybeUninit<CUstreamBatchMemOpParams_v1>,
         flags: c_uint,
     ) -> cuda_entry::types::CUresult;
 }
@@ -9943,7 +9940,7 @@ pub mod pfn_custreambatchmemop_v11070_ptsz {
     pub unsafe extern "C" fn stream_batch_mem_op(
         stream: CUstream,
         count: c_uint,
-        param_array: *mut CUstreamBatchMemOpParams,
+        param_array: *mut ::core::mem::MaybeUninit<CUstreamBatchMemOpParams>,
         flags: c_uint,
     ) -> cuda_entry::types::CUresult;
 }
@@ -10228,7 +10225,7 @@ pub mod pfn_custreamgetattribute_v11000 {
     pub unsafe extern "C" fn stream_get_attribute(
         h_stream: CUstream,
         attr: CUstreamAttrID,
-        value: *mut CUstreamAttrValue_v1,
+        value: *mut ::core::mem::MaybeUninit<CUstreamAttrValue_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -10249,7 +10246,7 @@ pub mod pfn_custreamgetattribute_v11000_ptsz {
     pub unsafe extern "C" fn stream_get_attribute(
         h_stream: CUstream,
         attr: CUstreamAttrID,
-        value_out: *mut CUstreamAttrValue_v1,
+        value_out: *mut ::core::mem::MaybeUninit<CUstreamAttrValue_v1>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -10269,7 +10266,7 @@ pub mod pfn_custreamgetcaptureinfo_v10010 {
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 10010)]
     pub unsafe extern "C" fn stream_get_capture_info(
         h_stream: CUstream,
-        capture_status_out: *mut CUstreamCaptureStatus,
+        capture_status_out: *mut ::core::mem::MaybeUninit<CUstreamCaptureStatus>,
         id_out: *mut cuuint64_t,
     ) -> cuda_entry::types::CUresult;
 }
@@ -10292,7 +10289,7 @@ pub mod pfn_custreamgetcaptureinfo_v11030 {
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 11030)]
     pub unsafe extern "C" fn stream_get_capture_info(
         h_stream: CUstream,
-        capture_status_out: *mut CUstreamCaptureStatus,
+        capture_status_out: *mut ::core::mem::MaybeUninit<CUstreamCaptureStatus>,
         id_out: *mut cuuint64_t,
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
@@ -10319,7 +10316,7 @@ pub mod pfn_custreamgetcaptureinfo_v12030 {
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 12030)]
     pub unsafe extern "C" fn stream_get_capture_info(
         h_stream: CUstream,
-        capture_status_out: *mut CUstreamCaptureStatus,
+        capture_status_out: *mut ::core::mem::MaybeUninit<CUstreamCaptureStatus>,
         id_out: *mut cuuint64_t,
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
@@ -10344,7 +10341,7 @@ pub mod pfn_custreamgetcaptureinfo_v10010_ptsz {
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 10010, stream = "per_thread")]
     pub unsafe extern "C" fn stream_get_capture_info(
         h_stream: CUstream,
-        capture_status_out: *mut CUstreamCaptureStatus,
+        capture_status_out: *mut ::core::mem::MaybeUninit<CUstreamCaptureStatus>,
         id_out: *mut cuuint64_t,
     ) -> cuda_entry::types::CUresult;
 }
@@ -10367,7 +10364,7 @@ pub mod pfn_custreamgetcaptureinfo_v11030_ptsz {
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 11030, stream = "per_thread")]
     pub unsafe extern "C" fn stream_get_capture_info(
         h_stream: CUstream,
-        capture_status_out: *mut CUstreamCaptureStatus,
+        capture_status_out: *mut ::core::mem::MaybeUninit<CUstreamCaptureStatus>,
         id_out: *mut cuuint64_t,
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
@@ -10394,7 +10391,7 @@ pub mod pfn_custreamgetcaptureinfo_v12030_ptsz {
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 12030, stream = "per_thread")]
     pub unsafe extern "C" fn stream_get_capture_info(
         h_stream: CUstream,
-        capture_status_out: *mut CUstreamCaptureStatus,
+        capture_status_out: *mut ::core::mem::MaybeUninit<CUstreamCaptureStatus>,
         id_out: *mut cuuint64_t,
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
@@ -10669,7 +10666,7 @@ pub mod pfn_custreamiscapturing_v10000 {
     #[cuda_entry(symbol = "cuStreamIsCapturing", version = 10000)]
     pub unsafe extern "C" fn stream_is_capturing(
         h_stream: CUstream,
-        capture_status: *mut CUstreamCaptureStatus,
+        capture_status: *mut ::core::mem::MaybeUninit<CUstreamCaptureStatus>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -10688,7 +10685,7 @@ pub mod pfn_custreamiscapturing_v10000_ptsz {
     #[cuda_entry(symbol = "cuStreamIsCapturing", version = 10000, stream = "per_thread")]
     pub unsafe extern "C" fn stream_is_capturing(
         h_stream: CUstream,
-        capture_status: *mut CUstreamCaptureStatus,
+        capture_status: *mut ::core::mem::MaybeUninit<CUstreamCaptureStatus>,
     ) -> cuda_entry::types::CUresult;
 }
 
@@ -11346,7 +11343,7 @@ pub mod pfn_cusurfobjectgetresourcedesc_v5000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuSurfObjectGetResourceDesc", version = 5000)]
     pub unsafe extern "C" fn surf_object_get_resource_desc(
-        p_res_desc: *mut CUDA_RESOURCE_DESC_v1,
+        p_res_desc: *mut ::core::mem::MaybeUninit<CUDA_RESOURCE_DESC_v1>,
         surf_object: CUsurfObject_v1,
     ) -> cuda_entry::types::CUresult;
 }
@@ -11412,7 +11409,7 @@ pub mod pfn_cutensormapencodeim2col_v12000 {
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTensorMapEncodeIm2col", version = 12000)]
     pub unsafe extern "C" fn tensor_map_encode_im2col(
-        tensor_map: *mut CUtensorMap,
+        tensor_map: *mut ::core::mem::MaybeUninit<CUtensorMap>,
         tensor_data_type: CUtensorMapDataType,
         tensor_rank: cuuint32_t,
         global_address: *mut c_void,
@@ -11452,7 +11449,7 @@ pub mod pfn_cutensormapencodeim2colwide_v12080 {
     /// In `cudaTypedefs.h` of CUDA 12.8 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTensorMapEncodeIm2colWide", version = 12080)]
     pub unsafe extern "C" fn tensor_map_encode_im2col_wide(
-        tensor_map: *mut CUtensorMap,
+        tensor_map: *mut ::core::mem::MaybeUninit<CUtensorMap>,
         tensor_data_type: CUtensorMapDataType,
         tensor_rank: cuuint32_t,
         global_address: *mut c_void,
@@ -11492,7 +11489,7 @@ pub mod pfn_cutensormapencodetiled_v12000 {
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTensorMapEncodeTiled", version = 12000)]
     pub unsafe extern "C" fn tensor_map_encode_tiled(
-        tensor_map: *mut CUtensorMap,
+        tensor_map: *mut ::core::mem::MaybeUninit<CUtensorMap>,
         tensor_data_type: CUtensorMapDataType,
         tensor_rank: cuuint32_t,
         global_address: *mut c_void,
@@ -11521,7 +11518,7 @@ pub mod pfn_cutensormapreplaceaddress_v12000 {
     /// In `cudaTypedefs.h` of CUDA 12.0 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTensorMapReplaceAddress", version = 12000)]
     pub unsafe extern "C" fn tensor_map_replace_address(
-        tensor_map: *mut CUtensorMap,
+        tensor_map: *mut ::core::mem::MaybeUninit<CUtensorMap>,
         global_address: *mut c_void,
     ) -> cuda_entry::types::CUresult;
 }
@@ -11580,7 +11577,7 @@ pub mod pfn_cutexobjectgetresourcedesc_v5000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexObjectGetResourceDesc", version = 5000)]
     pub unsafe extern "C" fn tex_object_get_resource_desc(
-        p_res_desc: *mut CUDA_RESOURCE_DESC_v1,
+        p_res_desc: *mut ::core::mem::MaybeUninit<CUDA_RESOURCE_DESC_v1>,
         tex_object: CUtexObject_v1,
     ) -> cuda_entry::types::CUresult;
 }
@@ -11599,7 +11596,7 @@ pub mod pfn_cutexobjectgetresourceviewdesc_v5000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexObjectGetResourceViewDesc", version = 5000)]
     pub unsafe extern "C" fn tex_object_get_resource_view_desc(
-        p_res_view_desc: *mut CUDA_RESOURCE_VIEW_DESC_v1,
+        p_res_view_desc: *mut ::core::mem::MaybeUninit<CUDA_RESOURCE_VIEW_DESC_v1>,
         tex_object: CUtexObject_v1,
     ) -> cuda_entry::types::CUresult;
 }
@@ -11618,7 +11615,7 @@ pub mod pfn_cutexobjectgettexturedesc_v5000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexObjectGetTextureDesc", version = 5000)]
     pub unsafe extern "C" fn tex_object_get_texture_desc(
-        p_tex_desc: *mut CUDA_TEXTURE_DESC_v1,
+        p_tex_desc: *mut ::core::mem::MaybeUninit<CUDA_TEXTURE_DESC_v1>,
         tex_object: CUtexObject_v1,
     ) -> cuda_entry::types::CUresult;
 }
@@ -11687,7 +11684,7 @@ pub mod pfn_cutexrefgetaddressmode_v2000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefGetAddressMode", version = 2000)]
     pub unsafe extern "C" fn tex_ref_get_address_mode(
-        pam: *mut CUaddress_mode,
+        pam: *mut ::core::mem::MaybeUninit<CUaddress_mode>,
         h_tex_ref: CUtexref,
         dim: c_int,
     ) -> cuda_entry::types::CUresult;
@@ -11745,7 +11742,7 @@ pub mod pfn_cutexrefgetfiltermode_v2000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefGetFilterMode", version = 2000)]
     pub unsafe extern "C" fn tex_ref_get_filter_mode(
-        pfm: *mut CUfilter_mode,
+        pfm: *mut ::core::mem::MaybeUninit<CUfilter_mode>,
         h_tex_ref: CUtexref,
     ) -> cuda_entry::types::CUresult;
 }
@@ -11784,7 +11781,7 @@ pub mod pfn_cutexrefgetformat_v2000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefGetFormat", version = 2000)]
     pub unsafe extern "C" fn tex_ref_get_format(
-        p_format: *mut CUarray_format,
+        p_format: *mut ::core::mem::MaybeUninit<CUarray_format>,
         p_num_channels: *mut c_int,
         h_tex_ref: CUtexref,
     ) -> cuda_entry::types::CUresult;
@@ -11823,7 +11820,7 @@ pub mod pfn_cutexrefgetmipmapfiltermode_v5000 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuTexRefGetMipmapFilterMode", version = 5000)]
     pub unsafe extern "C" fn tex_ref_get_mipmap_filter_mode(
-        pfm: *mut CUfilter_mode,
+        pfm: *mut ::core::mem::MaybeUninit<CUfilter_mode>,
         h_tex_ref: CUtexref,
     ) -> cuda_entry::types::CUresult;
 }
@@ -12182,7 +12179,7 @@ pub mod pfn_cuthreadexchangestreamcapturemode_v10010 {
     /// In `cudaTypedefs.h` of CUDA 11.7 to 13.5 (the toolkits the table read).
     #[cuda_entry(symbol = "cuThreadExchangeStreamCaptureMode", version = 10010)]
     pub unsafe extern "C" fn thread_exchange_stream_capture_mode(
-        mode: *mut CUstreamCaptureMode,
+        mode: *mut ::core::mem::MaybeUninit<CUstreamCaptureMode>,
     ) -> cuda_entry::types::CUresult;
 }
 

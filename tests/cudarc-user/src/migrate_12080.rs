@@ -16,7 +16,7 @@ pub mod cuarray3dgetdescriptor_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuArray3DGetDescriptor", version = 3020)]
-    pub unsafe extern "C" fn array3d_get_descriptor(p_array_descriptor: *mut sys::CUDA_ARRAY3D_DESCRIPTOR_v2, h_array: sys::CUarray) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn array3d_get_descriptor(p_array_descriptor: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY3D_DESCRIPTOR_v2>, h_array: sys::CUarray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraycreate_v2 {
@@ -37,14 +37,14 @@ pub mod cuarraygetdescriptor_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuArrayGetDescriptor", version = 3020)]
-    pub unsafe extern "C" fn array_get_descriptor(p_array_descriptor: *mut sys::CUDA_ARRAY_DESCRIPTOR_v2, h_array: sys::CUarray) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn array_get_descriptor(p_array_descriptor: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_DESCRIPTOR_v2>, h_array: sys::CUarray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraygetmemoryrequirements {
     use super::*;
 
     #[cuda_entry(symbol = "cuArrayGetMemoryRequirements", version = 11060)]
-    pub unsafe extern "C" fn array_get_memory_requirements(memory_requirements: *mut sys::CUDA_ARRAY_MEMORY_REQUIREMENTS_v1, array: sys::CUarray, device: sys::CUdevice) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn array_get_memory_requirements(memory_requirements: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_MEMORY_REQUIREMENTS_v1>, array: sys::CUarray, device: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraygetplane {
@@ -58,7 +58,7 @@ pub mod cuarraygetsparseproperties {
     use super::*;
 
     #[cuda_entry(symbol = "cuArrayGetSparseProperties", version = 11010)]
-    pub unsafe extern "C" fn array_get_sparse_properties(sparse_properties: *mut sys::CUDA_ARRAY_SPARSE_PROPERTIES_v1, array: sys::CUarray) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn array_get_sparse_properties(sparse_properties: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_SPARSE_PROPERTIES_v1>, array: sys::CUarray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cucoredumpgetattribute {
@@ -107,14 +107,14 @@ pub mod cuctxcreate_v3 {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxCreate", version = 11040)]
-    pub unsafe extern "C" fn ctx_create(pctx: *mut sys::CUcontext, params_array: *mut sys::CUexecAffinityParam, num_params: ::std::ffi::c_int, flags: ::std::ffi::c_uint, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_create(pctx: *mut sys::CUcontext, params_array: *mut ::core::mem::MaybeUninit<sys::CUexecAffinityParam>, num_params: ::std::ffi::c_int, flags: ::std::ffi::c_uint, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxcreate_v4 {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxCreate", version = 12050)]
-    pub unsafe extern "C" fn ctx_create(pctx: *mut sys::CUcontext, ctx_create_params: *mut sys::CUctxCreateParams, flags: ::std::ffi::c_uint, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_create(pctx: *mut sys::CUcontext, ctx_create_params: *mut ::core::mem::MaybeUninit<sys::CUctxCreateParams>, flags: ::std::ffi::c_uint, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxdestroy_v2 {
@@ -163,7 +163,7 @@ pub mod cuctxgetcacheconfig {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxGetCacheConfig", version = 3020)]
-    pub unsafe extern "C" fn ctx_get_cache_config(pconfig: *mut sys::CUfunc_cache) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_get_cache_config(pconfig: *mut ::core::mem::MaybeUninit<sys::CUfunc_cache>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetcurrent {
@@ -177,7 +177,7 @@ pub mod cuctxgetdevresource {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxGetDevResource", version = 12040)]
-    pub unsafe extern "C" fn ctx_get_dev_resource(h_ctx: sys::CUcontext, result: *mut sys::CUdevResource, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_get_dev_resource(h_ctx: sys::CUcontext, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetdevice {
@@ -191,7 +191,7 @@ pub mod cuctxgetexecaffinity {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxGetExecAffinity", version = 11040)]
-    pub unsafe extern "C" fn ctx_get_exec_affinity(p_exec_affinity: *mut sys::CUexecAffinityParam, type_: sys::CUexecAffinityType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_get_exec_affinity(p_exec_affinity: *mut ::core::mem::MaybeUninit<sys::CUexecAffinityParam>, type_: sys::CUexecAffinityType) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetflags {
@@ -219,7 +219,7 @@ pub mod cuctxgetsharedmemconfig {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxGetSharedMemConfig", version = 4020)]
-    pub unsafe extern "C" fn ctx_get_shared_mem_config(p_config: *mut sys::CUsharedconfig) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_get_shared_mem_config(p_config: *mut ::core::mem::MaybeUninit<sys::CUsharedconfig>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetstreampriorityrange {
@@ -324,14 +324,14 @@ pub mod cudevresourcegeneratedesc {
     use super::*;
 
     #[cuda_entry(symbol = "cuDevResourceGenerateDesc", version = 12040)]
-    pub unsafe extern "C" fn dev_resource_generate_desc(ph_desc: *mut sys::CUdevResourceDesc, resources: *mut sys::CUdevResource, nb_resources: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn dev_resource_generate_desc(ph_desc: *mut sys::CUdevResourceDesc, resources: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, nb_resources: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevsmresourcesplitbycount {
     use super::*;
 
     #[cuda_entry(symbol = "cuDevSmResourceSplitByCount", version = 12040)]
-    pub unsafe extern "C" fn dev_sm_resource_split_by_count(result: *mut sys::CUdevResource, nb_groups: *mut ::std::ffi::c_uint, input: *const sys::CUdevResource, remaining: *mut sys::CUdevResource, use_flags: ::std::ffi::c_uint, min_count: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn dev_sm_resource_split_by_count(result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, nb_groups: *mut ::std::ffi::c_uint, input: *const sys::CUdevResource, remaining: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, use_flags: ::std::ffi::c_uint, min_count: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicecanaccesspeer {
@@ -387,7 +387,7 @@ pub mod cudevicegetdevresource {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetDevResource", version = 12040)]
-    pub unsafe extern "C" fn device_get_dev_resource(dev: sys::CUdevice, result: *mut sys::CUdevResource, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_dev_resource(dev: sys::CUdevice, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetexecaffinitysupport {
@@ -443,7 +443,7 @@ pub mod cudevicegetproperties {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetProperties", version = 2000)]
-    pub unsafe extern "C" fn device_get_properties(prop: *mut sys::CUdevprop_v1, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_properties(prop: *mut ::core::mem::MaybeUninit<sys::CUdevprop_v1>, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegettexture1dlinearmaxwidth {
@@ -457,14 +457,14 @@ pub mod cudevicegetuuid {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 9020)]
-    pub unsafe extern "C" fn device_get_uuid(uuid: *mut sys::CUuuid, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_uuid(uuid: *mut ::core::mem::MaybeUninit<sys::CUuuid>, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetuuid_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetUuid", version = 11040)]
-    pub unsafe extern "C" fn device_get_uuid(uuid: *mut sys::CUuuid, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_uuid(uuid: *mut ::core::mem::MaybeUninit<sys::CUuuid>, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegraphmemtrim {
@@ -660,7 +660,7 @@ pub mod cufuncisloaded {
     use super::*;
 
     #[cuda_entry(symbol = "cuFuncIsLoaded", version = 12040)]
-    pub unsafe extern "C" fn func_is_loaded(state: *mut sys::CUfunctionLoadingState, hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn func_is_loaded(state: *mut ::core::mem::MaybeUninit<sys::CUfunctionLoadingState>, hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncload {
@@ -730,7 +730,7 @@ pub mod cugetprocaddress_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuGetProcAddress", version = 12000)]
-    pub unsafe extern "C" fn get_proc_address(symbol: *const ::std::ffi::c_char, pfn: *mut *mut ::std::ffi::c_void, driver_version: ::std::ffi::c_int, flags: sys::cuuint64_t, symbol_found: *mut sys::CUdriverProcAddressQueryResult) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn get_proc_address(symbol: *const ::std::ffi::c_char, pfn: *mut *mut ::std::ffi::c_void, driver_version: ::std::ffi::c_int, flags: sys::cuuint64_t, symbol_found: *mut ::core::mem::MaybeUninit<sys::CUdriverProcAddressQueryResult>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddbatchmemopnode {
@@ -814,7 +814,7 @@ pub mod cugraphaddmemallocnode {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphAddMemAllocNode", version = 11040)]
-    pub unsafe extern "C" fn graph_add_mem_alloc_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *mut sys::CUDA_MEM_ALLOC_NODE_PARAMS) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_add_mem_alloc_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_MEM_ALLOC_NODE_PARAMS>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddmemfreenode {
@@ -842,21 +842,21 @@ pub mod cugraphaddnode {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphAddNode", version = 12020)]
-    pub unsafe extern "C" fn graph_add_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *mut sys::CUgraphNodeParams) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_add_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeParams>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddnode_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphAddNode", version = 12030)]
-    pub unsafe extern "C" fn graph_add_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, dependency_data: *const sys::CUgraphEdgeData, num_dependencies: usize, node_params: *mut sys::CUgraphNodeParams) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_add_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, dependency_data: *const sys::CUgraphEdgeData, num_dependencies: usize, node_params: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeParams>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphbatchmemopnodegetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphBatchMemOpNodeGetParams", version = 11070)]
-    pub unsafe extern "C" fn graph_batch_mem_op_node_get_params(h_node: sys::CUgraphNode, node_params_out: *mut sys::CUDA_BATCH_MEM_OP_NODE_PARAMS) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_batch_mem_op_node_get_params(h_node: sys::CUgraphNode, node_params_out: *mut ::core::mem::MaybeUninit<sys::CUDA_BATCH_MEM_OP_NODE_PARAMS>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphbatchmemopnodesetparams {
@@ -1031,21 +1031,21 @@ pub mod cugraphexecnodesetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphExecNodeSetParams", version = 12020)]
-    pub unsafe extern "C" fn graph_exec_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, node_params: *mut sys::CUgraphNodeParams) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_exec_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeParams>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecupdate_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphExecUpdate", version = 12000)]
-    pub unsafe extern "C" fn graph_exec_update(h_graph_exec: sys::CUgraphExec, h_graph: sys::CUgraph, result_info: *mut sys::CUgraphExecUpdateResultInfo) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_exec_update(h_graph_exec: sys::CUgraphExec, h_graph: sys::CUgraph, result_info: *mut ::core::mem::MaybeUninit<sys::CUgraphExecUpdateResultInfo>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexternalsemaphoressignalnodegetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphExternalSemaphoresSignalNodeGetParams", version = 11020)]
-    pub unsafe extern "C" fn graph_external_semaphores_signal_node_get_params(h_node: sys::CUgraphNode, params_out: *mut sys::CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_external_semaphores_signal_node_get_params(h_node: sys::CUgraphNode, params_out: *mut ::core::mem::MaybeUninit<sys::CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexternalsemaphoressignalnodesetparams {
@@ -1059,7 +1059,7 @@ pub mod cugraphexternalsemaphoreswaitnodegetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphExternalSemaphoresWaitNodeGetParams", version = 11020)]
-    pub unsafe extern "C" fn graph_external_semaphores_wait_node_get_params(h_node: sys::CUgraphNode, params_out: *mut sys::CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_external_semaphores_wait_node_get_params(h_node: sys::CUgraphNode, params_out: *mut ::core::mem::MaybeUninit<sys::CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexternalsemaphoreswaitnodesetparams {
@@ -1080,7 +1080,7 @@ pub mod cugraphgetedges_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphGetEdges", version = 12030)]
-    pub unsafe extern "C" fn graph_get_edges(h_graph: sys::CUgraph, from: *mut sys::CUgraphNode, to: *mut sys::CUgraphNode, edge_data: *mut sys::CUgraphEdgeData, num_edges: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_get_edges(h_graph: sys::CUgraph, from: *mut sys::CUgraphNode, to: *mut sys::CUgraphNode, edge_data: *mut ::core::mem::MaybeUninit<sys::CUgraphEdgeData>, num_edges: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphgetnodes {
@@ -1101,7 +1101,7 @@ pub mod cugraphhostnodegetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphHostNodeGetParams", version = 10000)]
-    pub unsafe extern "C" fn graph_host_node_get_params(h_node: sys::CUgraphNode, node_params: *mut sys::CUDA_HOST_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_host_node_get_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_HOST_NODE_PARAMS_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphhostnodesetparams {
@@ -1122,7 +1122,7 @@ pub mod cugraphinstantiatewithparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphInstantiateWithParams", version = 12000, stream = "legacy")]
-    pub unsafe extern "C" fn graph_instantiate_with_params(ph_graph_exec: *mut sys::CUgraphExec, h_graph: sys::CUgraph, instantiate_params: *mut sys::CUDA_GRAPH_INSTANTIATE_PARAMS) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_instantiate_with_params(ph_graph_exec: *mut sys::CUgraphExec, h_graph: sys::CUgraph, instantiate_params: *mut ::core::mem::MaybeUninit<sys::CUDA_GRAPH_INSTANTIATE_PARAMS>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodecopyattributes {
@@ -1136,14 +1136,14 @@ pub mod cugraphkernelnodegetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphKernelNodeGetAttribute", version = 11000)]
-    pub unsafe extern "C" fn graph_kernel_node_get_attribute(h_node: sys::CUgraphNode, attr: sys::CUkernelNodeAttrID, value_out: *mut sys::CUkernelNodeAttrValue_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_kernel_node_get_attribute(h_node: sys::CUgraphNode, attr: sys::CUkernelNodeAttrID, value_out: *mut ::core::mem::MaybeUninit<sys::CUkernelNodeAttrValue_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodegetparams_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphKernelNodeGetParams", version = 12000)]
-    pub unsafe extern "C" fn graph_kernel_node_get_params(h_node: sys::CUgraphNode, node_params: *mut sys::CUDA_KERNEL_NODE_PARAMS_v2) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_kernel_node_get_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_KERNEL_NODE_PARAMS_v2>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodesetattribute {
@@ -1171,7 +1171,7 @@ pub mod cugraphmemallocnodegetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphMemAllocNodeGetParams", version = 11040)]
-    pub unsafe extern "C" fn graph_mem_alloc_node_get_params(h_node: sys::CUgraphNode, params_out: *mut sys::CUDA_MEM_ALLOC_NODE_PARAMS) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_mem_alloc_node_get_params(h_node: sys::CUgraphNode, params_out: *mut ::core::mem::MaybeUninit<sys::CUDA_MEM_ALLOC_NODE_PARAMS>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemfreenodegetparams {
@@ -1185,7 +1185,7 @@ pub mod cugraphmemcpynodegetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphMemcpyNodeGetParams", version = 10000)]
-    pub unsafe extern "C" fn graph_memcpy_node_get_params(h_node: sys::CUgraphNode, node_params: *mut sys::CUDA_MEMCPY3D_v2) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_memcpy_node_get_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_MEMCPY3D_v2>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemcpynodesetparams {
@@ -1199,7 +1199,7 @@ pub mod cugraphmemsetnodegetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphMemsetNodeGetParams", version = 10000)]
-    pub unsafe extern "C" fn graph_memset_node_get_params(h_node: sys::CUgraphNode, node_params: *mut sys::CUDA_MEMSET_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_memset_node_get_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_MEMSET_NODE_PARAMS_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemsetnodesetparams {
@@ -1227,7 +1227,7 @@ pub mod cugraphnodegetdependencies_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphNodeGetDependencies", version = 12030)]
-    pub unsafe extern "C" fn graph_node_get_dependencies(h_node: sys::CUgraphNode, dependencies: *mut sys::CUgraphNode, edge_data: *mut sys::CUgraphEdgeData, num_dependencies: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_node_get_dependencies(h_node: sys::CUgraphNode, dependencies: *mut sys::CUgraphNode, edge_data: *mut ::core::mem::MaybeUninit<sys::CUgraphEdgeData>, num_dependencies: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodegetdependentnodes {
@@ -1241,7 +1241,7 @@ pub mod cugraphnodegetdependentnodes_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphNodeGetDependentNodes", version = 12030)]
-    pub unsafe extern "C" fn graph_node_get_dependent_nodes(h_node: sys::CUgraphNode, dependent_nodes: *mut sys::CUgraphNode, edge_data: *mut sys::CUgraphEdgeData, num_dependent_nodes: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_node_get_dependent_nodes(h_node: sys::CUgraphNode, dependent_nodes: *mut sys::CUgraphNode, edge_data: *mut ::core::mem::MaybeUninit<sys::CUgraphEdgeData>, num_dependent_nodes: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodegetenabled {
@@ -1255,7 +1255,7 @@ pub mod cugraphnodegettype {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphNodeGetType", version = 10000)]
-    pub unsafe extern "C" fn graph_node_get_type(h_node: sys::CUgraphNode, type_: *mut sys::CUgraphNodeType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_node_get_type(h_node: sys::CUgraphNode, type_: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeType>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodesetenabled {
@@ -1269,7 +1269,7 @@ pub mod cugraphnodesetparams {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphNodeSetParams", version = 12020)]
-    pub unsafe extern "C" fn graph_node_set_params(h_node: sys::CUgraphNode, node_params: *mut sys::CUgraphNodeParams) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_node_set_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeParams>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphreleaseuserobject {
@@ -1374,7 +1374,7 @@ pub mod cugreenctxgetdevresource {
     use super::*;
 
     #[cuda_entry(symbol = "cuGreenCtxGetDevResource", version = 12040)]
-    pub unsafe extern "C" fn green_ctx_get_dev_resource(h_ctx: sys::CUgreenCtx, result: *mut sys::CUdevResource, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn green_ctx_get_dev_resource(h_ctx: sys::CUgreenCtx, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxrecordevent {
@@ -1430,14 +1430,14 @@ pub mod cuipcgeteventhandle {
     use super::*;
 
     #[cuda_entry(symbol = "cuIpcGetEventHandle", version = 4010)]
-    pub unsafe extern "C" fn ipc_get_event_handle(p_handle: *mut sys::CUipcEventHandle_v1, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ipc_get_event_handle(p_handle: *mut ::core::mem::MaybeUninit<sys::CUipcEventHandle_v1>, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuipcgetmemhandle {
     use super::*;
 
     #[cuda_entry(symbol = "cuIpcGetMemHandle", version = 4010)]
-    pub unsafe extern "C" fn ipc_get_mem_handle(p_handle: *mut sys::CUipcMemHandle_v1, dptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ipc_get_mem_handle(p_handle: *mut ::core::mem::MaybeUninit<sys::CUipcMemHandle_v1>, dptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuipcopeneventhandle {
@@ -1521,7 +1521,7 @@ pub mod culaunchcooperativekernelmultidevice {
     use super::*;
 
     #[cuda_entry(symbol = "cuLaunchCooperativeKernelMultiDevice", version = 9000)]
-    pub unsafe extern "C" fn launch_cooperative_kernel_multi_device(launch_params_list: *mut sys::CUDA_LAUNCH_PARAMS_v1, num_devices: ::std::ffi::c_uint, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn launch_cooperative_kernel_multi_device(launch_params_list: *mut ::core::mem::MaybeUninit<sys::CUDA_LAUNCH_PARAMS_v1>, num_devices: ::std::ffi::c_uint, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunchgrid {
@@ -1612,14 +1612,14 @@ pub mod culibraryloaddata {
     use super::*;
 
     #[cuda_entry(symbol = "cuLibraryLoadData", version = 12000)]
-    pub unsafe extern "C" fn library_load_data(library: *mut sys::CUlibrary, code: *const ::std::ffi::c_void, jit_options: *mut sys::CUjit_option, jit_options_values: *mut *mut ::std::ffi::c_void, num_jit_options: ::std::ffi::c_uint, library_options: *mut sys::CUlibraryOption, library_option_values: *mut *mut ::std::ffi::c_void, num_library_options: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn library_load_data(library: *mut sys::CUlibrary, code: *const ::std::ffi::c_void, jit_options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, jit_options_values: *mut *mut ::std::ffi::c_void, num_jit_options: ::std::ffi::c_uint, library_options: *mut ::core::mem::MaybeUninit<sys::CUlibraryOption>, library_option_values: *mut *mut ::std::ffi::c_void, num_library_options: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibraryloadfromfile {
     use super::*;
 
     #[cuda_entry(symbol = "cuLibraryLoadFromFile", version = 12000)]
-    pub unsafe extern "C" fn library_load_from_file(library: *mut sys::CUlibrary, file_name: *const ::std::ffi::c_char, jit_options: *mut sys::CUjit_option, jit_options_values: *mut *mut ::std::ffi::c_void, num_jit_options: ::std::ffi::c_uint, library_options: *mut sys::CUlibraryOption, library_option_values: *mut *mut ::std::ffi::c_void, num_library_options: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn library_load_from_file(library: *mut sys::CUlibrary, file_name: *const ::std::ffi::c_char, jit_options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, jit_options_values: *mut *mut ::std::ffi::c_void, num_jit_options: ::std::ffi::c_uint, library_options: *mut ::core::mem::MaybeUninit<sys::CUlibraryOption>, library_option_values: *mut *mut ::std::ffi::c_void, num_library_options: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibraryunload {
@@ -1633,14 +1633,14 @@ pub mod culinkadddata_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuLinkAddData", version = 6050)]
-    pub unsafe extern "C" fn link_add_data(state: sys::CUlinkState, type_: sys::CUjitInputType, data: *mut ::std::ffi::c_void, size: usize, name: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut sys::CUjit_option, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn link_add_data(state: sys::CUlinkState, type_: sys::CUjitInputType, data: *mut ::std::ffi::c_void, size: usize, name: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkaddfile_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuLinkAddFile", version = 6050)]
-    pub unsafe extern "C" fn link_add_file(state: sys::CUlinkState, type_: sys::CUjitInputType, path: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut sys::CUjit_option, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn link_add_file(state: sys::CUlinkState, type_: sys::CUjitInputType, path: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkcomplete {
@@ -1654,7 +1654,7 @@ pub mod culinkcreate_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuLinkCreate", version = 6050)]
-    pub unsafe extern "C" fn link_create(num_options: ::std::ffi::c_uint, options: *mut sys::CUjit_option, option_values: *mut *mut ::std::ffi::c_void, state_out: *mut sys::CUlinkState) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn link_create(num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void, state_out: *mut sys::CUlinkState) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkdestroy {
@@ -1738,7 +1738,7 @@ pub mod cumembatchdecompressasync {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemBatchDecompressAsync", version = 12060, stream = "legacy")]
-    pub unsafe extern "C" fn mem_batch_decompress_async(params_array: *mut sys::CUmemDecompressParams, count: usize, flags: ::std::ffi::c_uint, error_index: *mut usize, stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_batch_decompress_async(params_array: *mut ::core::mem::MaybeUninit<sys::CUmemDecompressParams>, count: usize, flags: ::std::ffi::c_uint, error_index: *mut usize, stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcreate {
@@ -1801,7 +1801,7 @@ pub mod cumemgetallocationpropertiesfromhandle {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemGetAllocationPropertiesFromHandle", version = 10020)]
-    pub unsafe extern "C" fn mem_get_allocation_properties_from_handle(prop: *mut sys::CUmemAllocationProp_v1, handle: sys::CUmemGenericAllocationHandle_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_get_allocation_properties_from_handle(prop: *mut ::core::mem::MaybeUninit<sys::CUmemAllocationProp_v1>, handle: sys::CUmemGenericAllocationHandle_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgethandleforaddressrange {
@@ -1871,7 +1871,7 @@ pub mod cumemmaparrayasync {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemMapArrayAsync", version = 11010, stream = "legacy")]
-    pub unsafe extern "C" fn mem_map_array_async(map_info_list: *mut sys::CUarrayMapInfo_v1, count: ::std::ffi::c_uint, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_map_array_async(map_info_list: *mut ::core::mem::MaybeUninit<sys::CUarrayMapInfo_v1>, count: ::std::ffi::c_uint, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolcreate {
@@ -1892,7 +1892,7 @@ pub mod cumempoolexportpointer {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemPoolExportPointer", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_export_pointer(share_data_out: *mut sys::CUmemPoolPtrExportData_v1, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_pool_export_pointer(share_data_out: *mut ::core::mem::MaybeUninit<sys::CUmemPoolPtrExportData_v1>, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolexporttoshareablehandle {
@@ -1906,7 +1906,7 @@ pub mod cumempoolgetaccess {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemPoolGetAccess", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_get_access(flags: *mut sys::CUmemAccess_flags, mem_pool: sys::CUmemoryPool, location: *mut sys::CUmemLocation_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_pool_get_access(flags: *mut ::core::mem::MaybeUninit<sys::CUmemAccess_flags>, mem_pool: sys::CUmemoryPool, location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolgetattribute {
@@ -1927,7 +1927,7 @@ pub mod cumempoolimportpointer {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemPoolImportPointer", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_import_pointer(ptr_out: *mut sys::CUdeviceptr_v2, pool: sys::CUmemoryPool, share_data: *mut sys::CUmemPoolPtrExportData_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_pool_import_pointer(ptr_out: *mut sys::CUdeviceptr_v2, pool: sys::CUmemoryPool, share_data: *mut ::core::mem::MaybeUninit<sys::CUmemPoolPtrExportData_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolsetaccess {
@@ -1976,7 +1976,7 @@ pub mod cumemrangegetattributes {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemRangeGetAttributes", version = 8000)]
-    pub unsafe extern "C" fn mem_range_get_attributes(data: *mut *mut ::std::ffi::c_void, data_sizes: *mut usize, attributes: *mut sys::CUmem_range_attribute, num_attributes: usize, dev_ptr: sys::CUdeviceptr_v2, count: usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_range_get_attributes(data: *mut *mut ::std::ffi::c_void, data_sizes: *mut usize, attributes: *mut ::core::mem::MaybeUninit<sys::CUmem_range_attribute>, num_attributes: usize, dev_ptr: sys::CUdeviceptr_v2, count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemrelease {
@@ -2046,7 +2046,7 @@ pub mod cumemcpy3dbatchasync {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemcpy3DBatchAsync", version = 12080, stream = "legacy")]
-    pub unsafe extern "C" fn memcpy3d_batch_async(num_params: usize, op_list: *mut sys::CUDA_MEMCPY3D_BATCH_OP_v1, fail_idx: *mut usize, flags: ::std::ffi::c_ulonglong, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn memcpy3d_batch_async(num_params: usize, op_list: *mut ::core::mem::MaybeUninit<sys::CUDA_MEMCPY3D_BATCH_OP_v1>, fail_idx: *mut usize, flags: ::std::ffi::c_ulonglong, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy3dpeer {
@@ -2109,7 +2109,7 @@ pub mod cumemcpybatchasync {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemcpyBatchAsync", version = 12080, stream = "legacy")]
-    pub unsafe extern "C" fn memcpy_batch_async(dsts: *mut sys::CUdeviceptr_v2, srcs: *mut sys::CUdeviceptr_v2, sizes: *mut usize, count: usize, attrs: *mut sys::CUmemcpyAttributes_v1, attr_idxs: *mut usize, num_attrs: usize, fail_idx: *mut usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn memcpy_batch_async(dsts: *mut sys::CUdeviceptr_v2, srcs: *mut sys::CUdeviceptr_v2, sizes: *mut usize, count: usize, attrs: *mut ::core::mem::MaybeUninit<sys::CUmemcpyAttributes_v1>, attr_idxs: *mut usize, num_attrs: usize, fail_idx: *mut usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpydtoa_v2 {
@@ -2298,14 +2298,14 @@ pub mod cumipmappedarraygetmemoryrequirements {
     use super::*;
 
     #[cuda_entry(symbol = "cuMipmappedArrayGetMemoryRequirements", version = 11060)]
-    pub unsafe extern "C" fn mipmapped_array_get_memory_requirements(memory_requirements: *mut sys::CUDA_ARRAY_MEMORY_REQUIREMENTS_v1, mipmap: sys::CUmipmappedArray, device: sys::CUdevice) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mipmapped_array_get_memory_requirements(memory_requirements: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_MEMORY_REQUIREMENTS_v1>, mipmap: sys::CUmipmappedArray, device: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumipmappedarraygetsparseproperties {
     use super::*;
 
     #[cuda_entry(symbol = "cuMipmappedArrayGetSparseProperties", version = 11010)]
-    pub unsafe extern "C" fn mipmapped_array_get_sparse_properties(sparse_properties: *mut sys::CUDA_ARRAY_SPARSE_PROPERTIES_v1, mipmap: sys::CUmipmappedArray) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mipmapped_array_get_sparse_properties(sparse_properties: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_SPARSE_PROPERTIES_v1>, mipmap: sys::CUmipmappedArray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumoduleenumeratefunctions {
@@ -2340,7 +2340,7 @@ pub mod cumodulegetloadingmode {
     use super::*;
 
     #[cuda_entry(symbol = "cuModuleGetLoadingMode", version = 11070)]
-    pub unsafe extern "C" fn module_get_loading_mode(mode: *mut sys::CUmoduleLoadingMode) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn module_get_loading_mode(mode: *mut ::core::mem::MaybeUninit<sys::CUmoduleLoadingMode>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumodulegetsurfref {
@@ -2375,7 +2375,7 @@ pub mod cumoduleloaddataex {
     use super::*;
 
     #[cuda_entry(symbol = "cuModuleLoadDataEx", version = 2010)]
-    pub unsafe extern "C" fn module_load_data_ex(module: *mut sys::CUmodule, image: *const ::std::ffi::c_void, num_options: ::std::ffi::c_uint, options: *mut sys::CUjit_option, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn module_load_data_ex(module: *mut sys::CUmodule, image: *const ::std::ffi::c_void, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumoduleloadfatbinary {
@@ -2529,7 +2529,7 @@ pub mod cupointergetattributes {
     use super::*;
 
     #[cuda_entry(symbol = "cuPointerGetAttributes", version = 7000)]
-    pub unsafe extern "C" fn pointer_get_attributes(num_attributes: ::std::ffi::c_uint, attributes: *mut sys::CUpointer_attribute, data: *mut *mut ::std::ffi::c_void, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn pointer_get_attributes(num_attributes: ::std::ffi::c_uint, attributes: *mut ::core::mem::MaybeUninit<sys::CUpointer_attribute>, data: *mut *mut ::std::ffi::c_void, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cupointersetattribute {
@@ -2571,7 +2571,7 @@ pub mod custreamaddcallback {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamAddCallback", version = 5000, stream = "legacy")]
-    pub unsafe extern "C" fn stream_add_callback(h_stream: sys::CUstream, callback: sys::CUstreamCallback, user_data: *mut ::std::ffi::c_void, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_add_callback(h_stream: sys::CUstream, callback: Option<unsafe extern "C" fn(sys::CUstream, ::cuda_entry::types::CUresult, *mut ::std::ffi::c_void)>, user_data: *mut ::std::ffi::c_void, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamattachmemasync {
@@ -2585,7 +2585,7 @@ pub mod custreambatchmemop_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamBatchMemOp", version = 11070, stream = "legacy")]
-    pub unsafe extern "C" fn stream_batch_mem_op(stream: sys::CUstream, count: ::std::ffi::c_uint, param_array: *mut sys::CUstreamBatchMemOpParams, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_batch_mem_op(stream: sys::CUstream, count: ::std::ffi::c_uint, param_array: *mut ::core::mem::MaybeUninit<sys::CUstreamBatchMemOpParams>, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreambegincapturetograph {
@@ -2641,21 +2641,21 @@ pub mod custreamgetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamGetAttribute", version = 11000, stream = "legacy")]
-    pub unsafe extern "C" fn stream_get_attribute(h_stream: sys::CUstream, attr: sys::CUstreamAttrID, value: *mut sys::CUstreamAttrValue_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_get_attribute(h_stream: sys::CUstream, attr: sys::CUstreamAttrID, value: *mut ::core::mem::MaybeUninit<sys::CUstreamAttrValue_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetcaptureinfo_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 11030, stream = "legacy")]
-    pub unsafe extern "C" fn stream_get_capture_info(h_stream: sys::CUstream, capture_status_out: *mut sys::CUstreamCaptureStatus, id_out: *mut sys::cuuint64_t, graph_out: *mut sys::CUgraph, dependencies_out: *mut *const sys::CUgraphNode, num_dependencies_out: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_get_capture_info(h_stream: sys::CUstream, capture_status_out: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureStatus>, id_out: *mut sys::cuuint64_t, graph_out: *mut sys::CUgraph, dependencies_out: *mut *const sys::CUgraphNode, num_dependencies_out: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetcaptureinfo_v3 {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 12030, stream = "legacy")]
-    pub unsafe extern "C" fn stream_get_capture_info(h_stream: sys::CUstream, capture_status_out: *mut sys::CUstreamCaptureStatus, id_out: *mut sys::cuuint64_t, graph_out: *mut sys::CUgraph, dependencies_out: *mut *const sys::CUgraphNode, edge_data_out: *mut *const sys::CUgraphEdgeData, num_dependencies_out: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_get_capture_info(h_stream: sys::CUstream, capture_status_out: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureStatus>, id_out: *mut sys::cuuint64_t, graph_out: *mut sys::CUgraph, dependencies_out: *mut *const sys::CUgraphNode, edge_data_out: *mut *const sys::CUgraphEdgeData, num_dependencies_out: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetctx {
@@ -2711,7 +2711,7 @@ pub mod custreamiscapturing {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamIsCapturing", version = 10000, stream = "legacy")]
-    pub unsafe extern "C" fn stream_is_capturing(h_stream: sys::CUstream, capture_status: *mut sys::CUstreamCaptureStatus) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_is_capturing(h_stream: sys::CUstream, capture_status: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureStatus>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamquery {
@@ -2802,7 +2802,7 @@ pub mod cusurfobjectgetresourcedesc {
     use super::*;
 
     #[cuda_entry(symbol = "cuSurfObjectGetResourceDesc", version = 5000)]
-    pub unsafe extern "C" fn surf_object_get_resource_desc(p_res_desc: *mut sys::CUDA_RESOURCE_DESC_v1, surf_object: sys::CUsurfObject_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn surf_object_get_resource_desc(p_res_desc: *mut ::core::mem::MaybeUninit<sys::CUDA_RESOURCE_DESC_v1>, surf_object: sys::CUsurfObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cusurfrefgetarray {
@@ -2823,28 +2823,28 @@ pub mod cutensormapencodeim2col {
     use super::*;
 
     #[cuda_entry(symbol = "cuTensorMapEncodeIm2col", version = 12000)]
-    pub unsafe extern "C" fn tensor_map_encode_im2col(tensor_map: *mut sys::CUtensorMap, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner: *const ::std::ffi::c_int, pixel_box_upper_corner: *const ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tensor_map_encode_im2col(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner: *const ::std::ffi::c_int, pixel_box_upper_corner: *const ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapencodeim2colwide {
     use super::*;
 
     #[cuda_entry(symbol = "cuTensorMapEncodeIm2colWide", version = 12080)]
-    pub unsafe extern "C" fn tensor_map_encode_im2col_wide(tensor_map: *mut sys::CUtensorMap, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner_width: ::std::ffi::c_int, pixel_box_upper_corner_width: ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, mode: sys::CUtensorMapIm2ColWideMode, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tensor_map_encode_im2col_wide(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner_width: ::std::ffi::c_int, pixel_box_upper_corner_width: ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, mode: sys::CUtensorMapIm2ColWideMode, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapencodetiled {
     use super::*;
 
     #[cuda_entry(symbol = "cuTensorMapEncodeTiled", version = 12000)]
-    pub unsafe extern "C" fn tensor_map_encode_tiled(tensor_map: *mut sys::CUtensorMap, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, box_dim: *const sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tensor_map_encode_tiled(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, box_dim: *const sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapreplaceaddress {
     use super::*;
 
     #[cuda_entry(symbol = "cuTensorMapReplaceAddress", version = 12000)]
-    pub unsafe extern "C" fn tensor_map_replace_address(tensor_map: *mut sys::CUtensorMap, global_address: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tensor_map_replace_address(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, global_address: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexobjectcreate {
@@ -2865,21 +2865,21 @@ pub mod cutexobjectgetresourcedesc {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexObjectGetResourceDesc", version = 5000)]
-    pub unsafe extern "C" fn tex_object_get_resource_desc(p_res_desc: *mut sys::CUDA_RESOURCE_DESC_v1, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_object_get_resource_desc(p_res_desc: *mut ::core::mem::MaybeUninit<sys::CUDA_RESOURCE_DESC_v1>, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexobjectgetresourceviewdesc {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexObjectGetResourceViewDesc", version = 5000)]
-    pub unsafe extern "C" fn tex_object_get_resource_view_desc(p_res_view_desc: *mut sys::CUDA_RESOURCE_VIEW_DESC_v1, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_object_get_resource_view_desc(p_res_view_desc: *mut ::core::mem::MaybeUninit<sys::CUDA_RESOURCE_VIEW_DESC_v1>, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexobjectgettexturedesc {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexObjectGetTextureDesc", version = 5000)]
-    pub unsafe extern "C" fn tex_object_get_texture_desc(p_tex_desc: *mut sys::CUDA_TEXTURE_DESC_v1, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_object_get_texture_desc(p_tex_desc: *mut ::core::mem::MaybeUninit<sys::CUDA_TEXTURE_DESC_v1>, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefcreate {
@@ -2900,7 +2900,7 @@ pub mod cutexrefgetaddressmode {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexRefGetAddressMode", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_get_address_mode(pam: *mut sys::CUaddress_mode, h_tex_ref: sys::CUtexref, dim: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_ref_get_address_mode(pam: *mut ::core::mem::MaybeUninit<sys::CUaddress_mode>, h_tex_ref: sys::CUtexref, dim: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetaddress_v2 {
@@ -2928,7 +2928,7 @@ pub mod cutexrefgetfiltermode {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexRefGetFilterMode", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_get_filter_mode(pfm: *mut sys::CUfilter_mode, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_ref_get_filter_mode(pfm: *mut ::core::mem::MaybeUninit<sys::CUfilter_mode>, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetflags {
@@ -2942,7 +2942,7 @@ pub mod cutexrefgetformat {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexRefGetFormat", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_get_format(p_format: *mut sys::CUarray_format, p_num_channels: *mut ::std::ffi::c_int, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_ref_get_format(p_format: *mut ::core::mem::MaybeUninit<sys::CUarray_format>, p_num_channels: *mut ::std::ffi::c_int, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetmaxanisotropy {
@@ -2956,7 +2956,7 @@ pub mod cutexrefgetmipmapfiltermode {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexRefGetMipmapFilterMode", version = 5000)]
-    pub unsafe extern "C" fn tex_ref_get_mipmap_filter_mode(pfm: *mut sys::CUfilter_mode, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_ref_get_mipmap_filter_mode(pfm: *mut ::core::mem::MaybeUninit<sys::CUfilter_mode>, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetmipmaplevelbias {
@@ -3075,7 +3075,7 @@ pub mod cuthreadexchangestreamcapturemode {
     use super::*;
 
     #[cuda_entry(symbol = "cuThreadExchangeStreamCaptureMode", version = 10010)]
-    pub unsafe extern "C" fn thread_exchange_stream_capture_mode(mode: *mut sys::CUstreamCaptureMode) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn thread_exchange_stream_capture_mode(mode: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureMode>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuuserobjectcreate {

@@ -9,7 +9,7 @@ use cuda_entry_table::{Typedef, export};
 use super::binding::Linked;
 use super::find::{Call, Found};
 use crate::decl::{function_name, snake_case};
-use crate::rust_type::qualified;
+use crate::rust_type::{callback_with_integers, qualified, uninit, writes_unproven};
 use cuda_entry_table::rules::table_range;
 
 /// One binding and what it becomes.
@@ -270,8 +270,20 @@ fn call_plan(call: &Call) -> Plan {
             names.push(name.clone());
             let ty = if p.ty.spelling == "CUresult" {
                 STATUS_TYPE.to_owned()
+            } else if let Some(callback) = callback_with_integers(&p.ty, STATUS_TYPE, &mut |c| {
+                qualified(c.spelling, &call.module)
+            }) {
+                // cudarc's callbacks take its enums: what the driver passes is any `int`.
+                callback
             } else {
-                qualified(p.ty.spelling, &call.module)
+                let ty = qualified(p.ty.spelling, &call.module);
+                // cudarc's structs and enums carry no proof that they hold every value the
+                // driver may write.
+                if writes_unproven(&p.ty) {
+                    uninit(&ty).unwrap_or(ty)
+                } else {
+                    ty
+                }
             };
             format!("{name}: {ty}")
         })

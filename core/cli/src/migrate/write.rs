@@ -16,6 +16,7 @@ use super::binding::Linked;
 use super::find::Found;
 use super::plan::{Origin, Plan, STATUS_TYPE, Status};
 use crate::decl::signature;
+use crate::rust_type::{callback_with_integers, qualified, uninit, writes_unproven};
 
 /// One replacement of a file's bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -341,12 +342,33 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
                 .and_then(|t| t.params.get(i))
                 .is_some_and(|p| p.ty.spelling == "CUresult")
         };
+        // What the entry declares where the binding's own type is not proven to hold what the
+        // driver produces, and how the shim passes the binding's value: a struct or an enum the
+        // driver writes, as a `MaybeUninit` of it (the pointer cast); a callback taking an enum,
+        // with integers there (the function pointer transmuted: the same ABI).
+        let proven = |i: usize, ty: &str| -> Option<(String, Passed)> {
+            let c = &typedef?.params.get(i)?.ty;
+            if let Some(callback) =
+                callback_with_integers(c, STATUS_TYPE, &mut |c| qualified(c.spelling, "self"))
+            {
+                return Some((callback, Passed::Transmuted));
+            }
+            if writes_unproven(c) {
+                return uninit(ty).map(|ty| (ty, Passed::Cast));
+            }
+            None
+        };
         let entry_params: Vec<String> = names
             .iter()
             .zip(&f.params)
             .enumerate()
             .map(|(i, (name, p))| {
-                format!("{name}: {}", if is_status(i) { STATUS_TYPE } else { &p.ty })
+                let ty = if is_status(i) {
+                    STATUS_TYPE.to_owned()
+                } else {
+                    proven(i, &p.ty).map_or_else(|| p.ty.clone(), |(ty, _)| ty)
+                };
+                format!("{name}: {ty}")
             })
             .collect();
         let args: Vec<String> = names
@@ -355,9 +377,14 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
             .enumerate()
             .map(|(i, (name, p))| {
                 if is_status(i) {
-                    status_argument(name, &p.ty)
-                } else {
-                    name.clone()
+                    return status_argument(name, &p.ty);
+                }
+                match proven(i, &p.ty) {
+                    Some((_, Passed::Cast)) => format!("{name}.cast()"),
+                    Some((entry, Passed::Transmuted)) => {
+                        format!("::core::mem::transmute::<{}, {entry}>({name})", p.ty)
+                    }
+                    None => name.clone(),
                 }
             })
             .collect();
@@ -464,6 +491,15 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
         indented.push_str(line);
     }
     indented
+}
+
+/// How a shim passes a binding's value to an entry that declares another type for it.
+#[derive(Clone, Copy)]
+enum Passed {
+    /// `*mut T` to `*mut MaybeUninit<T>`.
+    Cast,
+    /// A callback taking enums to the same callback taking integers.
+    Transmuted,
 }
 
 /// The argument passing the binding's status `name` (of type `ty`, 4 bytes whatever it is: an

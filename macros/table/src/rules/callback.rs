@@ -236,6 +236,15 @@ pub(crate) fn suggestion(callback: &Callback) -> String {
 /// A C type in Rust: C's own types as Rust's (`int` -> `i32`, `void *` -> `*mut c_void`), the
 /// CUDA types by their C name, pointers with the const-ness of what they point to.
 fn rust_text(c: &CType) -> String {
+    // An enum the driver passes is any `int` to Rust: a Rust enum would not hold a value newer
+    // than its list.
+    if c.class == Class::Enum {
+        return if c.spelling == "CUresult" {
+            "cuda_entry::types::CUresult".to_owned()
+        } else {
+            format!("i{}", c.size * 8)
+        };
+    }
     let mut pieces = c.spelling.split('*');
     let base = pieces.next().unwrap_or_default();
     let words: Vec<&str> = base.split_whitespace().collect();
@@ -477,7 +486,7 @@ mod tests {
         let c = &stream.params[1].ty;
         assert_eq!(
             suggestion(c.callback.expect("a callback")),
-            "Option<unsafe extern \"C\" fn(CUstream, CUresult, *mut c_void)>"
+            "Option<unsafe extern \"C\" fn(CUstream, cuda_entry::types::CUresult, *mut c_void)>"
         );
         let occupancy = find("cuOccupancyMaxPotentialBlockSize", 6050, false).expect("a typedef");
         let c = &occupancy.params[3].ty;

@@ -111,8 +111,8 @@ pub(crate) fn instead(c_pointee: &CType) -> String {
             c_pointee.size * 8,
             c_pointee.size * 8
         ),
-        Class::Pointer => "a raw pointer (`*mut T`, `*const T`), or an `Option` of a reference or \
-                           of a `NonNull`"
+        Class::Pointer => "a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: \
+                           NULL is a value the driver stores"
             .to_owned(),
         Class::FunctionPointer => "an `Option` of the function pointer type".to_owned(),
         Class::Floating => format!("`f{}`", c_pointee.size * 8),
