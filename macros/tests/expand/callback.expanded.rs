@@ -82,12 +82,7 @@ const _: () = {
             __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,
             "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry::valid(
-            __cuda_entry::ValueProbe::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::INVALID,
-            "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through, but `*mut c_void` points to ",
-            ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)",
-            TYPEDEFS,
-        );
+        __cuda_entry :: valid (__cuda_entry :: Probe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID || __cuda_entry :: Proven :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID , "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through, but `*mut c_void` points to " , ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)" , TYPEDEFS) ;
     };
     const _: () = {
         __cuda_entry::value::<CUresult>(
@@ -122,7 +117,7 @@ const _: () = {
     #[allow(unused_imports)]
     use ::cuda_entry::__private as __cuda_entry;
     #[allow(unused_imports)]
-    use ::cuda_entry::__private::ClassFallback as _;
+    use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
     #[cfg(target_pointer_width = "64")]
     const _: () = {
@@ -139,7 +134,10 @@ const _: () = {
                 before: "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, a callback `void (*)(void *userData)`, but `CUhostFn` ",
                 after: ": declare it `Option<unsafe extern \"C\" fn(*mut c_void)>`",
             },
-            &[__cuda_entry::ClassProbe::<<CUhostFn as __cuda_entry::CFn>::A0>::CLASS],
+            (
+                &[__cuda_entry::ClassProbe::<<CUhostFn as __cuda_entry::CFn>::A0>::CLASS],
+                &[__cuda_entry::Proven::<<CUhostFn as __cuda_entry::CFn>::A0>::FROM_DRIVER],
+            ),
             __cuda_entry::ClassProbe::<<CUhostFn as __cuda_entry::CFn>::Ret>::CLASS,
             TYPEDEFS,
         );
