@@ -88,11 +88,15 @@ fn parsing_the_environment_values() {
             "{bad} accepted"
         );
     }
-    for bad in ["", "abc", "0", "-1", "13.0"] {
+    for bad in ["abc", "0", "-1", "13.0"] {
         assert!(
             Config::from_values(Some(bad), None).is_err(),
             "version {bad} accepted"
         );
+    }
+    // Empty is unset, as for the mode: the build's default version.
+    for empty in ["", " "] {
+        assert_eq!(Config::from_values(Some(empty), None), Ok(default));
     }
 }
 
