@@ -162,6 +162,11 @@ const NOT_CHECKED: &[(&str, &str)] = &[
         "the declarations are in `macro_rules! driver_functions` and `macro_rules! \
          with_expressions`, which the command does not expand",
     ),
+    (
+        "not-a-c-type-in-fragment",
+        "the declaration is in `macro_rules! declare`; the macro rejects the `impl Copy` its \
+         invocation passes as a `$t:ty` fragment, which the command never sees",
+    ),
 ];
 
 /// The kind names of each case's mistakes, in order (`MistakeKind::name()`, which the macro does

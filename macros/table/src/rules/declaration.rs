@@ -514,10 +514,15 @@ fn declaration(
 /// Whether `ty` can be a C function's parameter or return type as far as its syntax tells
 /// (`impl Trait`, `dyn Trait`, `_` and `!` cannot). A stub writes `()` in place of the others.
 pub fn is_c_type(ty: &Type) -> bool {
-    !matches!(
-        ty,
-        Type::TraitObject(_) | Type::ImplTrait(_) | Type::Infer(_) | Type::Never(_)
-    )
+    match ty {
+        // A `$t:ty` fragment of a `macro_rules!` list arrives in an invisible group.
+        Type::Group(g) => is_c_type(&g.elem),
+        Type::Paren(p) => is_c_type(&p.elem),
+        _ => !matches!(
+            ty,
+            Type::TraitObject(_) | Type::ImplTrait(_) | Type::Infer(_) | Type::Never(_)
+        ),
+    }
 }
 
 fn not_a_c_type(ty: &Type) -> Option<Mistake> {
