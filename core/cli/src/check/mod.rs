@@ -19,6 +19,7 @@ mod scan;
 mod summary;
 mod verdict;
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -150,6 +151,8 @@ struct Scanned {
     declarations: Vec<Declaration>,
     unchecked: Vec<Unchecked>,
     unversioned: Vec<Unversioned>,
+    /// The files its `mod name;` and `include!("...")` bring in, to read as well.
+    follow: Vec<PathBuf>,
 }
 
 #[cfg(test)]
@@ -184,13 +187,25 @@ impl Declaration {
 }
 
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
-    let (inputs, mut bad) = walk::collect(&options.paths, walk::Look::SourcesAndBinaries);
+    let (mut inputs, mut bad) = walk::collect(&options.paths, walk::Look::SourcesAndBinaries);
     let mut declarations = Vec::new();
     let mut unchecked = Vec::new();
     let mut unversioned = Vec::new();
-    for input in &inputs {
+    // Every file read once, those the folders hold and those their modules bring in from
+    // elsewhere (`#[path = "../gen/decls.rs"] mod decls;`): what is not read is not checked.
+    let mut read_once: HashSet<PathBuf> = inputs
+        .iter()
+        .filter_map(|input| match input {
+            read::Input::File(path) => Some(path.canonicalize().unwrap_or_else(|_| path.clone())),
+            read::Input::Stdin => None,
+        })
+        .collect();
+    let mut at = 0;
+    while at < inputs.len() {
+        let input = inputs[at].clone();
+        at += 1;
         let name = input.name();
-        let found = read::read(input).and_then(|content| match content {
+        let found = read::read(&input).and_then(|content| match content {
             read::Content::Source(text) => scan::declarations(&name, &text),
             read::Content::Binary(binary) => binary::declarations(&name, binary),
         });
@@ -199,6 +214,12 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
                 declarations.extend(found.declarations);
                 unchecked.extend(found.unchecked);
                 unversioned.extend(found.unversioned);
+                for path in found.follow {
+                    let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+                    if read_once.insert(key) {
+                        inputs.push(read::Input::File(path));
+                    }
+                }
             }
             Err(message) => bad.push(message),
         }

@@ -7,12 +7,14 @@
 //! bound.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use cuda_entry_table::rules::{EntryItem, Mistake, is_cuda_entry, is_entry_attribute};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 use syn::{Attribute, ForeignItem, ForeignItemFn, Ident, ImplItemFn, Item, ItemFn, TraitItemFn};
+
+mod modules;
 
 use super::ruling;
 use super::{Declaration, Scanned, Unchecked, Unversioned};
@@ -33,9 +35,12 @@ fn scan(file: &Path, ast: &syn::File, attributes: Vec<tokens::Found>) -> Scanned
         read: HashSet::new(),
         never: Vec::new(),
         unversioned: Vec::new(),
+        modules: modules::Modules::of(file),
+        follow: Vec::new(),
+        unread: Vec::new(),
     };
     finder.visit_file(ast);
-    let unchecked = attributes
+    let mut unchecked: Vec<Unchecked> = attributes
         .into_iter()
         .filter(|a| !finder.read.contains(&a.at))
         .map(|a| Unchecked {
@@ -44,10 +49,12 @@ fn scan(file: &Path, ast: &syn::File, attributes: Vec<tokens::Found>) -> Scanned
             why: not_checked(a.cfg_attr, &a.context),
         })
         .collect();
+    unchecked.append(&mut finder.unread);
     Scanned {
         declarations: finder.found,
         unchecked,
         unversioned: finder.unversioned,
+        follow: finder.follow,
     }
 }
 
@@ -149,6 +156,13 @@ struct Finder<'a> {
     never: Vec<Option<String>>,
     /// The driver functions of `extern` blocks.
     unversioned: Vec<Unversioned>,
+    /// Where the modules declared here have their files.
+    modules: modules::Modules,
+    /// The files of the modules and `include!`s found, to read too.
+    follow: Vec<PathBuf>,
+    /// What this file brings in that cannot be read: an `include!` of a file named at build
+    /// time, a module whose file is not there.
+    unread: Vec<Unchecked>,
 }
 
 impl Finder<'_> {
@@ -306,6 +320,29 @@ impl<'ast> Visit<'ast> for Finder<'_> {
         if let Some(entries) = EntryItem::from_item(item) {
             self.record(item, &entries);
         }
+        if let Item::Mod(m) = item {
+            match &m.content {
+                // `mod name;`: its file is read too, wherever it is (`#[path]`).
+                None => {
+                    let line = m.ident.span().start().line;
+                    match self.modules.file_of(&m.ident.to_string(), &m.attrs) {
+                        Ok(path) => self.follow.push(path),
+                        Err(why) => self.unread.push(Unchecked {
+                            file: self.file.to_path_buf(),
+                            line,
+                            why,
+                        }),
+                    }
+                }
+                // `mod name { ... }`: its own `mod x;` are under `name/`.
+                Some(_) => {
+                    self.modules.enter(&m.ident.to_string(), &m.attrs);
+                    self.within(&m.attrs, |this| visit::visit_item(this, item));
+                    self.modules.leave();
+                    return;
+                }
+            }
+        }
         if let Item::ForeignMod(block) = item {
             self.linked(block);
         }
@@ -319,6 +356,27 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             _ => &[],
         };
         self.within(attrs, |this| visit::visit_item(this, item));
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        // `include!("file.rs")` reads that file in; one named at build time cannot be read here.
+        if mac
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "include")
+        {
+            let line = mac.path.segments[0].ident.span().start().line;
+            match self.modules.included(&mac.tokens) {
+                Ok(path) => self.follow.push(path),
+                Err(why) => self.unread.push(Unchecked {
+                    file: self.file.to_path_buf(),
+                    line,
+                    why,
+                }),
+            }
+        }
+        visit::visit_macro(self, mac);
     }
 
     fn visit_item_fn(&mut self, f: &'ast ItemFn) {
