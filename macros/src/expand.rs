@@ -548,11 +548,9 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         } else {
             quote!(#ty)
         };
-        // Proven to hold every value the driver may store, or `c_void`: left unchecked.
-        let proven = quote_spanned!(at.first=>
-            #p::Probe::<#value>::VOID || #p::Proven::<#value>::FROM_DRIVER);
-        let invalid = quote_spanned!(at.first=> #p::ValueProbe::<#value>::INVALID);
-        let args = quote!(#proven, #invalid, #before, #after, TYPEDEFS);
+        // Proven to hold every value the driver may store (`c_void`: left unchecked).
+        let proven = quote_spanned!(at.first=> #p::Proven::<#value>::FROM_DRIVER);
+        let args = quote!(#proven, #before, #after, TYPEDEFS);
         body.extend(at.call(quote_spanned!(at.first=> #p::valid), args));
     }
     if let Some((before, after)) = &a.status {
