@@ -17,7 +17,7 @@ pub use abi::{
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback};
 pub use values::{
-    AccessFallback, AccessProbe, InteriorMutable, InvalidValues, Proven, ProvenFallback,
+    AccessFallback, AccessProbe, InteriorMutable, InvalidValues, Produced, Proven, ProvenFallback,
     ValueFallback, ValueProbe, WriteThrough, status, valid, writable,
 };
 /// The probes' fallback traits, brought into scope by one glob import per declaration.

@@ -178,14 +178,17 @@ pub trait ProvenFallback {
 
 impl<T: ?Sized> ProvenFallback for Proven<T> {}
 
-impl<T: FromDriver> Proven<T> {
-    /// Proven.
-    pub const FROM_DRIVER: bool = true;
-}
+/// What may stand where the driver produces a value: a [`FromDriver`] type, or `c_void`, which
+/// is not a value (nothing reads it as one) and so leaves what the driver writes unchecked, the
+/// explicit way out. One inherent impl of [`Proven`], bounded by this trait, answers for both: a
+/// type the compiler could not resolve then meets one candidate, not several.
+pub trait Produced {}
 
-impl Proven<core::ffi::c_void> {
-    /// `c_void` is not a value (nothing reads it as one): behind a pointer it leaves what the
-    /// driver writes unchecked, the explicit way out.
+impl<T: FromDriver> Produced for T {}
+impl Produced for core::ffi::c_void {}
+
+impl<T: ?Sized + Produced> Proven<T> {
+    /// Proven.
     pub const FROM_DRIVER: bool = true;
 }
 
