@@ -14,6 +14,19 @@ const DECLS: &str = "use cuda_entry::cuda_entry;\nuse cuda_entry::types::CUresul
                      pub unsafe extern \"C\" fn ctx_create(pctx: *mut *mut std::ffi::c_void, \
                      params: *mut std::ffi::c_void, flags: u32, dev: i32) -> CUresult;\n";
 
+/// `check --driver-version VERSION PATH`.
+fn check(version: &str, path: &Path) -> common::Output {
+    run(
+        cuda_entry(),
+        &[
+            "check",
+            "--driver-version",
+            version,
+            path.to_str().expect("UTF-8"),
+        ],
+    )
+}
+
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("create");
     std::fs::write(path, text).expect("write");
@@ -28,15 +41,7 @@ fn a_module_outside_the_folder_given_is_read() {
         "#[path = \"../gen/decls.rs\"]\nmod decls;\n",
     );
     let src = root.join("src");
-    let out = run(
-        cuda_entry(),
-        &[
-            "check",
-            "--driver-version",
-            "12040",
-            src.to_str().expect("UTF-8"),
-        ],
-    );
+    let out = check("12040", &src);
     // cuCtxCreate at 12050 needs CUDA 12.5: it would fail on a 12.4 driver.
     assert_eq!(out.status, 1, "{out:?}");
     assert!(out.stdout.contains("cuCtxCreate@12050"), "{}", out.stdout);
@@ -50,15 +55,7 @@ fn a_module_of_a_file_given_alone_is_read_once() {
     write(&root.join("src/lib.rs"), "mod decls;\n");
     // The file alone: its module is read too. The folder: every file once.
     for path in [root.join("src/lib.rs"), root.join("src")] {
-        let out = run(
-            cuda_entry(),
-            &[
-                "check",
-                "--driver-version",
-                "12050",
-                path.to_str().expect("UTF-8"),
-            ],
-        );
+        let out = check("12050", &path);
         assert_eq!(out.status, 0, "{out:?}");
         assert_eq!(
             out.stdout.matches("cuCtxCreate@12050").count(),
@@ -77,30 +74,14 @@ fn an_include_of_a_generated_file_is_not_checked() {
         "include!(concat!(env!(\"OUT_DIR\"), \"/decls.rs\"));\n",
     );
     let src = root.join("src");
-    let out = run(
-        cuda_entry(),
-        &[
-            "check",
-            "--driver-version",
-            "12040",
-            src.to_str().expect("UTF-8"),
-        ],
-    );
+    let out = check("12040", &src);
     assert_eq!(out.status, 3, "not checked is no pass: {out:?}");
     assert!(out.stdout.contains("named at build time"), "{}", out.stdout);
     // A literal path is read like a module.
     write(&root.join("src/decls.rs"), DECLS);
     write(&root.join("src/lib.rs"), "include!(\"decls.rs\");\n");
     let file = root.join("src/lib.rs");
-    let out = run(
-        cuda_entry(),
-        &[
-            "check",
-            "--driver-version",
-            "12040",
-            file.to_str().expect("UTF-8"),
-        ],
-    );
+    let out = check("12040", &file);
     assert_eq!(out.status, 1, "{out:?}");
     assert!(out.stdout.contains("cuCtxCreate@12050"), "{}", out.stdout);
 }

@@ -53,12 +53,12 @@ pub(crate) fn outside(targets: &[&Path], given: &[PathBuf]) -> Vec<String> {
 /// Why `targets` may not be rewritten under `allow`, a line per file; empty when they may.
 pub(crate) fn reviewable(targets: &[&Path], allow: Allow) -> Vec<String> {
     let mut dirty = Vec::new();
-    let mut untracked_vcs = Vec::new();
+    let mut no_vcs = Vec::new();
     for target in targets {
         match state(target) {
             State::Clean => {}
             State::NoVcs(why) if !allow.no_vcs => {
-                untracked_vcs.push(format!("  {} ({why})", shown::path(target)));
+                no_vcs.push(format!("  {} ({why})", shown::path(target)));
             }
             State::Dirty(how) if !allow.dirty => {
                 dirty.push(format!("  {} ({how})", shown::path(target)));
@@ -67,11 +67,11 @@ pub(crate) fn reviewable(targets: &[&Path], allow: Allow) -> Vec<String> {
         }
     }
     let mut lines = Vec::new();
-    if !untracked_vcs.is_empty() {
+    if !no_vcs.is_empty() {
         lines.push(format!(
             "--write: these files are not under version control, so the rewrite could not be \
              reviewed or undone: commit them to a git repository first, or pass --allow-no-vcs:\n{}",
-            untracked_vcs.join("\n")
+            no_vcs.join("\n")
         ));
     }
     if !dirty.is_empty() {
