@@ -143,3 +143,11 @@ function_pointers!(
 unsafe impl FromDriver for crate::types::CUresult {}
 // SAFETY: `#[repr(C)]` over `[c_char; 16]`.
 unsafe impl FromDriver for crate::types::CUuuid {}
+// SAFETY: `#[repr(C)]` over integers, arrays of `c_char` and raw pointers.
+unsafe impl FromDriver for crate::types::CUmemLocation {}
+// SAFETY: as above.
+unsafe impl FromDriver for crate::types::CUipcMemHandle {}
+// SAFETY: as above.
+unsafe impl FromDriver for crate::types::CUipcEventHandle {}
+// SAFETY: as above.
+unsafe impl FromDriver for crate::types::CUeglFrame {}

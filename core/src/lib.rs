@@ -25,6 +25,7 @@
 //! or driver moves on), and check that the driver is at least that new before asking.
 #![deny(missing_docs, unreachable_pub)]
 
+mod by_value;
 mod driver;
 mod entry;
 mod error;
@@ -40,6 +41,12 @@ mod status;
 mod sync;
 pub mod types;
 
+pub use by_value::{ByValue, Byte, Classes, TRACKED};
+/// Derives [`ByValue`](trait@ByValue) for a `#[repr(C)]` struct or union, a
+/// `#[repr(transparent)]` struct, or a field-less enum with `#[repr(C)]` or an integer `#[repr]`:
+/// its classes are computed from its fields', and a field that is not `ByValue` fails the build
+/// there. Through a re-export, name the crate: `#[by_value(crate = "gpu_sys::cuda_entry")]`.
+pub use cuda_entry_macros::ByValue;
 /// Derives [`FromDriver`](trait@FromDriver) for a `#[repr(C)]` or `#[repr(transparent)]` struct
 /// or union whose fields are all `FromDriver`: the error names a field that is not. Through a
 /// re-export, name the crate: `#[from_driver(crate = "gpu_sys::cuda_entry")]`.

@@ -7,13 +7,15 @@ mod callback;
 #[path = "private/values.rs"]
 mod values;
 
+pub use crate::by_value::{Byte, Classes};
 pub use crate::entry::Entry;
 pub use crate::error::Error;
 pub use crate::registry::Registered;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
-    CClass, CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
-    NO_OTHERS, NumberClass, Probe, ProbeFallback, layout, pointer, value,
+    CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
+    NO_OTHERS, NumberClass, Passed, PassedFallback, Probe, ProbeFallback, class_mismatch, layout,
+    pointer, value,
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback};
 pub use values::{
@@ -23,8 +25,8 @@ pub use values::{
 /// The probes' fallback traits, brought into scope by one glob import per declaration.
 pub mod fallbacks {
     pub use super::{
-        AccessFallback as _, ClassFallback as _, ProbeFallback as _, ProvenFallback as _,
-        ValueFallback as _,
+        AccessFallback as _, ClassFallback as _, PassedFallback as _, ProbeFallback as _,
+        ProvenFallback as _, ValueFallback as _,
     };
 }
 // The language's items the expansion names, through this crate so that a crate of any edition

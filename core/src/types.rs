@@ -111,3 +111,62 @@ pub struct CUuuid {
     /// The bytes, as `char bytes[16]`.
     pub bytes: [c_char; 16],
 }
+
+/// `CUmemLocation`: where memory lives, passed by value (`cuMemAdvise`, `cuMemPrefetchAsync` of
+/// CUDA 12.2 on): `CUmemLocationType type; int id;`, the enum as its `int`. `cuda-entry decl
+/// --types c` and `migrate` declare a bindings crate's by-value record as this type, which
+/// proves how it is passed ([`ByValue`](crate::ByValue)); the binding's value is transmuted into
+/// it (the same size, checked by `transmute`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CUmemLocation {
+    /// `CUmemLocationType type` (`CU_MEM_LOCATION_TYPE_DEVICE` is 1).
+    pub type_: core::ffi::c_int,
+    /// The device ordinal, NUMA node or host id `type_` names.
+    pub id: core::ffi::c_int,
+}
+
+/// `CUipcMemHandle`: an interprocess memory handle, passed by value to `cuIpcOpenMemHandle`:
+/// `char reserved[64]`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CUipcMemHandle {
+    /// The handle's bytes.
+    pub reserved: [c_char; 64],
+}
+
+/// `CUipcEventHandle`: an interprocess event handle, passed by value to `cuIpcOpenEventHandle`:
+/// `char reserved[64]`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CUipcEventHandle {
+    /// The handle's bytes.
+    pub reserved: [c_char; 64],
+}
+
+/// `CUeglFrame`: an EGL frame, passed by value to `cuEGLStreamProducerPresentFrame`: a union of
+/// three `CUarray`s or three pitched pointers, six `unsigned int`s, three enums as `int`s.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CUeglFrame {
+    /// `union { CUarray pArray[3]; void *pPitch[3]; } frame`: pointers either way.
+    pub frame: [*mut core::ffi::c_void; 3],
+    /// Width of the first plane.
+    pub width: core::ffi::c_uint,
+    /// Height of the first plane.
+    pub height: core::ffi::c_uint,
+    /// Depth of the first plane.
+    pub depth: core::ffi::c_uint,
+    /// Pitch of the first plane.
+    pub pitch: core::ffi::c_uint,
+    /// Number of planes.
+    pub plane_count: core::ffi::c_uint,
+    /// Number of channels of the plane.
+    pub num_channels: core::ffi::c_uint,
+    /// `CUeglFrameType frameType`.
+    pub frame_type: core::ffi::c_int,
+    /// `CUeglColorFormat eglColorFormat`.
+    pub egl_color_format: core::ffi::c_int,
+    /// `CUarray_format cuFormat`.
+    pub cu_format: core::ffi::c_int,
+}

@@ -9,7 +9,7 @@ use cuda_entry_table::rules::{CallbackAssertion, Checked, Value};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::expand::private_at;
+use crate::probes::{passing_classes, private_at};
 use crate::shape::At;
 
 /// The assertions of every callback parameter, in one `const` block of their own; empty when
@@ -48,7 +48,7 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
     };
     let classes = (0..c.params.len()).map(|i| {
         let a = format_ident!("A{i}");
-        quote_spanned!(at.first=> #p::ClassProbe::<<#ty as #p::CFn>::#a>::CLASS)
+        quote_spanned!(at.first=> #p::Passed::<<#ty as #p::CFn>::#a>::CLASSES)
     });
     let (before, after) = (&c.before, &c.after);
     let expect = quote! {
@@ -66,7 +66,7 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
     });
     let classes = quote_spanned! {at.first=>
         (&[#(#classes),*], &[#(#proven),*]),
-        #p::ClassProbe::<<#ty as #p::CFn>::Ret>::CLASS
+        #p::Passed::<<#ty as #p::CFn>::Ret>::CLASSES
     };
     let args = quote!(#expect, #classes, TYPEDEFS);
     let call = at.call(quote_spanned!(at.first=> #p::callback::<#ty>), args);
@@ -79,7 +79,8 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
 }
 
 fn value(p: &Ident, v: &Value) -> TokenStream {
-    let (size, align, float, words) = (v.size as usize, v.align as usize, v.float, &v.words);
+    let (size, align, words) = (v.size as usize, v.align as usize, &v.words);
+    let classes = passing_classes(p, v.passing);
     let also = v.also.iter().map(|(size, align)| {
         let (size, align) = (*size as usize, *align as usize);
         quote!((#size, #align))
@@ -89,7 +90,7 @@ fn value(p: &Ident, v: &Value) -> TokenStream {
             size: #size,
             align: #align,
             also: &[#(#also),*],
-            float: #float,
+            classes: #classes,
             words: #words,
         }
     }

@@ -11,11 +11,12 @@ use cuda_entry_table::rules::{
     is_c_type,
 };
 use cuda_entry_table::{manifest, registration};
-use proc_macro2::{Group, Ident, Span, TokenStream};
+use proc_macro2::{Group, Ident, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
 
 use crate::crate_path::Paths;
+use crate::probes::{passing_classes, private_at};
 use crate::shape::{At, Docs, Shape, Status, signature_text};
 use crate::text::Text;
 
@@ -487,20 +488,22 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         let expect = expect(&p, expected);
         let (class, before, after) = match &a.class {
             Some(ClassRule {
-                float,
+                passing,
                 before,
                 after,
-            }) => (
-                // Only a C float needs integers and pointers told apart.
-                if *float {
-                    quote_spanned!(at.first=> (#p::ClassProbe::<#ty>::CLASS, #p::CClass::Float))
-                } else {
-                    quote_spanned!(at.first=> (#p::Probe::<#ty>::FLOAT, #p::CClass::Integer))
-                },
-                before.as_str(),
-                after.as_str(),
+            }) => {
+                let c = passing_classes(&p, *passing);
+                (
+                    quote_spanned!(at.first=> (#p::Passed::<#ty>::CLASSES, #c)),
+                    before.as_str(),
+                    after.as_str(),
+                )
+            }
+            None => (
+                quote_spanned!(at.first=> (#p::Passed::<#ty>::CLASSES, &[])),
+                "",
+                "",
             ),
-            None => (quote!((#p::NumberClass::Unknown, #p::CClass::Any)), "", ""),
         };
         let args = quote!(#expect, #class, #before, #after, TYPEDEFS);
         body.extend(at.call(quote_spanned!(at.first=> #p::value::<#ty>), args));
@@ -563,12 +566,6 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
             #body
         };
     }
-}
-
-/// `__cuda_entry`, the crate's `__private` as the assertion blocks import it, at `span`: each
-/// check's path is made at its declared type, so that a failure points there.
-pub(crate) fn private_at(span: Span) -> Ident {
-    Ident::new("__cuda_entry", span)
 }
 
 /// The `Expect` of an expected layout.

@@ -41,7 +41,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         Data::Union(u) => u.fields.named.iter().map(|f| &f.ty).collect(),
     };
     c_layout(input)?;
-    let given = crate_argument(input)?;
+    let given = crate_argument(input, HELPER)?;
     let paths = crate_path::locate(given.as_ref())
         .map_err(|message| syn::Error::new(input.ident.span(), message))?;
     let path = &paths.outer;
@@ -116,21 +116,22 @@ fn c_layout(input: &DeriveInput) -> syn::Result<()> {
     ))
 }
 
-/// `#[from_driver(crate = "path")]` or `#[from_driver(crate = path)]`, if given.
-fn crate_argument(input: &DeriveInput) -> syn::Result<Option<syn::Path>> {
+/// `#[HELPER(crate = "path")]` or `#[HELPER(crate = path)]`, if given (`helper`: `from_driver`,
+/// `by_value`).
+pub(crate) fn crate_argument(input: &DeriveInput, helper: &str) -> syn::Result<Option<syn::Path>> {
     let mut found = None;
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident(HELPER)) {
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident(helper)) {
         if !matches!(attr.meta, Meta::List(_)) {
             return Err(syn::Error::new_spanned(
                 attr,
-                "expected `#[from_driver(crate = \"path::to::cuda_entry\")]`",
+                format!("expected `#[{helper}(crate = \"path::to::cuda_entry\")]`"),
             ));
         }
         attr.parse_nested_meta(|meta| {
             if !meta.path.is_ident("crate") {
-                return Err(meta.error(
-                    "unknown argument: `#[from_driver(...)]` takes `crate = \"path\"` only",
-                ));
+                return Err(meta.error(format!(
+                    "unknown argument: `#[{helper}(...)]` takes `crate = \"path\"` only"
+                )));
             }
             let value = meta.value()?;
             let path: syn::Path = if value.peek(syn::LitStr) {

@@ -4,6 +4,7 @@
 
 use proc_macro::TokenStream;
 
+mod by_value;
 mod callback;
 mod cargo_toml;
 mod crate_path;
@@ -11,6 +12,7 @@ mod expand;
 mod from_driver;
 mod lint;
 mod pipeline;
+mod probes;
 mod shape;
 #[cfg(test)]
 mod snapshots;
@@ -31,4 +33,12 @@ pub fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_derive(FromDriver, attributes(from_driver))]
 pub fn derive_from_driver(input: TokenStream) -> TokenStream {
     from_driver::derive(input.into()).into()
+}
+
+/// Proves how a `#[repr(C)]` struct or union, a `#[repr(transparent)]` struct or a field-less
+/// enum with a C or integer `#[repr]` is passed by value: implements `cuda_entry::ByValue` from
+/// its fields' classes. See the `cuda-entry` crate for the documentation.
+#[proc_macro_derive(ByValue, attributes(by_value))]
+pub fn derive_by_value(input: TokenStream) -> TokenStream {
+    by_value::derive(input.into()).into()
 }

@@ -11,9 +11,9 @@ use cuda_entry::types::{CUcontext, CUdevice, CUdeviceptr, CUresult};
 type SizePtr = *mut usize;
 type Opaque = c_void;
 
-/// A newtype of the C `float`: its class is not judged, its layout is.
+/// A newtype of the C `float`: its class is proven by the derive (a float), its layout checked.
 #[repr(transparent)]
-#[derive(Clone, Copy, cuda_entry::FromDriver)]
+#[derive(Clone, Copy, cuda_entry::FromDriver, cuda_entry::ByValue)]
 pub struct Bias(pub f32);
 
 #[repr(C)]

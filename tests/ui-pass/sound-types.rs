@@ -1,8 +1,8 @@
 // What the value rules accept: writable pointers where the driver writes (`&mut T`, `*mut T`,
 // `Option<NonNull<T>>`, `MaybeUninit<T>` behind them), any pointer where it only reads, a status
 // as `cuda_entry::types::CUresult`, `i32` or an alias of a primitive integer (but any 4-byte type
-// where the caller passes a `CUresult`), integers for a C record of integers, and the user's own
-// `#[inline(never)]`.
+// where the caller passes a `CUresult`, proven `ByValue`), a record of integers deriving `ByValue`
+// for a C record of integers, and the user's own `#[inline(never)]`.
 #![deny(warnings)]
 
 use std::ffi::{c_char, c_void};
@@ -16,7 +16,7 @@ type Status = u32;
 
 /// `CUmemLocation`: two integers, passed by value.
 #[repr(C)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, cuda_entry::ByValue)]
 pub struct Location {
     kind: i32,
     id: i32,
@@ -24,7 +24,7 @@ pub struct Location {
 
 /// A status as the caller passes it: an enum is fine where the driver only reads the value.
 #[allow(dead_code)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, cuda_entry::ByValue)]
 #[repr(i32)]
 pub enum Code {
     Success = 0,

@@ -11,7 +11,9 @@ use cuda_entry_table::rules::{
 };
 
 use crate::common::CliError;
-use crate::rust_type::{Needs, Types, callback_with_integers, param_type, uninit, writes_unproven};
+use crate::rust_type::{
+    Needs, Types, callback_with_integers, param_type, passed_unproven, uninit, writes_unproven,
+};
 
 /// Options of `decl`.
 #[derive(Debug)]
@@ -202,11 +204,12 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
             let ty = match types {
                 // The C names are the user's types (bindgen's, cudarc's): a struct or an enum
                 // the driver writes is declared `MaybeUninit`, an enum it passes to a callback
-                // as an integer.
+                // or takes by value as an integer, a record it takes by value as the crate's.
                 Types::C => {
                     callback_with_integers(&p.ty, "cuda_entry::types::CUresult", &mut |c| {
                         param_type(c, types, &mut needs)
                     })
+                    .or_else(|| passed_unproven(&p.ty, "cuda_entry"))
                     .unwrap_or_else(|| {
                         let ty = param_type(&p.ty, types, &mut needs);
                         if writes_unproven(&p.ty) {

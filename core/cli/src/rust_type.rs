@@ -193,6 +193,34 @@ pub(crate) fn writes_unproven(c: &CType) -> bool {
             .is_some_and(|p| matches!(p.class, Class::Record | Class::Enum))
 }
 
+/// For a parameter passed by value whose C type is an enum or a record: what to declare instead of
+/// a bindings crate's type, which carries no proof of how it is passed (`cuda_entry::ByValue`):
+/// the enum's integer (`i32`; a status, the crate's `CUresult`), the crate's own record (`{krate}::types::CUmemLocation`, `krate`
+/// the path the output names the crate by). The caller's value is transmuted into it (the same
+/// size, checked by `transmute`). `None` for any other type.
+pub(crate) fn passed_unproven(c: &CType, krate: &str) -> Option<String> {
+    if c.pointer {
+        return None;
+    }
+    match c.class {
+        // A status the caller passes (`cuGetErrorName`'s): the crate's, which every `int` is.
+        Class::Enum if c.spelling == "CUresult" => Some(format!("{krate}::types::CUresult")),
+        Class::Enum => Some(format!("i{}", c.size * 8)),
+        Class::Record => {
+            let base = c.spelling.trim_start_matches("const ");
+            let name = match base.trim_end_matches("_v1") {
+                "CUmemLocation" => "CUmemLocation",
+                "CUipcMemHandle" => "CUipcMemHandle",
+                "CUipcEventHandle" => "CUipcEventHandle",
+                "CUeglFrame" => "CUeglFrame",
+                _ => return None,
+            };
+            Some(format!("{krate}::types::{name}"))
+        }
+        _ => None,
+    }
+}
+
 /// `*mut T` as `*mut ::core::mem::MaybeUninit<T>`; `None` for any other text.
 pub(crate) fn uninit(text: &str) -> Option<String> {
     let pointee = text.trim().strip_prefix("*mut ")?;
@@ -340,7 +368,7 @@ fn stand_in(base: &str, needs: &mut Needs) -> String {
         Some((size, align)) => format!(
             "// TODO: define `{base}` as cuda.h does: a struct of {size} bytes aligned to {align} \
              there;\n// this stand-in has only its layout.\n{ALLOW}#[repr(C, \
-             align({align}))]\n#[derive(Clone, Copy, cuda_entry::FromDriver)]\npub struct {base} \
+             align({align}))]\n#[derive(Clone, Copy, cuda_entry::FromDriver, cuda_entry::ByValue)]\npub struct {base} \
              {{\n    pub bytes: [u8; {size}],\n}}\n"
         ),
         None => format!(

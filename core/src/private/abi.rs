@@ -11,6 +11,8 @@ use core::ffi::c_void;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
+use crate::by_value::{ByValue, Byte, Classes};
+
 /// A thin pointer to data, and the type it points to: what a C `T *` parameter may be declared
 /// as. Implemented for `*mut T`, `*const T`, `&T`, `&mut T`, `NonNull<T>` and `Option`s of the
 /// last three, `T` sized (a pointer to an unsized type is two words).
@@ -98,10 +100,8 @@ impl NumberClass {
 
 /// Questions about a concrete type `T`, answered by an inherent associated constant where one
 /// applies and otherwise by [`ProbeFallback`]'s (inherent items take precedence, and a type
-/// alias is resolved before the lookup): `Probe::<T>::VOID`, whether `T` is `c_void`, and
-/// `Probe::<T>::FLOAT`, [`NumberClass::Float`] for `f32` and `f64`. The assertion brings
-/// `ProbeFallback` into scope. Few impls, as each lookup tries them all; [`ClassProbe`] has the
-/// rest.
+/// alias is resolved before the lookup): `Probe::<T>::VOID`, whether `T` is `c_void`. The
+/// assertion brings `ProbeFallback` into scope.
 #[derive(Debug)]
 pub struct Probe<T: ?Sized>(PhantomData<T>);
 
@@ -109,8 +109,6 @@ pub struct Probe<T: ?Sized>(PhantomData<T>);
 pub trait ProbeFallback {
     /// Whether `T` is `c_void`.
     const VOID: bool = false;
-    /// [`NumberClass::Float`] for `f32` and `f64`.
-    const FLOAT: NumberClass = NumberClass::Unknown;
 }
 
 impl<T: ?Sized> ProbeFallback for Probe<T> {}
@@ -118,26 +116,6 @@ impl<T: ?Sized> ProbeFallback for Probe<T> {}
 impl Probe<c_void> {
     /// `c_void`: the pointee of an explicitly unchecked pointer.
     pub const VOID: bool = true;
-}
-
-impl Probe<f32> {
-    /// A float.
-    pub const FLOAT: NumberClass = NumberClass::Float;
-}
-
-impl Probe<f64> {
-    /// A float.
-    pub const FLOAT: NumberClass = NumberClass::Float;
-}
-
-impl<const N: usize> Probe<[f32; N]> {
-    /// Floats: passed in floating-point registers, where a C record of integers is not.
-    pub const FLOAT: NumberClass = NumberClass::Float;
-}
-
-impl<const N: usize> Probe<[f64; N]> {
-    /// Floats: passed in floating-point registers, where a C record of integers is not.
-    pub const FLOAT: NumberClass = NumberClass::Float;
 }
 
 /// `ClassProbe::<T>::CLASS`: `T`'s [`NumberClass`], as [`Probe`] answers (with
@@ -361,48 +339,101 @@ const fn layout_failed(found: Layout, expect: Expect<'_>, typedefs: &str) -> ! {
     panic!("{}", message.then(typedefs).as_str());
 }
 
-/// The register class a C type passed by value travels in, for [`value`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CClass {
-    /// `float` or `double`: a floating-point register.
-    Float,
-    /// An integer, an enum, a pointer or a record of integers: an integer register.
-    Integer,
-    /// Not checked.
-    Any,
+/// `Passed::<T>::CLASSES`: how `T` is passed by value, `Some` of its [`ByValue`] classes, or
+/// [`PassedFallback`]'s `None` for a type not proven: what is not proven is refused.
+#[derive(Debug)]
+pub struct Passed<T: ?Sized>(PhantomData<T>);
+
+/// The answer for a type that is not [`ByValue`].
+pub trait PassedFallback {
+    /// Not proven.
+    const CLASSES: Option<Classes> = None;
+}
+
+impl<T: ?Sized> PassedFallback for Passed<T> {}
+
+impl<T: ByValue> Passed<T> {
+    /// Its classes.
+    pub const CLASSES: Option<Classes> = Some(T::CLASSES);
+}
+
+/// What is wrong with passing a value of classes `found` ([`Passed`]) where C passes one of
+/// `c` (a handle: a pointer or an integer of its size), in words; `None` when nothing is, or
+/// when `c` is empty (not checked: a status, whose own check proves more).
+pub const fn class_mismatch(found: Option<Classes>, c: &[Classes]) -> Option<Message> {
+    use cuda_entry_table::class_words as words;
+    if c.is_empty() {
+        return None;
+    }
+    let Some(found) = found else {
+        return Some(Message::text(words::UNPROVEN));
+    };
+    let mut i = 0;
+    while i < c.len() {
+        if found.passes_as(&c[i]) {
+            return None;
+        }
+        i += 1;
+    }
+    let expected = c[0];
+    if found.is_aggregate()
+        && expected.is_aggregate()
+        && found.size() == expected.size()
+        && let Some(at) = found.mismatch(&expected)
+    {
+        return Some(
+            Message::text(words::RECORD_BYTE)
+                .then_number(at)
+                .then(" is ")
+                .then(byte_words(found.byte(at)))
+                .then(" where C's is ")
+                .then(byte_words(expected.byte(at))),
+        );
+    }
+    let kind = if found.is_aggregate() {
+        words::RECORD
+    } else {
+        match found.byte(0) {
+            Byte::Float32 | Byte::Float64 => words::FLOAT,
+            Byte::Pointer => words::POINTER,
+            _ => words::INTEGER,
+        }
+    };
+    Some(Message::text(kind))
+}
+
+const fn byte_words(byte: Byte) -> &'static str {
+    use cuda_entry_table::class_words as words;
+    match byte {
+        Byte::Padding => words::PADDING,
+        Byte::Integer => words::INTEGER_BYTE,
+        Byte::Pointer => words::POINTER_BYTE,
+        Byte::Float32 => words::FLOAT32_BYTE,
+        Byte::Float64 => words::FLOAT64_BYTE,
+    }
 }
 
 /// Fails compilation when `T`, a parameter or return type passed by value, does not have the
-/// expected layout or when its class (`found`: [`ClassProbe`]'s, or [`Probe`]'s `FLOAT` where
-/// only a float is wrong) is not the C type's `class`: a float where C has `float` or `double`,
-/// an integer or pointer otherwise (a type whose class cannot be seen, a struct or a newtype,
-/// passes); the words naming the class go between `class_before` and `class_after`.
-/// `#[track_caller]` as [`layout`].
+/// expected layout, or is not proven to be passed as the C type is (`found`: [`Passed`]'s
+/// answer; `c`: the C type's classes, any one of which passes; empty: not checked); the words
+/// naming what it is go between `class_before` and `class_after`. `#[track_caller]` as
+/// [`layout`].
 #[track_caller]
 pub const fn value<T>(
     expect: Expect<'_>,
-    (found, class): (NumberClass, CClass),
+    (found, c): (Option<Classes>, &[Classes]),
     class_before: &str,
     class_after: &str,
     typedefs: &str,
 ) {
     layout::<T>(false, expect, typedefs);
-    let c_float = match class {
-        CClass::Float => true,
-        CClass::Integer => false,
-        CClass::Any => return,
-    };
-    let words = match found {
-        NumberClass::Integer if c_float => cuda_entry_table::class_words::INTEGER,
-        NumberClass::Pointer if c_float => cuda_entry_table::class_words::POINTER,
-        NumberClass::Float if !c_float => cuda_entry_table::class_words::FLOAT,
-        _ => return,
-    };
-    let message = Message::text(class_before)
-        .then(words)
-        .then(class_after)
-        .then(typedefs);
-    panic!("{}", message.as_str());
+    if let Some(words) = class_mismatch(found, c) {
+        let message = Message::text(class_before)
+            .then(words.as_str())
+            .then(class_after)
+            .then(typedefs);
+        panic!("{}", message.as_str());
+    }
 }
 
 #[cfg(test)]
@@ -414,7 +445,7 @@ mod tests {
     type Opaque = c_void;
 
     #[allow(unused_imports)]
-    use {ClassFallback as _, ProbeFallback as _};
+    use {ClassFallback as _, PassedFallback as _, ProbeFallback as _};
 
     #[test]
     fn probes_see_through_aliases() {
@@ -425,8 +456,6 @@ mod tests {
             assert!(ClassProbe::<Option<&mut u8>>::CLASS.is_pointer());
             assert!(matches!(ClassProbe::<[u8; 4]>::CLASS, NumberClass::Unknown));
             assert!(ClassProbe::<<SizePtr as CPointer>::Pointee>::CLASS.is_integer());
-            assert!(Probe::<f64>::FLOAT.is_float());
-            assert!(matches!(Probe::<Bias>::FLOAT, NumberClass::Unknown));
             assert!(Probe::<<*mut Opaque as CPointer>::Pointee>::VOID);
             assert!(!Probe::<<*mut u8 as CPointer>::Pointee>::VOID);
             // `c_void` behind `c_void`: a `T **` left unchecked at the first level.
@@ -476,14 +505,36 @@ mod tests {
             after: "",
             others: &[],
         };
+        const EIGHT: Expect<'_> = Expect {
+            size: 8,
+            align: 8,
+            also: NO_LAYOUTS,
+            before: "",
+            after: "",
+            others: &[],
+        };
+        let eight_four = Expect {
+            size: 8,
+            align: 4,
+            ..FOUR
+        };
         let (expect, four) = (EXPECT, FOUR);
         const {
             layout::<u64>(false, EXPECT, "\nt");
             layout::<u32>(true, EXPECT, "\nt");
-            value::<f32>(FOUR, (NumberClass::Float, CClass::Float), "", "", "");
-            value::<u32>(FOUR, (NumberClass::Unknown, CClass::Float), "", "", "");
-            value::<u32>(FOUR, (NumberClass::Integer, CClass::Integer), "", "", "");
-            value::<f32>(FOUR, (NumberClass::Float, CClass::Any), "", "", "");
+            value::<f32>(FOUR, (Passed::<f32>::CLASSES, &[Classes::F32]), "", "", "");
+            value::<u32>(
+                FOUR,
+                (Passed::<u32>::CLASSES, &[Classes::integer(4)]),
+                "",
+                "",
+                "",
+            );
+            value::<f32>(FOUR, (Passed::<f32>::CLASSES, &[]), "", "", "");
+            // A handle: a pointer, or an integer of its size.
+            let handle = &[Classes::POINTER, Classes::integer(8)];
+            value::<u64>(EIGHT, (Passed::<u64>::CLASSES, handle), "", "", "");
+            value::<*mut u8>(EIGHT, (Passed::<*mut u8>::CLASSES, handle), "", "", "");
         }
         // At run time (never, in an expansion) a failed check panics with the message.
         let message = |check: &dyn Fn()| {
@@ -504,14 +555,25 @@ mod tests {
             message(&|| layout::<u8>(false, expect, "")),
             "b 1 bytes, align 1 a"
         );
-        let class = (NumberClass::Integer, CClass::Float);
+        let class = (Passed::<u32>::CLASSES, &[Classes::F32][..]);
         assert_eq!(
             message(&|| value::<u32>(four, class, "`u32` is ", ": f32", "")),
             "`u32` is an integer, passed in an integer register: f32"
         );
-        let class = (NumberClass::Float, CClass::Integer);
+        let class = (Passed::<f32>::CLASSES, &[Classes::integer(4)][..]);
         assert!(
             message(&|| value::<f32>(four, class, "", "", "")).starts_with("a floating-point type")
+        );
+        // Not `ByValue`: not proven, whatever its layout.
+        struct Bias(#[allow(dead_code)] u32);
+        let class = (Passed::<Bias>::CLASSES, &[Classes::F32][..]);
+        assert!(message(&|| value::<Bias>(four, class, "", "", "")).starts_with("not proven"));
+        // A record byte by byte.
+        let c = Classes::record(8).bytes(0, 8, crate::Byte::Integer);
+        let class = (Passed::<[f32; 2]>::CLASSES, &[c][..]);
+        assert_eq!(
+            message(&|| value::<[f32; 2]>(eight_four, class, "", "", "")),
+            "a record whose byte 0 is part of a `float` (`f32`) where C's is part of an integer"
         );
     }
 

@@ -5,7 +5,8 @@
 
 use core::ptr::NonNull;
 
-use super::abi::{Layout, Message, NumberClass};
+use super::abi::{Layout, Message, class_mismatch};
+use crate::by_value::Classes;
 
 /// The calling convention of a function pointer type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,8 +149,8 @@ pub struct CValue<'a> {
     pub align: usize,
     /// Other layouts the headers of the typedef's toolkits gave it.
     pub also: &'a [(usize, usize)],
-    /// Whether C passes it in a floating-point register.
-    pub float: bool,
+    /// How C passes it: one of these classes ([`Classes`]).
+    pub classes: &'a [Classes],
     /// The words after what is found.
     pub words: &'a str,
 }
@@ -161,18 +162,15 @@ impl CValue<'_> {
 
     /// What is wrong with a value of layout `found` and class `class`, if anything, in words
     /// that follow `of` (a layout) or `as` (a class): `parameter 1 of 4 bytes, align 4`.
-    const fn wrong(&self, what: Message, found: Layout, class: NumberClass) -> Option<Message> {
+    const fn wrong(&self, what: Message, found: Layout, class: Option<Classes>) -> Option<Message> {
         if !self.accepts(found) {
             let found = Message::layout(" of ", found, "");
             return Some(what.then(found.as_str()).then(self.words));
         }
-        let words = match class {
-            NumberClass::Integer if self.float => cuda_entry_table::class_words::INTEGER,
-            NumberClass::Pointer if self.float => cuda_entry_table::class_words::POINTER,
-            NumberClass::Float if !self.float => cuda_entry_table::class_words::FLOAT,
-            _ => return None,
-        };
-        Some(what.then(" as ").then(words).then(self.words))
+        match class_mismatch(class, self.classes) {
+            Some(words) => Some(what.then(" as ").then(words.as_str()).then(self.words)),
+            None => None,
+        }
     }
 }
 
@@ -193,8 +191,8 @@ pub struct CCallback<'a> {
 
 /// Fails compilation with the macro's message when `F` is not a function pointer the driver can
 /// call as the C callback: another ABI, another arity, a parameter or the return of another
-/// layout or class (`classes`: [`ClassProbe`](super::abi::ClassProbe)'s answer for each of `F`'s
-/// first parameters, as many as C has; `ret`: for its return). `#[track_caller]`: the error
+/// layout or class (`classes`: [`Passed`](super::abi::Passed)'s answer for each of `F`'s first
+/// parameters, as many as C has; `ret`: for its return). `#[track_caller]`: the error
 /// points at the declared type.
 ///
 /// `proven`: for each of `F`'s first parameters, whether its type is proven to hold every value
@@ -202,8 +200,8 @@ pub struct CCallback<'a> {
 #[track_caller]
 pub const fn callback<F: CFn>(
     expect: CCallback<'_>,
-    (classes, proven): (&[NumberClass], &[bool]),
-    ret: NumberClass,
+    (classes, proven): (&[Option<Classes>], &[bool]),
+    ret: Option<Classes>,
     typedefs: &str,
 ) {
     if let Some(message) = callback_message::<F>(expect, (classes, proven), ret, typedefs) {
@@ -214,8 +212,8 @@ pub const fn callback<F: CFn>(
 /// [`callback`]'s message, `None` when `F` matches.
 const fn callback_message<F: CFn>(
     expect: CCallback<'_>,
-    (classes, proven): (&[NumberClass], &[bool]),
-    ret: NumberClass,
+    (classes, proven): (&[Option<Classes>], &[bool]),
+    ret: Option<Classes>,
     typedefs: &str,
 ) -> Option<Message> {
     let wrong = match F::ABI {
@@ -262,8 +260,8 @@ const fn unproven(proven: &[bool]) -> Option<Message> {
 /// What is wrong with `F`'s arity, parameters or return, in words.
 const fn wrong_signature<F: CFn>(
     expect: CCallback<'_>,
-    classes: &[NumberClass],
-    ret: NumberClass,
+    classes: &[Option<Classes>],
+    ret: Option<Classes>,
 ) -> Option<Message> {
     if F::ARITY != expect.params.len() {
         let s = if F::ARITY == 1 { "" } else { "s" };
@@ -277,11 +275,7 @@ const fn wrong_signature<F: CFn>(
     let mut i = 0;
     while i < expect.params.len() {
         let c = expect.params[i];
-        let class = if i < classes.len() {
-            classes[i]
-        } else {
-            NumberClass::Unknown
-        };
+        let class = if i < classes.len() { classes[i] } else { None };
         let what = Message::text("takes parameter ").then_number(i + 1);
         if let Some(wrong) = c.wrong(what, F::PARAMS[i], class) {
             return Some(wrong);
@@ -302,7 +296,7 @@ mod tests {
     use core::ffi::c_void;
 
     use super::*;
-    use crate::__private::{ClassFallback as _, ClassProbe};
+    use crate::__private::{Passed, PassedFallback as _};
 
     type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
     type Occupancy = Option<unsafe extern "C" fn(i32) -> usize>;
@@ -311,7 +305,7 @@ mod tests {
         size: 8,
         align: 8,
         also: &[],
-        float: false,
+        classes: &[Classes::POINTER],
         words: ", where C has `void *userData`",
     };
     const HOST_FN: CCallback<'static> = CCallback {
@@ -321,7 +315,11 @@ mod tests {
         after: " a",
     };
 
-    fn message<F: CFn>(expect: CCallback<'_>, classes: &[NumberClass], ret: NumberClass) -> String {
+    fn message<F: CFn>(
+        expect: CCallback<'_>,
+        classes: &[Option<Classes>],
+        ret: Option<Classes>,
+    ) -> String {
         let proven = [true; 8];
         callback_message::<F>(expect, (classes, &proven[..classes.len()]), ret, "\nt")
             .map(|m| m.as_str().to_owned())
@@ -341,25 +339,17 @@ mod tests {
                 <Option<extern "system" fn()> as CFn>::ABI,
                 FnAbi::System
             ));
-            assert!(ClassProbe::<<Occupancy as CFn>::A0>::CLASS.is_integer());
-            assert!(ClassProbe::<<Occupancy as CFn>::Ret>::CLASS.is_integer());
-            assert!(matches!(
-                ClassProbe::<<Occupancy as CFn>::A1>::CLASS,
-                NumberClass::Unknown
-            ));
-            callback::<HostFn>(
-                HOST_FN,
-                (&[NumberClass::Pointer], &[true]),
-                NumberClass::Unknown,
-                "",
-            );
+            assert!(Passed::<<Occupancy as CFn>::A0>::CLASSES.is_some());
+            assert!(Passed::<<Occupancy as CFn>::Ret>::CLASSES.is_some());
+            assert!(Passed::<<Occupancy as CFn>::A1>::CLASSES.is_none());
+            callback::<HostFn>(HOST_FN, (&[Some(Classes::POINTER)], &[true]), None, "");
         }
     }
 
     #[test]
     fn a_parameter_not_proven_valid_is_named() {
-        let unknown = NumberClass::Unknown;
-        let wrong = callback_message::<HostFn>(HOST_FN, (&[unknown], &[false]), unknown, "\nt")
+        let pointer = Some(Classes::POINTER);
+        let wrong = callback_message::<HostFn>(HOST_FN, (&[pointer], &[false]), None, "\nt")
             .map(|m| m.as_str().to_owned())
             .unwrap_or_default();
         assert!(
@@ -374,7 +364,7 @@ mod tests {
 
     #[test]
     fn mismatches_are_named() {
-        let unknown = NumberClass::Unknown;
+        let unknown = Some(Classes::POINTER);
         assert_eq!(message::<HostFn>(HOST_FN, &[unknown], unknown), "");
         assert_eq!(
             message::<Option<fn(*mut c_void)>>(HOST_FN, &[unknown], unknown),
@@ -401,7 +391,7 @@ mod tests {
             "b takes parameter 1 of 4 bytes, align 4, where C has `void *userData` a\nt"
         );
         assert_eq!(
-            message::<extern "C" fn(f64)>(HOST_FN, &[NumberClass::Float], unknown),
+            message::<extern "C" fn(f64)>(HOST_FN, &[Some(Classes::F64)], unknown),
             "b takes parameter 1 as a floating-point type, passed in a floating-point register, \
              where C has `void *userData` a\nt"
         );
@@ -411,20 +401,29 @@ mod tests {
         );
         let size_t = CValue {
             words: ", where C returns `size_t`",
+            classes: &[Classes::integer(8)],
             ..VOID_PTR
         };
         let occupancy = CCallback {
             params: &[CValue {
                 size: 4,
                 align: 4,
+                classes: &[Classes::integer(4)],
                 ..VOID_PTR
             }],
             ret: Some(size_t),
             ..HOST_FN
         };
-        assert_eq!(message::<Occupancy>(occupancy, &[unknown], unknown), "");
+        let int = Some(Classes::integer(4));
+        let size = Some(Classes::integer(8));
+        assert_eq!(message::<Occupancy>(occupancy, &[int], size), "");
+        // A parameter not proven by value.
+        assert!(
+            message::<Occupancy>(occupancy, &[None], size)
+                .starts_with("b takes parameter 1 as not proven")
+        );
         assert_eq!(
-            message::<extern "C" fn(i32) -> f64>(occupancy, &[unknown], NumberClass::Float),
+            message::<extern "C" fn(i32) -> f64>(occupancy, &[int], Some(Classes::F64)),
             "b returns a value as a floating-point type, passed in a floating-point register, \
              where C returns `size_t` a\nt"
         );

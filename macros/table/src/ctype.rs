@@ -63,6 +63,86 @@ impl CType {
     }
 }
 
+impl CType {
+    /// How C passes the type by value ([`Passing`]): an integer or enum, a written-out pointer, a
+    /// handle (an opaque pointer typedef, `CUstream`), a float, or a record byte by byte.
+    pub fn passing(&self) -> Passing {
+        match self.class {
+            Class::Integer | Class::Enum => Passing::Integer(self.size),
+            Class::Floating => Passing::Float(self.size),
+            Class::Pointer if self.pointer => Passing::Pointer,
+            Class::Pointer => Passing::Handle,
+            Class::FunctionPointer => Passing::Pointer,
+            Class::Record => {
+                let name = self.spelling.trim_start_matches("const ");
+                match BY_VALUE_RECORDS.iter().find(|(n, _)| *n == name) {
+                    Some((_, bytes)) => Passing::Record(self.size, bytes),
+                    None => Passing::Record(self.size, &[]),
+                }
+            }
+            Class::Void => Passing::Record(0, &[]),
+        }
+    }
+}
+
+/// How C passes a type by value, for the declared type's `cuda_entry::ByValue` classes to be
+/// compared with: the same kind of scalar, or a record whose bytes have the same classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passing {
+    /// An integer or enum of this many bytes.
+    Integer(u32),
+    /// A pointer written out (`T *`), or a function pointer.
+    Pointer,
+    /// An opaque handle (`CUstream`, `CUcontext`): a pointer, which an integer of its size may
+    /// carry.
+    Handle,
+    /// `float` (4) or `double` (8).
+    Float(u32),
+    /// A struct or union of this size, and the class of its bytes: runs of (offset, count,
+    /// class); bytes in no run are padding.
+    Record(u32, &'static [ByteRun]),
+}
+
+/// A run of bytes of one class in a C record: (offset, count, class).
+pub type ByteRun = (u32, u32, ByteClass);
+
+/// The class of a byte of a C record ([`Passing::Record`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByteClass {
+    /// Part of an integer or enum.
+    Integer,
+    /// Part of a pointer.
+    Pointer,
+    /// Part of a `float`.
+    Float32,
+    /// Part of a `double`.
+    Float64,
+}
+
+/// The records typedefs take by value, byte by byte, from the headers (a table test holds that
+/// every record passed by value is here, of its size).
+pub const BY_VALUE_RECORDS: &[(&str, &[ByteRun])] = &[
+    // `struct { CUmemLocationType type; int id; }`
+    ("CUmemLocation", &[(0, 8, ByteClass::Integer)]),
+    ("CUmemLocation_v1", &[(0, 8, ByteClass::Integer)]),
+    // `struct { char reserved[64]; }`
+    ("CUipcMemHandle_v1", &[(0, 64, ByteClass::Integer)]),
+    ("CUipcEventHandle_v1", &[(0, 64, ByteClass::Integer)]),
+    ("CUipcMemHandle", &[(0, 64, ByteClass::Integer)]),
+    ("CUipcEventHandle", &[(0, 64, ByteClass::Integer)]),
+    // `struct { union { CUarray pArray[3]; void *pPitch[3]; } frame; unsigned int width, height,
+    // depth, pitch, planeCount, numChannels; CUeglFrameType frameType; CUeglColorFormat
+    // eglColorFormat; CUarray_format cuFormat; }`: 60 bytes, padded to 64.
+    (
+        "CUeglFrame_v1",
+        &[(0, 24, ByteClass::Pointer), (24, 36, ByteClass::Integer)],
+    ),
+    (
+        "CUeglFrame",
+        &[(0, 24, ByteClass::Pointer), (24, 36, ByteClass::Integer)],
+    ),
+];
+
 /// How the ABI messages name the register class of a declared Rust type, the same in the macro's
 /// errors and in the compile-time assertions that `cuda_entry` evaluates.
 pub mod class_words {
@@ -72,6 +152,24 @@ pub mod class_words {
     pub const POINTER: &str = "a pointer, passed in an integer register";
     /// `f32` or `f64`.
     pub const FLOAT: &str = "a floating-point type, passed in a floating-point register";
+    /// A struct, union or array.
+    pub const RECORD: &str = "a record (a struct, union or array), passed as its fields are";
+    /// Not `cuda_entry::ByValue`.
+    pub const UNPROVEN: &str = "not proven to be passed as a C type is (it is not \
+         `cuda_entry::ByValue`; a struct, union or field-less enum of yours proves it with \
+         `#[derive(cuda_entry::ByValue)]`)";
+    /// A record whose byte (the number follows) is of another class.
+    pub const RECORD_BYTE: &str = "a record whose byte ";
+    /// Padding.
+    pub const PADDING: &str = "padding";
+    /// Part of an integer.
+    pub const INTEGER_BYTE: &str = "part of an integer";
+    /// Part of a pointer.
+    pub const POINTER_BYTE: &str = "part of a pointer";
+    /// Part of a `float`.
+    pub const FLOAT32_BYTE: &str = "part of a `float` (`f32`)";
+    /// Part of a `double`.
+    pub const FLOAT64_BYTE: &str = "part of a `double` (`f64`)";
 }
 
 /// How the messages name a kind of Rust type that has invalid values, where the driver produces
@@ -217,5 +315,47 @@ mod tests {
                 "CUmemLocation_v1",
             ]
         );
+    }
+
+    #[test]
+    fn every_record_passed_by_value_is_described_byte_by_byte() {
+        use crate::{BY_VALUE_RECORDS, Class, Passing, TYPEDEFS};
+        let mut seen = Vec::new();
+        let by_value = TYPEDEFS.iter().flat_map(|t| {
+            let callbacks = t
+                .params
+                .iter()
+                .filter_map(|p| p.ty.callback)
+                .flat_map(|c| c.params.iter().map(|p| p.ty).chain([c.ret]));
+            t.params.iter().map(|p| p.ty).chain(callbacks)
+        });
+        for ty in by_value.filter(|ty| ty.class == Class::Record && ty.size != 0) {
+            let Passing::Record(size, bytes) = ty.passing() else {
+                panic!("{} is a record", ty.spelling);
+            };
+            assert!(
+                !bytes.is_empty(),
+                "{} has no bytes in BY_VALUE_RECORDS",
+                ty.spelling
+            );
+            let end = bytes.iter().map(|(o, c, _)| o + c).max().unwrap_or(0);
+            assert!(
+                end <= size,
+                "{}: {end} bytes described, {size} in the table",
+                ty.spelling
+            );
+            seen.push(ty.spelling.trim_start_matches("const "));
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        // The list has no record the table does not pass by value under one of its names.
+        for (name, _) in BY_VALUE_RECORDS {
+            let base = name.trim_end_matches("_v1");
+            assert!(
+                seen.iter().any(|s| s.trim_end_matches("_v1") == base),
+                "{name} is passed by value by no typedef"
+            );
+        }
+        assert!(seen.contains(&"CUmemLocation_v1"), "{seen:?}");
     }
 }

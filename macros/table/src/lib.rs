@@ -20,7 +20,10 @@ mod request;
 pub mod rules;
 mod version;
 
-pub use ctype::{Callback, Class, Layout, class_words, value_words};
+pub use ctype::{
+    BY_VALUE_RECORDS, ByteClass, ByteRun, Callback, Class, Layout, Passing, class_words,
+    value_words,
+};
 pub use exports::{EXPORTS, Export, export};
 pub use generated::{TOOLKITS, TYPEDEFS};
 pub use needs::{Needs, needs};

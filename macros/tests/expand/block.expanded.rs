@@ -76,11 +76,14 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<CUfunction>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<CUfunction>::CLASSES,
+                &[
+                    __cuda_entry::Classes::POINTER,
+                    __cuda_entry::Classes::integer(::core::mem::size_of::<*const ()>()),
+                ],
             ),
             "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is ",
-            ": declare it with a pointer type",
+            ": declare it with a pointer type, or an integer of 8 bytes",
             TYPEDEFS,
         );
     };
@@ -95,11 +98,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<u32>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<u32>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -114,11 +117,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<u32>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<u32>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -133,11 +136,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<u32>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<u32>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -152,11 +155,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<u32>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<u32>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -171,11 +174,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<u32>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<u32>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -190,11 +193,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<u32>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<u32>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -209,11 +212,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<u32>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<u32>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -228,11 +231,14 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<CUstream>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<CUstream>::CLASSES,
+                &[
+                    __cuda_entry::Classes::POINTER,
+                    __cuda_entry::Classes::integer(::core::mem::size_of::<*const ()>()),
+                ],
             ),
             "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
-            ": declare it with a pointer type",
+            ": declare it with a pointer type, or an integer of 8 bytes",
             TYPEDEFS,
         );
     };
@@ -286,12 +292,9 @@ const _: () = {
                 after: ": declare it with a type of the C layout",
                 others: __cuda_entry::NO_OTHERS,
             },
-            (
-                __cuda_entry::Probe::<CUresult>::FLOAT,
-                __cuda_entry::CClass::Integer,
-            ),
-            "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, passed in an integer register, but `CUresult` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
+            "",
+            "",
             TYPEDEFS,
         );
         __cuda_entry::status(
@@ -464,11 +467,11 @@ const _: () = {
                 )],
             },
             (
-                __cuda_entry::Probe::<CUdeviceptr>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<CUdeviceptr>::CLASSES,
+                &[__cuda_entry::Classes::integer(8usize)],
             ),
             "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr`, passed in an integer register, but `CUdeviceptr` is ",
-            ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
+            ": declare it with an integer type of 8 bytes (`u64` or `i64`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -482,12 +485,9 @@ const _: () = {
                 after: ": declare it with a type of the C layout",
                 others: __cuda_entry::NO_OTHERS,
             },
-            (
-                __cuda_entry::Probe::<CUresult>::FLOAT,
-                __cuda_entry::CClass::Integer,
-            ),
-            "the return type of `PFN_cuMemFree_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
+            "",
+            "",
             TYPEDEFS,
         );
         __cuda_entry::status(

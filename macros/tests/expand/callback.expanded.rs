@@ -49,11 +49,14 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<CUstream>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<CUstream>::CLASSES,
+                &[
+                    __cuda_entry::Classes::POINTER,
+                    __cuda_entry::Classes::integer(::core::mem::size_of::<*const ()>()),
+                ],
             ),
             "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
-            ": declare it with a pointer type",
+            ": declare it with a pointer type, or an integer of 8 bytes",
             TYPEDEFS,
         );
     };
@@ -67,12 +70,9 @@ const _: () = {
                 after: ": declare it with a type of the C layout",
                 others: __cuda_entry::NO_OTHERS,
             },
-            (
-                __cuda_entry::Probe::<CUhostFn>::FLOAT,
-                __cuda_entry::CClass::Integer,
-            ),
-            "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, passed in an integer register, but `CUhostFn` is ",
-            ": declare it with a function pointer type",
+            (__cuda_entry::Passed::<CUhostFn>::CLASSES, &[]),
+            "",
+            "",
             TYPEDEFS,
         );
     };
@@ -99,12 +99,9 @@ const _: () = {
                 after: ": declare it with a type of the C layout",
                 others: __cuda_entry::NO_OTHERS,
             },
-            (
-                __cuda_entry::Probe::<CUresult>::FLOAT,
-                __cuda_entry::CClass::Integer,
-            ),
-            "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult`, passed in an integer register, but `CUresult` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
+            "",
+            "",
             TYPEDEFS,
         );
         __cuda_entry::status(
@@ -132,7 +129,7 @@ const _: () = {
                     size: 8usize,
                     align: 8usize,
                     also: &[],
-                    float: false,
+                    classes: &[__cuda_entry::Classes::POINTER],
                     words: ", where C has `void *userData` (8 bytes, align 8, passed in an integer register)",
                 }],
                 ret: ::core::option::Option::None,
@@ -140,10 +137,10 @@ const _: () = {
                 after: ": declare it `Option<unsafe extern \"C\" fn(*mut c_void)>`",
             },
             (
-                &[__cuda_entry::ClassProbe::<<CUhostFn as __cuda_entry::CFn>::A0>::CLASS],
+                &[__cuda_entry::Passed::<<CUhostFn as __cuda_entry::CFn>::A0>::CLASSES],
                 &[__cuda_entry::Proven::<<CUhostFn as __cuda_entry::CFn>::A0>::FROM_DRIVER],
             ),
-            __cuda_entry::ClassProbe::<<CUhostFn as __cuda_entry::CFn>::Ret>::CLASS,
+            __cuda_entry::Passed::<<CUhostFn as __cuda_entry::CFn>::Ret>::CLASSES,
             TYPEDEFS,
         );
     };

@@ -105,11 +105,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<u32>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<u32>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -124,11 +124,11 @@ const _: () = {
                 others: __cuda_entry::NO_OTHERS,
             },
             (
-                __cuda_entry::Probe::<CUdevice>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<CUdevice>::CLASSES,
+                &[__cuda_entry::Classes::integer(4usize)],
             ),
             "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -142,12 +142,9 @@ const _: () = {
                 after: ": declare it with a type of the C layout",
                 others: __cuda_entry::NO_OTHERS,
             },
-            (
-                __cuda_entry::Probe::<CUresult>::FLOAT,
-                __cuda_entry::CClass::Integer,
-            ),
-            "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, passed in an integer register, but `CUresult` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
+            "",
+            "",
             TYPEDEFS,
         );
         __cuda_entry::status(

@@ -75,11 +75,11 @@ const _: () = {
                 )],
             },
             (
-                __cuda_entry::Probe::<usize>::FLOAT,
-                __cuda_entry::CClass::Integer,
+                __cuda_entry::Passed::<usize>::CLASSES,
+                &[__cuda_entry::Classes::integer(8usize)],
             ),
             "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize`, passed in an integer register, but `usize` is ",
-            ": declare it with an integer type of 8 bytes (`u64` or `i64`)",
+            ": declare it with an integer type of 8 bytes (`u64` or `i64`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
             TYPEDEFS,
         );
     };
@@ -93,12 +93,9 @@ const _: () = {
                 after: ": declare it with a type of the C layout",
                 others: __cuda_entry::NO_OTHERS,
             },
-            (
-                __cuda_entry::Probe::<CUresult>::FLOAT,
-                __cuda_entry::CClass::Integer,
-            ),
-            "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, passed in an integer register, but `CUresult` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`)",
+            (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
+            "",
+            "",
             TYPEDEFS,
         );
         __cuda_entry::status(

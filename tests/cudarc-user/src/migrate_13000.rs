@@ -65,28 +65,28 @@ pub mod cucoredumpgetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuCoredumpGetAttribute", version = 12010)]
-    pub unsafe extern "C" fn coredump_get_attribute(get: sys::CUcoredumpSettings, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn coredump_get_attribute(get: i32, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cucoredumpgetattributeglobal {
     use super::*;
 
     #[cuda_entry(symbol = "cuCoredumpGetAttributeGlobal", version = 12010)]
-    pub unsafe extern "C" fn coredump_get_attribute_global(get: sys::CUcoredumpSettings, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn coredump_get_attribute_global(get: i32, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cucoredumpsetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuCoredumpSetAttribute", version = 12010)]
-    pub unsafe extern "C" fn coredump_set_attribute(set: sys::CUcoredumpSettings, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn coredump_set_attribute(set: i32, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cucoredumpsetattributeglobal {
     use super::*;
 
     #[cuda_entry(symbol = "cuCoredumpSetAttributeGlobal", version = 12010)]
-    pub unsafe extern "C" fn coredump_set_attribute_global(set: sys::CUcoredumpSettings, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn coredump_set_attribute_global(set: i32, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxattach {
@@ -163,7 +163,7 @@ pub mod cuctxgetdevresource {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxGetDevResource", version = 12040)]
-    pub unsafe extern "C" fn ctx_get_dev_resource(h_ctx: sys::CUcontext, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_get_dev_resource(h_ctx: sys::CUcontext, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetdevice {
@@ -184,7 +184,7 @@ pub mod cuctxgetexecaffinity {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxGetExecAffinity", version = 11040)]
-    pub unsafe extern "C" fn ctx_get_exec_affinity(p_exec_affinity: *mut ::core::mem::MaybeUninit<sys::CUexecAffinityParam>, type_: sys::CUexecAffinityType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_get_exec_affinity(p_exec_affinity: *mut ::core::mem::MaybeUninit<sys::CUexecAffinityParam>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetflags {
@@ -205,7 +205,7 @@ pub mod cuctxgetlimit {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxGetLimit", version = 3010)]
-    pub unsafe extern "C" fn ctx_get_limit(pvalue: *mut usize, limit: sys::CUlimit) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_get_limit(pvalue: *mut usize, limit: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetsharedmemconfig {
@@ -254,7 +254,7 @@ pub mod cuctxsetcacheconfig {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxSetCacheConfig", version = 3020)]
-    pub unsafe extern "C" fn ctx_set_cache_config(config: sys::CUfunc_cache) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_set_cache_config(config: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsetcurrent {
@@ -275,14 +275,14 @@ pub mod cuctxsetlimit {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxSetLimit", version = 3010)]
-    pub unsafe extern "C" fn ctx_set_limit(limit: sys::CUlimit, value: usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_set_limit(limit: i32, value: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsetsharedmemconfig {
     use super::*;
 
     #[cuda_entry(symbol = "cuCtxSetSharedMemConfig", version = 4020)]
-    pub unsafe extern "C" fn ctx_set_shared_mem_config(config: sys::CUsharedconfig) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ctx_set_shared_mem_config(config: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsynchronize {
@@ -359,7 +359,7 @@ pub mod cudevicegetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetAttribute", version = 2000)]
-    pub unsafe extern "C" fn device_get_attribute(pi: *mut ::std::ffi::c_int, attrib: sys::CUdevice_attribute, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_attribute(pi: *mut ::std::ffi::c_int, attrib: i32, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetbypcibusid {
@@ -387,21 +387,21 @@ pub mod cudevicegetdevresource {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetDevResource", version = 12040)]
-    pub unsafe extern "C" fn device_get_dev_resource(dev: sys::CUdevice, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_dev_resource(dev: sys::CUdevice, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetexecaffinitysupport {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetExecAffinitySupport", version = 11040)]
-    pub unsafe extern "C" fn device_get_exec_affinity_support(pi: *mut ::std::ffi::c_int, type_: sys::CUexecAffinityType, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_exec_affinity_support(pi: *mut ::std::ffi::c_int, type_: i32, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetgraphmemattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetGraphMemAttribute", version = 11040)]
-    pub unsafe extern "C" fn device_get_graph_mem_attribute(device: sys::CUdevice, attr: sys::CUgraphMem_attribute, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_graph_mem_attribute(device: sys::CUdevice, attr: i32, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegethostatomiccapabilities {
@@ -443,7 +443,7 @@ pub mod cudevicegetp2pattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetP2PAttribute", version = 8000)]
-    pub unsafe extern "C" fn device_get_p2_p_attribute(value: *mut ::std::ffi::c_int, attrib: sys::CUdevice_P2PAttribute, src_device: sys::CUdevice_v1, dst_device: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_p2_p_attribute(value: *mut ::std::ffi::c_int, attrib: i32, src_device: sys::CUdevice_v1, dst_device: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetpcibusid {
@@ -464,7 +464,7 @@ pub mod cudevicegettexture1dlinearmaxwidth {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceGetTexture1DLinearMaxWidth", version = 11010)]
-    pub unsafe extern "C" fn device_get_texture1d_linear_max_width(max_width_in_elements: *mut usize, format: sys::CUarray_format, num_channels: ::std::ffi::c_uint, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_get_texture1d_linear_max_width(max_width_in_elements: *mut usize, format: i32, num_channels: ::std::ffi::c_uint, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetuuid_v2 {
@@ -527,7 +527,7 @@ pub mod cudevicesetgraphmemattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuDeviceSetGraphMemAttribute", version = 11040)]
-    pub unsafe extern "C" fn device_set_graph_mem_attribute(device: sys::CUdevice, attr: sys::CUgraphMem_attribute, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn device_set_graph_mem_attribute(device: sys::CUdevice, attr: i32, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicesetmempool {
@@ -625,14 +625,14 @@ pub mod cuflushgpudirectrdmawrites {
     use super::*;
 
     #[cuda_entry(symbol = "cuFlushGPUDirectRDMAWrites", version = 11030)]
-    pub unsafe extern "C" fn flush_gpu_direct_rdma_writes(target: sys::CUflushGPUDirectRDMAWritesTarget, scope: sys::CUflushGPUDirectRDMAWritesScope) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn flush_gpu_direct_rdma_writes(target: i32, scope: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncgetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuFuncGetAttribute", version = 2020)]
-    pub unsafe extern "C" fn func_get_attribute(pi: *mut ::std::ffi::c_int, attrib: sys::CUfunction_attribute, hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn func_get_attribute(pi: *mut ::std::ffi::c_int, attrib: i32, hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncgetmodule {
@@ -674,7 +674,7 @@ pub mod cufuncsetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuFuncSetAttribute", version = 9000)]
-    pub unsafe extern "C" fn func_set_attribute(hfunc: sys::CUfunction, attrib: sys::CUfunction_attribute, value: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn func_set_attribute(hfunc: sys::CUfunction, attrib: i32, value: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncsetblockshape {
@@ -688,14 +688,14 @@ pub mod cufuncsetcacheconfig {
     use super::*;
 
     #[cuda_entry(symbol = "cuFuncSetCacheConfig", version = 3000)]
-    pub unsafe extern "C" fn func_set_cache_config(hfunc: sys::CUfunction, config: sys::CUfunc_cache) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn func_set_cache_config(hfunc: sys::CUfunction, config: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncsetsharedmemconfig {
     use super::*;
 
     #[cuda_entry(symbol = "cuFuncSetSharedMemConfig", version = 4020)]
-    pub unsafe extern "C" fn func_set_shared_mem_config(hfunc: sys::CUfunction, config: sys::CUsharedconfig) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn func_set_shared_mem_config(hfunc: sys::CUfunction, config: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncsetsharedsize {
@@ -1115,7 +1115,7 @@ pub mod cugraphkernelnodegetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphKernelNodeGetAttribute", version = 11000)]
-    pub unsafe extern "C" fn graph_kernel_node_get_attribute(h_node: sys::CUgraphNode, attr: sys::CUkernelNodeAttrID, value_out: *mut ::core::mem::MaybeUninit<sys::CUkernelNodeAttrValue_v1>) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_kernel_node_get_attribute(h_node: sys::CUgraphNode, attr: i32, value_out: *mut ::core::mem::MaybeUninit<sys::CUkernelNodeAttrValue_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodegetparams_v2 {
@@ -1129,7 +1129,7 @@ pub mod cugraphkernelnodesetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuGraphKernelNodeSetAttribute", version = 11000)]
-    pub unsafe extern "C" fn graph_kernel_node_set_attribute(h_node: sys::CUgraphNode, attr: sys::CUkernelNodeAttrID, value: *const sys::CUkernelNodeAttrValue_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn graph_kernel_node_set_attribute(h_node: sys::CUgraphNode, attr: i32, value: *const sys::CUkernelNodeAttrValue_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodesetparams_v2 {
@@ -1332,7 +1332,7 @@ pub mod cugreenctxgetdevresource {
     use super::*;
 
     #[cuda_entry(symbol = "cuGreenCtxGetDevResource", version = 12040)]
-    pub unsafe extern "C" fn green_ctx_get_dev_resource(h_ctx: sys::CUgreenCtx, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: sys::CUdevResourceType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn green_ctx_get_dev_resource(h_ctx: sys::CUgreenCtx, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxgetid {
@@ -1409,21 +1409,21 @@ pub mod cuipcopeneventhandle {
     use super::*;
 
     #[cuda_entry(symbol = "cuIpcOpenEventHandle", version = 4010)]
-    pub unsafe extern "C" fn ipc_open_event_handle(ph_event: *mut sys::CUevent, handle: sys::CUipcEventHandle_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ipc_open_event_handle(ph_event: *mut sys::CUevent, handle: ::cuda_entry::types::CUipcEventHandle) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuipcopenmemhandle_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuIpcOpenMemHandle", version = 11000)]
-    pub unsafe extern "C" fn ipc_open_mem_handle(pdptr: *mut sys::CUdeviceptr_v2, handle: sys::CUipcMemHandle_v1, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn ipc_open_mem_handle(pdptr: *mut sys::CUdeviceptr_v2, handle: ::cuda_entry::types::CUipcMemHandle, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelgetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuKernelGetAttribute", version = 12000)]
-    pub unsafe extern "C" fn kernel_get_attribute(pi: *mut ::std::ffi::c_int, attrib: sys::CUfunction_attribute, kernel: sys::CUkernel, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn kernel_get_attribute(pi: *mut ::std::ffi::c_int, attrib: i32, kernel: sys::CUkernel, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelgetfunction {
@@ -1458,14 +1458,14 @@ pub mod cukernelsetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuKernelSetAttribute", version = 12000)]
-    pub unsafe extern "C" fn kernel_set_attribute(attrib: sys::CUfunction_attribute, val: ::std::ffi::c_int, kernel: sys::CUkernel, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn kernel_set_attribute(attrib: i32, val: ::std::ffi::c_int, kernel: sys::CUkernel, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelsetcacheconfig {
     use super::*;
 
     #[cuda_entry(symbol = "cuKernelSetCacheConfig", version = 12000)]
-    pub unsafe extern "C" fn kernel_set_cache_config(kernel: sys::CUkernel, config: sys::CUfunc_cache, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn kernel_set_cache_config(kernel: sys::CUkernel, config: i32, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunch {
@@ -1598,14 +1598,14 @@ pub mod culinkadddata_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuLinkAddData", version = 6050)]
-    pub unsafe extern "C" fn link_add_data(state: sys::CUlinkState, type_: sys::CUjitInputType, data: *mut ::std::ffi::c_void, size: usize, name: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn link_add_data(state: sys::CUlinkState, type_: i32, data: *mut ::std::ffi::c_void, size: usize, name: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkaddfile_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuLinkAddFile", version = 6050)]
-    pub unsafe extern "C" fn link_add_file(state: sys::CUlinkState, type_: sys::CUjitInputType, path: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn link_add_file(state: sys::CUlinkState, type_: i32, path: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkcomplete {
@@ -1682,7 +1682,7 @@ pub mod cumemadvise_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemAdvise", version = 12020)]
-    pub unsafe extern "C" fn mem_advise(dev_ptr: sys::CUdeviceptr_v2, count: usize, advice: sys::CUmem_advise, location: sys::CUmemLocation_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_advise(dev_ptr: sys::CUdeviceptr_v2, count: usize, advice: i32, location: ::cuda_entry::types::CUmemLocation) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemallocasync {
@@ -1759,7 +1759,7 @@ pub mod cumemexporttoshareablehandle {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemExportToShareableHandle", version = 10020)]
-    pub unsafe extern "C" fn mem_export_to_shareable_handle(shareable_handle: *mut ::std::ffi::c_void, handle: sys::CUmemGenericAllocationHandle_v1, handle_type: sys::CUmemAllocationHandleType, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_export_to_shareable_handle(shareable_handle: *mut ::std::ffi::c_void, handle: sys::CUmemGenericAllocationHandle_v1, handle_type: i32, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemfreeasync {
@@ -1801,7 +1801,7 @@ pub mod cumemgetallocationgranularity {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemGetAllocationGranularity", version = 10020)]
-    pub unsafe extern "C" fn mem_get_allocation_granularity(granularity: *mut usize, prop: *const sys::CUmemAllocationProp_v1, option: sys::CUmemAllocationGranularity_flags) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_get_allocation_granularity(granularity: *mut usize, prop: *const sys::CUmemAllocationProp_v1, option: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetallocationpropertiesfromhandle {
@@ -1815,14 +1815,14 @@ pub mod cumemgetdefaultmempool {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemGetDefaultMemPool", version = 13000)]
-    pub unsafe extern "C" fn mem_get_default_mem_pool(pool_out: *mut sys::CUmemoryPool, location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: sys::CUmemAllocationType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_get_default_mem_pool(pool_out: *mut sys::CUmemoryPool, location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgethandleforaddressrange {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemGetHandleForAddressRange", version = 11070)]
-    pub unsafe extern "C" fn mem_get_handle_for_address_range(handle: *mut ::std::ffi::c_void, dptr: sys::CUdeviceptr, size: usize, handle_type: sys::CUmemRangeHandleType, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_get_handle_for_address_range(handle: *mut ::std::ffi::c_void, dptr: sys::CUdeviceptr, size: usize, handle_type: i32, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetinfo_v2 {
@@ -1836,7 +1836,7 @@ pub mod cumemgetmempool {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemGetMemPool", version = 13000)]
-    pub unsafe extern "C" fn mem_get_mem_pool(pool_out: *mut sys::CUmemoryPool, location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: sys::CUmemAllocationType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_get_mem_pool(pool_out: *mut sys::CUmemoryPool, location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemhostalloc {
@@ -1878,7 +1878,7 @@ pub mod cumemimportfromshareablehandle {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemImportFromShareableHandle", version = 10020)]
-    pub unsafe extern "C" fn mem_import_from_shareable_handle(handle: *mut sys::CUmemGenericAllocationHandle_v1, os_handle: *mut ::std::ffi::c_void, sh_handle_type: sys::CUmemAllocationHandleType) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_import_from_shareable_handle(handle: *mut sys::CUmemGenericAllocationHandle_v1, os_handle: *mut ::std::ffi::c_void, sh_handle_type: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemmap {
@@ -1920,7 +1920,7 @@ pub mod cumempoolexporttoshareablehandle {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemPoolExportToShareableHandle", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_export_to_shareable_handle(handle_out: *mut ::std::ffi::c_void, pool: sys::CUmemoryPool, handle_type: sys::CUmemAllocationHandleType, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_pool_export_to_shareable_handle(handle_out: *mut ::std::ffi::c_void, pool: sys::CUmemoryPool, handle_type: i32, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolgetaccess {
@@ -1934,14 +1934,14 @@ pub mod cumempoolgetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemPoolGetAttribute", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_get_attribute(pool: sys::CUmemoryPool, attr: sys::CUmemPool_attribute, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_pool_get_attribute(pool: sys::CUmemoryPool, attr: i32, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolimportfromshareablehandle {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemPoolImportFromShareableHandle", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_import_from_shareable_handle(pool_out: *mut sys::CUmemoryPool, handle: *mut ::std::ffi::c_void, handle_type: sys::CUmemAllocationHandleType, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_pool_import_from_shareable_handle(pool_out: *mut sys::CUmemoryPool, handle: *mut ::std::ffi::c_void, handle_type: i32, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolimportpointer {
@@ -1962,7 +1962,7 @@ pub mod cumempoolsetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemPoolSetAttribute", version = 11020)]
-    pub unsafe extern "C" fn mem_pool_set_attribute(pool: sys::CUmemoryPool, attr: sys::CUmemPool_attribute, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_pool_set_attribute(pool: sys::CUmemoryPool, attr: i32, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempooltrimto {
@@ -1976,7 +1976,7 @@ pub mod cumemprefetchasync_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemPrefetchAsync", version = 12020, stream = "legacy")]
-    pub unsafe extern "C" fn mem_prefetch_async(dev_ptr: sys::CUdeviceptr_v2, count: usize, location: sys::CUmemLocation_v1, flags: ::std::ffi::c_uint, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_prefetch_async(dev_ptr: sys::CUdeviceptr_v2, count: usize, location: ::cuda_entry::types::CUmemLocation, flags: ::std::ffi::c_uint, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemprefetchbatchasync {
@@ -1990,7 +1990,7 @@ pub mod cumemrangegetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemRangeGetAttribute", version = 8000)]
-    pub unsafe extern "C" fn mem_range_get_attribute(data: *mut ::std::ffi::c_void, data_size: usize, attribute: sys::CUmem_range_attribute, dev_ptr: sys::CUdeviceptr_v2, count: usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_range_get_attribute(data: *mut ::std::ffi::c_void, data_size: usize, attribute: i32, dev_ptr: sys::CUdeviceptr_v2, count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemrangegetattributes {
@@ -2025,7 +2025,7 @@ pub mod cumemsetmempool {
     use super::*;
 
     #[cuda_entry(symbol = "cuMemSetMemPool", version = 13000)]
-    pub unsafe extern "C" fn mem_set_mem_pool(location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: sys::CUmemAllocationType, pool: sys::CUmemoryPool) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn mem_set_mem_pool(location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: i32, pool: sys::CUmemoryPool) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemunmap {
@@ -2452,7 +2452,7 @@ pub mod cumulticastgetgranularity {
     use super::*;
 
     #[cuda_entry(symbol = "cuMulticastGetGranularity", version = 12010)]
-    pub unsafe extern "C" fn multicast_get_granularity(granularity: *mut usize, prop: *const sys::CUmulticastObjectProp, option: sys::CUmulticastGranularity_flags) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn multicast_get_granularity(granularity: *mut usize, prop: *const sys::CUmulticastObjectProp, option: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumulticastunbind {
@@ -2550,7 +2550,7 @@ pub mod cupointergetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuPointerGetAttribute", version = 4000)]
-    pub unsafe extern "C" fn pointer_get_attribute(data: *mut ::std::ffi::c_void, attribute: sys::CUpointer_attribute, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn pointer_get_attribute(data: *mut ::std::ffi::c_void, attribute: i32, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cupointergetattributes {
@@ -2564,14 +2564,14 @@ pub mod cupointersetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuPointerSetAttribute", version = 6000)]
-    pub unsafe extern "C" fn pointer_set_attribute(value: *const ::std::ffi::c_void, attribute: sys::CUpointer_attribute, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn pointer_set_attribute(value: *const ::std::ffi::c_void, attribute: i32, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuprofilerinitialize {
     use super::*;
 
     #[cuda_entry(symbol = "cuProfilerInitialize", version = 4000)]
-    pub unsafe extern "C" fn profiler_initialize(config_file: *const ::std::ffi::c_char, output_file: *const ::std::ffi::c_char, output_mode: sys::CUoutput_mode) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn profiler_initialize(config_file: *const ::std::ffi::c_char, output_file: *const ::std::ffi::c_char, output_mode: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuprofilerstart {
@@ -2620,14 +2620,14 @@ pub mod custreambegincapturetograph {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamBeginCaptureToGraph", version = 12030, stream = "legacy")]
-    pub unsafe extern "C" fn stream_begin_capture_to_graph(h_stream: sys::CUstream, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, dependency_data: *const sys::CUgraphEdgeData, num_dependencies: usize, mode: sys::CUstreamCaptureMode) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_begin_capture_to_graph(h_stream: sys::CUstream, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, dependency_data: *const sys::CUgraphEdgeData, num_dependencies: usize, mode: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreambegincapture_v2 {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamBeginCapture", version = 10010, stream = "legacy")]
-    pub unsafe extern "C" fn stream_begin_capture(h_stream: sys::CUstream, mode: sys::CUstreamCaptureMode) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_begin_capture(h_stream: sys::CUstream, mode: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamcopyattributes {
@@ -2669,7 +2669,7 @@ pub mod custreamgetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamGetAttribute", version = 11000, stream = "legacy")]
-    pub unsafe extern "C" fn stream_get_attribute(h_stream: sys::CUstream, attr: sys::CUstreamAttrID, value: *mut ::core::mem::MaybeUninit<sys::CUstreamAttrValue_v1>) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_get_attribute(h_stream: sys::CUstream, attr: i32, value: *mut ::core::mem::MaybeUninit<sys::CUstreamAttrValue_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetcaptureinfo_v3 {
@@ -2746,7 +2746,7 @@ pub mod custreamsetattribute {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamSetAttribute", version = 11000, stream = "legacy")]
-    pub unsafe extern "C" fn stream_set_attribute(h_stream: sys::CUstream, attr: sys::CUstreamAttrID, param: *const sys::CUstreamAttrValue_v1) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_set_attribute(h_stream: sys::CUstream, attr: i32, param: *const sys::CUstreamAttrValue_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamsynchronize {
@@ -2837,21 +2837,21 @@ pub mod cutensormapencodeim2col {
     use super::*;
 
     #[cuda_entry(symbol = "cuTensorMapEncodeIm2col", version = 12000)]
-    pub unsafe extern "C" fn tensor_map_encode_im2col(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner: *const ::std::ffi::c_int, pixel_box_upper_corner: *const ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tensor_map_encode_im2col(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: i32, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner: *const ::std::ffi::c_int, pixel_box_upper_corner: *const ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: i32, swizzle: i32, l2_promotion: i32, oob_fill: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapencodeim2colwide {
     use super::*;
 
     #[cuda_entry(symbol = "cuTensorMapEncodeIm2colWide", version = 12080)]
-    pub unsafe extern "C" fn tensor_map_encode_im2col_wide(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner_width: ::std::ffi::c_int, pixel_box_upper_corner_width: ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, mode: sys::CUtensorMapIm2ColWideMode, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tensor_map_encode_im2col_wide(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: i32, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner_width: ::std::ffi::c_int, pixel_box_upper_corner_width: ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: i32, mode: i32, swizzle: i32, l2_promotion: i32, oob_fill: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapencodetiled {
     use super::*;
 
     #[cuda_entry(symbol = "cuTensorMapEncodeTiled", version = 12000)]
-    pub unsafe extern "C" fn tensor_map_encode_tiled(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: sys::CUtensorMapDataType, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, box_dim: *const sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: sys::CUtensorMapInterleave, swizzle: sys::CUtensorMapSwizzle, l2_promotion: sys::CUtensorMapL2promotion, oob_fill: sys::CUtensorMapFloatOOBfill) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tensor_map_encode_tiled(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: i32, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, box_dim: *const sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: i32, swizzle: i32, l2_promotion: i32, oob_fill: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapreplaceaddress {
@@ -3005,7 +3005,7 @@ pub mod cutexrefsetaddressmode {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexRefSetAddressMode", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_set_address_mode(h_tex_ref: sys::CUtexref, dim: ::std::ffi::c_int, am: sys::CUaddress_mode) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_ref_set_address_mode(h_tex_ref: sys::CUtexref, dim: ::std::ffi::c_int, am: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetaddress_v2 {
@@ -3033,7 +3033,7 @@ pub mod cutexrefsetfiltermode {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexRefSetFilterMode", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_set_filter_mode(h_tex_ref: sys::CUtexref, fm: sys::CUfilter_mode) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_ref_set_filter_mode(h_tex_ref: sys::CUtexref, fm: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetflags {
@@ -3047,7 +3047,7 @@ pub mod cutexrefsetformat {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexRefSetFormat", version = 2000)]
-    pub unsafe extern "C" fn tex_ref_set_format(h_tex_ref: sys::CUtexref, fmt: sys::CUarray_format, num_packed_components: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_ref_set_format(h_tex_ref: sys::CUtexref, fmt: i32, num_packed_components: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetmaxanisotropy {
@@ -3061,7 +3061,7 @@ pub mod cutexrefsetmipmapfiltermode {
     use super::*;
 
     #[cuda_entry(symbol = "cuTexRefSetMipmapFilterMode", version = 5000)]
-    pub unsafe extern "C" fn tex_ref_set_mipmap_filter_mode(h_tex_ref: sys::CUtexref, fm: sys::CUfilter_mode) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn tex_ref_set_mipmap_filter_mode(h_tex_ref: sys::CUtexref, fm: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetmipmaplevelbias {

@@ -9,7 +9,9 @@ use cuda_entry_table::{Typedef, export};
 use super::binding::Linked;
 use super::find::{Call, Found};
 use crate::decl::{function_name, snake_case};
-use crate::rust_type::{callback_with_integers, qualified, uninit, writes_unproven};
+use crate::rust_type::{
+    callback_with_integers, passed_unproven, qualified, uninit, writes_unproven,
+};
 use cuda_entry_table::rules::table_range;
 
 /// One binding and what it becomes.
@@ -275,6 +277,9 @@ fn call_plan(call: &Call) -> Plan {
             }) {
                 // cudarc's callbacks take its enums: what the driver passes is any `int`.
                 callback
+            } else if let Some(ty) = passed_unproven(&p.ty, "::cuda_entry") {
+                // cudarc's enums and records carry no proof of how they are passed.
+                ty
             } else {
                 let ty = qualified(p.ty.spelling, &call.module);
                 // cudarc's structs and enums carry no proof that they hold every value the

@@ -16,7 +16,9 @@ use super::binding::Linked;
 use super::find::Found;
 use super::plan::{Origin, Plan, STATUS_TYPE, Status};
 use crate::decl::signature;
-use crate::rust_type::{callback_with_integers, qualified, uninit, writes_unproven};
+use crate::rust_type::{
+    callback_with_integers, passed_unproven, qualified, uninit, writes_unproven,
+};
 
 /// One replacement of a file's bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -345,7 +347,9 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
         // What the entry declares where the binding's own type is not proven to hold what the
         // driver produces, and how the shim passes the binding's value: a struct or an enum the
         // driver writes, as a `MaybeUninit` of it (the pointer cast); a callback taking an enum,
-        // with integers there (the function pointer transmuted: the same ABI).
+        // with integers there (the function pointer transmuted: the same ABI); an enum or a
+        // record passed by value, as its integer or the crate's record (transmuted: the size is
+        // checked, and the ABI is the C type's).
         let proven = |i: usize, ty: &str| -> Option<(String, Passed)> {
             let c = &typedef?.params.get(i)?.ty;
             if let Some(callback) =
@@ -356,7 +360,8 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
             if writes_unproven(c) {
                 return uninit(ty).map(|ty| (ty, Passed::Cast));
             }
-            None
+            // An enum or a record passed by value: its integer, the crate's record.
+            passed_unproven(c, "::cuda_entry").map(|ty| (ty, Passed::Transmuted))
         };
         let entry_params: Vec<String> = names
             .iter()

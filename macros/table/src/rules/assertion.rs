@@ -11,7 +11,7 @@ use super::signature::{
     Level, Site, by_value, elsewhere, is_unit, of_pointee, of_second, typedefs_note,
 };
 use super::validate::Checked;
-use crate::{CType, Class, Typedef};
+use crate::{CType, Class, Passing, Typedef};
 
 /// A `const` assertion of what the tokens of a declared type leave open, for the expansion to
 /// write: the compiler knows the type, the macro only its tokens. Each message is complete but for
@@ -25,7 +25,7 @@ pub struct Assertion<'a> {
     pub place: String,
     /// Its size and alignment must be the C type's.
     pub layout: Option<Expected>,
-    /// It must be a float, or must not be.
+    /// It must be passed as the C type is (`cuda_entry::ByValue`, of the C type's classes).
     pub class: Option<ClassRule>,
     /// It must be a data pointer (the C type is a `T *`): `cuda_entry::__private::CPointer`.
     pub pointer: bool,
@@ -92,9 +92,8 @@ pub struct Expected {
 /// ([`class_words`](crate::class_words)), `after`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassRule {
-    /// Whether the C type is `float` or `double`: the declared type must be neither an integer
-    /// nor a pointer. Otherwise (an integer, an enum, a pointer) it must not be `f32` or `f64`.
-    pub float: bool,
+    /// How C passes the type: the declared type's classes must be these.
+    pub passing: Passing,
     /// The message up to the words.
     pub before: String,
     /// The message after them.
@@ -295,10 +294,11 @@ fn assertion<'a>(
             after,
         })
     };
-    let class = left.class.then(|| {
+    // A status's check proves more than its class; a callback's checks its own.
+    let class = (left.class && !status && c.class != Class::FunctionPointer).then(|| {
         let (before, after) = site.class(c);
         ClassRule {
-            float: c.class == Class::Floating,
+            passing: c.passing(),
             before,
             after,
         }

@@ -17,7 +17,7 @@ use super::layout::{Read, read, type_text};
 use super::mistake::{Mistake, MistakeKind};
 use super::signature::{Site, is_unit};
 use super::validate::Checked;
-use crate::{CType, Callback, Class, Param, Typedef, class_words};
+use crate::{CType, Callback, Class, Param, Passing, Typedef, class_words};
 
 /// What the tokens of a type declared for a callback show.
 enum Shape<'a> {
@@ -326,8 +326,8 @@ pub struct Value {
     pub align: u32,
     /// The other layouts the typedef's headers gave it.
     pub also: Vec<(u32, u32)>,
-    /// Whether C passes it in a floating-point register.
-    pub float: bool,
+    /// How C passes it.
+    pub passing: Passing,
     /// The words after what is found: `, where C has `void *userData` (8 bytes, align 8, ...)`.
     pub words: String,
 }
@@ -356,7 +356,7 @@ impl Checked<'_> {
                     size,
                     align,
                     also: layouts.into_iter().skip(1).collect(),
-                    float: ty.class == Class::Floating,
+                    passing: ty.passing(),
                     words,
                 }
             };

@@ -464,38 +464,52 @@ impl Site {
     /// A class mismatch: the text before and after the words naming the declared type's class
     /// ([`class_words`]).
     pub(crate) fn class(&self, c: &CType) -> (String, String) {
-        if c.class == Class::Floating {
-            let float = if c.size == 8 { "f64" } else { "f32" };
-            (
+        let (passed, instead) = match c.class {
+            Class::Floating => {
+                let float = if c.size == 8 { "f64" } else { "f32" };
+                ("passed in a floating-point register", format!("`{float}`"))
+            }
+            Class::Pointer if c.pointer => {
+                ("passed in an integer register", "a pointer type".to_owned())
+            }
+            Class::Pointer => (
+                "passed in an integer register",
+                format!("a pointer type, or an integer of {} bytes", c.size),
+            ),
+            Class::FunctionPointer => (
+                "passed in an integer register",
+                "a function pointer type".to_owned(),
+            ),
+            Class::Record => (
+                "a record passed as its fields are",
                 format!(
-                    "{} is `{}`, passed in a floating-point register, but `{}` is ",
-                    self.position, self.c, self.rust
-                ),
-                format!(": declare it `{float}`"),
-            )
-        } else {
-            let instead = match c.class {
-                Class::Pointer => "a pointer type".to_owned(),
-                Class::FunctionPointer => "a function pointer type".to_owned(),
-                Class::Record => format!(
-                    "a type of its layout made of integers ({} bytes, align {})",
+                    "a `#[repr(C)]` struct of the C type's fields ({} bytes, align {}) that \
+                     derives `cuda_entry::ByValue`",
                     c.size, c.align
                 ),
-                _ => format!(
-                    "an integer type of {} bytes (`u{}` or `i{}`)",
+            ),
+            _ => (
+                "passed in an integer register",
+                format!(
+                    "an integer type of {} bytes (`u{}` or `i{}`), or a field-less enum of yours \
+                     with `#[repr(C)]` that derives `cuda_entry::ByValue`",
                     c.size,
                     c.size * 8,
                     c.size * 8
                 ),
-            };
-            (
-                format!(
-                    "{} is `{}`, passed in an integer register, but `{}` is ",
-                    self.position, self.c, self.rust
-                ),
-                format!(": declare it with {instead}"),
-            )
-        }
+            ),
+        };
+        (
+            format!(
+                "{} is `{}`, {passed}, but `{}` is ",
+                self.position, self.c, self.rust
+            ),
+            if c.class == Class::Floating {
+                format!(": declare it {instead}")
+            } else {
+                format!(": declare it with {instead}")
+            },
+        )
     }
 
     /// A size and alignment mismatch: the text before and after the declared type's layout.
