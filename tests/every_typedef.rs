@@ -58,7 +58,7 @@ fn named(c: &CType, defined: &mut BTreeMap<String, String>) -> String {
         Class::Record => {
             let name = format!("R{}x{}", c.size, c.align);
             let definition = format!(
-                "#[repr(C, align({}))]\n#[derive(Clone, Copy, cuda_entry::FromDriver)]\npub struct \
+                "#[repr(C, align({}))]\n#[derive(Clone, Copy, cuda_entry::FromDriver, cuda_entry::ByValue)]\npub struct \
                  {name}([u8; {}]);",
                 c.align, c.size
             );
