@@ -187,6 +187,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ("callback-not-a-function", &["callback_mismatch"]),
     ("callback-rust-abi", &["callback_mismatch"]),
     ("callback-wrong-signature", &["callback_mismatch"]),
+    ("reference-in-callback-parameter", &["callback_mismatch"]),
     ("integer-where-float-due", &["float_mismatch"]),
     ("missing-return", &["missing_return"]),
     ("pointee-of-no-header-layout", &["pointee_mismatch"]),

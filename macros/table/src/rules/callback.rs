@@ -111,6 +111,17 @@ pub(crate) fn check_callback(
     }
     let within = Toolkits::of(typedef);
     for (k, (arg, c)) in f.inputs.iter().zip(callback.params).enumerate() {
+        if is_reference(&arg.ty) {
+            // A reference's lifetime is the function pointer's own generic parameter, which no
+            // C caller can be asked about (rustc: "not general enough"); the driver passes an
+            // address, which a raw pointer carries.
+            return wrong(format!(
+                "has `{}` as parameter {}, a reference, whose lifetime a C caller cannot promise \
+                 (a raw pointer carries the address)",
+                type_text(&arg.ty),
+                k + 1
+            ));
+        }
         let r = read(&arg.ty);
         if let Err(w) = judge(&c.ty, &r, within) {
             return wrong(format!(
@@ -154,6 +165,28 @@ pub(crate) fn check_callback(
         }
     }
     Ok(())
+}
+
+/// Whether the type is a reference (`&mut u64`) or an `Option` of one.
+fn is_reference(ty: &Type) -> bool {
+    match ty {
+        Type::Paren(p) => is_reference(&p.elem),
+        Type::Group(g) => is_reference(&g.elem),
+        Type::Reference(_) => true,
+        Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return false;
+            };
+            match (last.ident == "Option", args.args.first(), args.args.len()) {
+                (true, Some(syn::GenericArgument::Type(inner)), 1) => is_reference(inner),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// What the declared type shows, in the words of a mismatch.
