@@ -18,30 +18,41 @@ use crate::request::Request;
 #[doc(hidden)]
 pub type Registered = Option<&'static Entry>;
 
-/// Every entry declared with `#[cuda_entry]` anywhere in the program, dependencies included,
-/// in no particular order.
+/// Every entry declared with `#[cuda_entry]` in this binary (the executable or shared library
+/// whose code calls it), dependencies included, in no particular order.
+///
+/// One binary, not the process: an executable and each library it loads (a plugin, a C shared
+/// library embedding a Rust staticlib) keep their own lists, and a library reads its own
+/// whatever else the process loaded (`RTLD_GLOBAL`, `LD_PRELOAD`): this function is inlined
+/// where it is called and finds the list and its cache through the calling binary's own section
+/// bounds, which no other binary's symbols can stand in for. Under rustc's link every
+/// declaration of every crate is listed; a C linker taking a Rust staticlib keeps only the
+/// archive members something references, so there a declaration the program cannot reach (no
+/// exported function calls it) is not linked, and not listed. `docs/deploying.md` has the
+/// shapes.
+#[inline(always)]
 pub fn entries() -> &'static [&'static Entry] {
-    // The list is gathered on the first call (the section may hold zero words between the
-    // entries) and published once. No lock: a thread that finds no list gathers one and offers
-    // it, and a losing offer is freed. Nothing ever waits on another thread, so a child forked
-    // while a thread of its parent was gathering simply gathers again.
-    static LIST: AtomicPtr<&'static [&'static Entry]> = AtomicPtr::new(ptr::null_mut());
-    let published = LIST.load(Ordering::Acquire);
+    gather(section::elements(), section::cache())
+}
+
+/// The entries of the registration `elements`, gathered on the first call for the binary whose
+/// `cache` it is (the section may hold zero words between the entries) and published once. No
+/// lock: a thread that finds no list gathers one and offers it, and a losing offer is freed.
+/// Nothing ever waits on another thread, so a child forked while a thread of its parent was
+/// gathering simply gathers again. Whichever binary's copy of this function runs, it reads the
+/// caller's elements into the caller's cache.
+fn gather(elements: &'static [Registered], cache: &'static Cache) -> &'static [&'static Entry] {
+    let published = cache.load(Ordering::Acquire);
     if !published.is_null() {
         // SAFETY: a published list is never freed nor changed.
         return unsafe { *published };
     }
-    let list: *mut [&'static Entry] = Box::into_raw(
-        section::elements()
-            .iter()
-            .flatten()
-            .copied()
-            .collect::<Box<[_]>>(),
-    );
+    let list: *mut [&'static Entry] =
+        Box::into_raw(elements.iter().flatten().copied().collect::<Box<[_]>>());
     // SAFETY: just allocated, and freed below only if never published (then never read again).
     let gathered: &'static [&'static Entry] = unsafe { &*list };
     let offer = Box::into_raw(Box::new(gathered));
-    match LIST.compare_exchange(ptr::null_mut(), offer, Ordering::AcqRel, Ordering::Acquire) {
+    match cache.compare_exchange(ptr::null_mut(), offer, Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => gathered,
         Err(winner) => {
             // SAFETY: `offer` and `list` were never published: this thread owns them. The
@@ -54,6 +65,9 @@ pub fn entries() -> &'static [&'static Entry] {
         }
     }
 }
+
+/// Where a binary's gathered list is published.
+type Cache = AtomicPtr<&'static [&'static Entry]>;
 
 /// The registration section's bounds, as the linker of each object format marks them
 /// ([`cuda_entry_table::registration`] names the sections; each `#[cuda_entry]` declaration
@@ -125,8 +139,45 @@ mod section {
         pe: ".cureg01$a", ".cureg01$c";
     }
 
-    /// The section's elements.
+    /// The calling binary's cache of the gathered list. On ELF the one element of a section of
+    /// its own, found through the linker's start symbol, which is the binary's own (protected:
+    /// another library's cannot interpose it), where a static's symbol would be the first
+    /// loaded library's under `RTLD_GLOBAL`. Elsewhere (Mach-O's two-level namespace, PE's
+    /// imports) a static's symbol is already the binary's own.
+    #[inline(always)]
+    pub(super) fn cache() -> &'static super::Cache {
+        #[cfg(all(unix, not(target_vendor = "apple")))]
+        {
+            #[used]
+            #[unsafe(link_section = "set_cuda_entry_cache_0_1")]
+            static CACHE: super::Cache = super::Cache::new(core::ptr::null_mut());
+            unsafe extern "Rust" {
+                #[link_name = "__start_set_cuda_entry_cache_0_1"]
+                static CACHE_START: [super::Cache; 0];
+            }
+            // A reference to the static's own symbol, so that a C linker taking the crate from
+            // an archive pulls in the member that holds it (the start symbol, which the linker
+            // makes, pulls nothing); its value is not used: another binary's may stand there.
+            core::hint::black_box(&raw const CACHE);
+            // SAFETY: the section holds `CACHE`, the one element of this binary's copy of the
+            // crate (a semver-incompatible copy names another section): the start symbol is its
+            // address.
+            unsafe { &*(&raw const CACHE_START).cast::<super::Cache>() }
+        }
+        #[cfg(not(all(unix, not(target_vendor = "apple"))))]
+        {
+            static CACHE: super::Cache = super::Cache::new(core::ptr::null_mut());
+            &CACHE
+        }
+    }
+
+    /// The section's elements: the calling binary's (inlined, so the bounds are its own).
+    #[inline(always)]
     pub(super) fn elements() -> &'static [Registered] {
+        // As for the cache: the runtime's own element pulls in the member that makes the section
+        // exist where the binary links no declaration.
+        #[cfg(unix)]
+        core::hint::black_box(&raw const NONE);
         let start = (&raw const START).cast::<Registered>();
         let stop = (&raw const STOP).cast::<Registered>();
         let bytes = (stop as usize).saturating_sub(start as usize);
@@ -172,9 +223,17 @@ mod section {
 /// finds an entry another thread is resolving waits for that resolution and takes its outcome; an
 /// entry already resolved (or already failed: errors are cached) is not asked again, so a second
 /// `preload_all` asks the driver nothing and reports the same failures.
+///
+/// # Scope
+/// This binary's entries ([`entries`]): a library's own when a library calls it.
+#[inline(always)]
 pub fn preload_all() -> Result<(), PreloadError> {
+    preload_these(entries())
+}
+
+fn preload_these(entries: &'static [&'static Entry]) -> Result<(), PreloadError> {
     let mut failures = Vec::new();
-    resolve_all(entries().iter().copied(), |entry, error| {
+    resolve_all(entries.iter().copied(), |entry, error| {
         // An optional entry's error is cached all the same: the fallback's `is_available()`
         // then answers at once.
         if !entry.is_optional() {
@@ -200,10 +259,16 @@ pub struct Requirements {
     pub optional: Vec<Request>,
 }
 
-/// What the program's declared entries need of the driver. Asks nothing.
+/// What this binary's declared entries ([`entries`]: the executable's, or a library's own) need
+/// of the driver. Asks nothing.
+#[inline(always)]
 pub fn requirements() -> Requirements {
+    requirements_of(entries())
+}
+
+fn requirements_of(entries: &[&'static Entry]) -> Requirements {
     let (mut optional, mut required) = (Vec::new(), Vec::new());
-    for entry in self::entries() {
+    for entry in entries {
         let list = if entry.is_optional() {
             &mut optional
         } else {
