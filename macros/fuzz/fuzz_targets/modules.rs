@@ -23,6 +23,9 @@ mod lint;
 #[path = "../../src/pipeline.rs"]
 mod pipeline;
 #[allow(dead_code)]
+#[path = "../../src/probes.rs"]
+mod probes;
+#[allow(dead_code)]
 #[path = "../../src/shape.rs"]
 mod shape;
 #[allow(dead_code)]
