@@ -31,42 +31,43 @@ pub enum Byte {
     Float64,
 }
 
-impl Byte {
-    /// The class of a byte covered by both `self` and `other` (fields of a union): the same, or
-    /// an integer where they differ (a register that holds both is an integer one).
-    const fn merge(self, other: Byte) -> Byte {
-        match (self, other) {
-            (Byte::Padding, b) | (b, Byte::Padding) => b,
-            (a, b) if a as u8 == b as u8 => a,
-            _ => Byte::Integer,
-        }
-    }
-
-    /// Whether a byte of this class may stand where C has `c`: the same class, anything where C
-    /// has padding, and an integer and a pointer for each other inside a record (they travel in
-    /// the same registers; a scalar's kind is judged apart, [`Classes::passes_as`]).
-    const fn stands_for(self, c: Byte) -> bool {
-        match (self, c) {
-            (_, Byte::Padding) => true,
-            (Byte::Integer | Byte::Pointer, Byte::Integer | Byte::Pointer) => true,
-            (a, b) => a as u8 == b as u8,
-        }
-    }
-}
-
 /// How many leading bytes [`Classes`] records: every record a driver function takes by value is
 /// 64 bytes or fewer, and larger ones travel in memory on every convention.
 pub const TRACKED: usize = 64;
 
+/// The bits of bytes `offset .. offset + count`, cut at [`TRACKED`].
+const fn span(offset: usize, count: usize) -> u64 {
+    if offset >= TRACKED || count == 0 {
+        return 0;
+    }
+    let end = if offset + count > TRACKED {
+        TRACKED
+    } else {
+        offset + count
+    };
+    let width = end - offset;
+    let ones = if width == TRACKED {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    ones << offset
+}
+
 /// How the C calling convention passes a value: its size, whether it is one scalar (an integer,
 /// a float, a pointer) or an aggregate (a struct, a union, an array), and the class of each of
-/// its first [`TRACKED`] bytes. Built with the `const` constructors, as `#[derive(ByValue)]`
-/// does: `Classes::record(size_of::<T>()).field(offset_of!(T, x), <X as ByValue>::CLASSES)`.
+/// its first [`TRACKED`] bytes (a bit per byte for each class: comparing two is a few
+/// operations, which the compiler evaluates once per declared type). Built with the `const`
+/// constructors, as `#[derive(ByValue)]` does:
+/// `Classes::record(size_of::<T>()).field(offset_of!(T, x), <X as ByValue>::CLASSES)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Classes {
     size: usize,
     aggregate: bool,
-    bytes: [Byte; TRACKED],
+    integer: u64,
+    pointer: u64,
+    float32: u64,
+    float64: u64,
 }
 
 impl Classes {
@@ -77,19 +78,33 @@ impl Classes {
     /// A C `double`: `f64`.
     pub const F64: Classes = Classes::scalar(8, Byte::Float64);
 
-    /// A scalar of `size` bytes of class `byte`.
-    const fn scalar(size: usize, byte: Byte) -> Classes {
-        let mut bytes = [Byte::Padding; TRACKED];
-        let mut i = 0;
-        while i < size && i < TRACKED {
-            bytes[i] = byte;
-            i += 1;
-        }
+    /// Nothing yet: `size` bytes of padding.
+    const fn empty(size: usize, aggregate: bool) -> Classes {
         Classes {
             size,
-            aggregate: false,
-            bytes,
+            aggregate,
+            integer: 0,
+            pointer: 0,
+            float32: 0,
+            float64: 0,
         }
+    }
+
+    /// These classes with the bits `bits` of class `byte` added (padding adds nothing).
+    const fn with(mut self, bits: u64, byte: Byte) -> Classes {
+        match byte {
+            Byte::Padding => {}
+            Byte::Integer => self.integer |= bits,
+            Byte::Pointer => self.pointer |= bits,
+            Byte::Float32 => self.float32 |= bits,
+            Byte::Float64 => self.float64 |= bits,
+        }
+        self
+    }
+
+    /// A scalar of `size` bytes of class `byte`.
+    const fn scalar(size: usize, byte: Byte) -> Classes {
+        Classes::empty(size, false).with(span(0, size), byte)
     }
 
     /// An integer (a C integer or enum) of `size` bytes.
@@ -100,23 +115,27 @@ impl Classes {
     /// A struct, union or array of `size` bytes with no field yet: all padding. Add each field
     /// with [`field`](Classes::field).
     pub const fn record(size: usize) -> Classes {
-        Classes {
-            size,
-            aggregate: true,
-            bytes: [Byte::Padding; TRACKED],
-        }
+        Classes::empty(size, true)
     }
 
     /// The record with a field of `field`'s classes at `offset` (a union's fields all at 0:
-    /// where they overlap, bytes of different classes are an integer's).
+    /// where they overlap, bytes of different classes are an integer's, a register that holds
+    /// both being an integer one).
     #[must_use]
     pub const fn field(mut self, offset: usize, field: Classes) -> Classes {
-        let mut i = 0;
-        while i < field.size && offset + i < TRACKED {
-            let at = offset + i;
-            self.bytes[at] = self.bytes[at].merge(field.byte(i));
-            i += 1;
+        if offset >= TRACKED {
+            return self;
         }
+        self.integer |= field.integer << offset;
+        self.pointer |= field.pointer << offset;
+        self.float32 |= field.float32 << offset;
+        self.float64 |= field.float64 << offset;
+        let (i, p, f, d) = (self.integer, self.pointer, self.float32, self.float64);
+        let overlap = (i & p) | (i & f) | (i & d) | (p & f) | (p & d) | (f & d);
+        self.integer |= overlap;
+        self.pointer &= !overlap;
+        self.float32 &= !overlap;
+        self.float64 &= !overlap;
         self
     }
 
@@ -129,7 +148,23 @@ impl Classes {
 
     /// An array of `count` elements of `element`'s classes.
     pub const fn array(element: Classes, count: usize) -> Classes {
-        let mut array = Classes::record(element.size * count);
+        let size = element.size * count;
+        let mut array = Classes::record(size);
+        // An element of one class over all its bytes (an integer, a float, a pointer): one run.
+        let whole = span(0, element.size);
+        let kinds = [
+            (element.integer, Byte::Integer),
+            (element.pointer, Byte::Pointer),
+            (element.float32, Byte::Float32),
+            (element.float64, Byte::Float64),
+        ];
+        let mut k = 0;
+        while k < kinds.len() {
+            if element.size != 0 && kinds[k].0 == whole {
+                return array.with(span(0, size), kinds[k].1);
+            }
+            k += 1;
+        }
         let mut i = 0;
         while i < count && i * element.size < TRACKED {
             array = array.field(i * element.size, element);
@@ -163,36 +198,43 @@ impl Classes {
 
     /// The class of byte `i` (padding past the size and past [`TRACKED`]).
     pub const fn byte(&self, i: usize) -> Byte {
-        if i < self.size && i < TRACKED {
-            self.bytes[i]
+        let bit = span(i, 1) & span(0, self.size);
+        if self.integer & bit != 0 {
+            Byte::Integer
+        } else if self.pointer & bit != 0 {
+            Byte::Pointer
+        } else if self.float32 & bit != 0 {
+            Byte::Float32
+        } else if self.float64 & bit != 0 {
+            Byte::Float64
         } else {
             Byte::Padding
         }
     }
 
-    /// The first byte, counting from `from`, at which a value of these classes does not pass
-    /// as the C type of classes `c` (`None`: it passes). A scalar stands only for a scalar and
-    /// an aggregate for an aggregate (Windows x64 passes a struct of one `float` in an integer
-    /// register, a `float` in a floating-point one); a scalar's bytes are all of its class, so
-    /// an integer does not stand for a pointer; a record's bytes are judged one by one.
+    /// The first byte at which a value of these classes does not pass as the C type of classes
+    /// `c` (`None`: it passes). A scalar stands only for a scalar and an aggregate for an
+    /// aggregate (Windows x64 passes a struct of one `float` in an integer register, a `float`
+    /// in a floating-point one); a scalar's bytes are all of its class, so an integer does not
+    /// stand for a pointer; a record's bytes are judged one by one, anything standing where C
+    /// has padding, and an integer and a pointer for each other (they travel in the same
+    /// registers).
     pub const fn mismatch(&self, c: &Classes) -> Option<usize> {
         if self.aggregate != c.aggregate || self.size != c.size {
             return Some(0);
         }
-        let mut i = 0;
-        while i < self.size && i < TRACKED {
-            let (found, expected) = (self.bytes[i], c.bytes[i]);
-            let fits = if self.aggregate {
-                found.stands_for(expected)
-            } else {
-                found as u8 == expected as u8 || matches!(expected, Byte::Padding)
-            };
-            if !fits {
-                return Some(i);
-            }
-            i += 1;
+        let floats = (c.float32 & !self.float32) | (c.float64 & !self.float64);
+        let words = if self.aggregate {
+            (c.integer | c.pointer) & !(self.integer | self.pointer)
+        } else {
+            (c.integer & !self.integer) | (c.pointer & !self.pointer)
+        };
+        let bad = floats | words;
+        if bad == 0 {
+            None
+        } else {
+            Some(bad.trailing_zeros() as usize)
         }
-        None
     }
 
     /// Whether a value of these classes passes as the C type of classes `c`
