@@ -352,17 +352,7 @@ macro_rules! function_pointers {
         }
     };
 }
-function_pointers!(
-    (),
-    (A),
-    (A, B),
-    (A, B, C),
-    (A, B, C, D),
-    (A, B, C, D, E),
-    (A, B, C, D, E, F),
-    (A, B, C, D, E, F, G),
-    (A, B, C, D, E, F, G, H)
-);
+every_arity!(function_pointers);
 
 macro_rules! transparent {
     ($($wrapper:ident),* $(,)?) => {

@@ -25,6 +25,25 @@
 //! or driver moves on), and check that the driver is at least that new before asking.
 #![deny(missing_docs, unreachable_pub)]
 
+/// Calls `$impls!` with the parameter lists of function pointers of zero to eight parameters: the
+/// arities the proofs ([`ByValue`], [`FromDriver`]) are implemented for (a C callback has at most
+/// five).
+macro_rules! every_arity {
+    ($impls:ident) => {
+        $impls!(
+            (),
+            (A),
+            (A, B),
+            (A, B, C),
+            (A, B, C, D),
+            (A, B, C, D, E),
+            (A, B, C, D, E, F),
+            (A, B, C, D, E, F, G),
+            (A, B, C, D, E, F, G, H)
+        );
+    };
+}
+
 mod by_value;
 mod driver;
 mod entry;
