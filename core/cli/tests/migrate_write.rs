@@ -440,3 +440,41 @@ fn a_dry_run_into_a_pipe_is_a_patch_of_the_files_own_bytes() {
         Err(e) => eprintln!("SKIPPED applying the diff with patch -p0: {e}"),
     }
 }
+
+#[test]
+fn a_nested_crate_is_left_and_said() {
+    // cargo-fuzz's layout: `fuzz/` is a crate with a `[workspace]` of its own. Before, its
+    // sources were rewritten and the dependency went into the outer manifest: the nested crate no
+    // longer built, and the command said nothing.
+    let mut files = fixture(0);
+    let source = files[Path::new("src/lib.rs")].clone();
+    files.insert(PathBuf::from("fuzz/fuzz_targets/bindings.rs"), source);
+    files.insert(
+        PathBuf::from("fuzz/Cargo.toml"),
+        b"[package]\nname = \"gpu-sys-fuzz\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[workspace]\nmembers = [\".\"]\n"
+            .to_vec(),
+    );
+    let dir = scratch("write-nested").join("gpu-sys");
+    restore(&dir, &files);
+    let out = write_outside_git(&dir);
+    assert_eq!(out.status, 0, "{out:?}");
+    let after = snapshot(&dir);
+    for nested in ["fuzz/fuzz_targets/bindings.rs", "fuzz/Cargo.toml"] {
+        assert!(
+            after[Path::new(nested)] == files[Path::new(nested)],
+            "{nested} is the nested crate's, left as it was:\n{}",
+            String::from_utf8_lossy(&after[Path::new(nested)])
+        );
+    }
+    assert_ne!(
+        after[Path::new("src/lib.rs")],
+        files[Path::new("src/lib.rs")]
+    );
+    let manifest = String::from_utf8_lossy(&after[Path::new("Cargo.toml")]).into_owned();
+    assert!(manifest.contains("cuda-entry"), "{manifest}");
+    assert!(
+        out.stderr.contains("fuzz is a crate of its own") && out.stderr.contains("not migrated"),
+        "{}",
+        out.stderr
+    );
+}

@@ -126,6 +126,44 @@ fn minimal_edit(old: &str, new: &str) -> Option<Edit> {
     })
 }
 
+/// `inputs` without the files of crates nested in the crate folders `given` (a folder under one
+/// of them, not given itself, with a `Cargo.toml`), and those crates' folders, sorted.
+fn without_nested_crates(inputs: Vec<Input>, given: &[&PathBuf]) -> (Vec<Input>, Vec<PathBuf>) {
+    let mut nested: Vec<PathBuf> = Vec::new();
+    let kept = inputs
+        .into_iter()
+        .filter(|input| {
+            let Input::File(file) = input else {
+                return true;
+            };
+            let Some(root) = given
+                .iter()
+                .filter(|c| file.starts_with(c))
+                .max_by_key(|c| c.components().count())
+            else {
+                return true;
+            };
+            // The nearest folder above the file, up to the crate given, with a manifest.
+            let owner = file
+                .ancestors()
+                .skip(1)
+                .take_while(|dir| *dir != root.as_path() && dir.starts_with(root))
+                .find(|dir| dir.join("Cargo.toml").is_file());
+            match owner {
+                Some(dir) => {
+                    if !nested.iter().any(|n| n == dir) {
+                        nested.push(dir.to_path_buf());
+                    }
+                    false
+                }
+                None => true,
+            }
+        })
+        .collect();
+    nested.sort();
+    (kept, nested)
+}
+
 /// A crate folder given: one with a `Cargo.toml`.
 fn is_crate(path: &Path) -> bool {
     path.is_dir() && path.join("Cargo.toml").is_file()
@@ -153,6 +191,23 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         ));
     }
     let (inputs, mut bad) = walk::collect(&options.paths, walk::Look::Sources);
+    // A crate nested in a crate folder given (cargo-fuzz's `fuzz/`, with a `[workspace]` of its
+    // own; a workspace member) is another crate: its sources are not this crate's, and the
+    // dependency they would need is not this manifest's. Left, and said, unless given itself.
+    let (inputs, nested) = without_nested_crates(inputs, &crate_dirs);
+    for dir in &nested {
+        eprintln!(
+            "note: {} is a crate of its own ({}): not migrated with {}; run `cuda-entry migrate \
+             {}` for it",
+            shown::path(dir),
+            shown::path(&dir.join("Cargo.toml")),
+            crate_dirs
+                .iter()
+                .find(|c| dir.starts_with(c))
+                .map_or_else(String::new, |c| shown::path(c).to_string()),
+            shown::path(dir)
+        );
+    }
     if rewriting && inputs.contains(&Input::Stdin) {
         bad.push(
             "-: standard input cannot be rewritten: name the file, or drop --write/--dry-run to \
