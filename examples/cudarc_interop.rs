@@ -13,13 +13,13 @@
 //! Without a driver: cudarc's loader would panic (it `dlopen`s its standard names and panics with
 //! `Unable to dynamically load the "cuda" shared library` when none opens), so the program asks
 //! cuda-entry first (`cuda_entry::driver_info()`), says so, and re-runs itself against the
-//! simulated driver (core/sim/simdriver). cudarc cannot be pointed at the simulator: it has no
-//! variable naming a library file, and behind a `libcuda.so.1` link on `LD_LIBRARY_PATH` it
-//! fails in `CudaContext::new` on `cuDeviceGetAttribute`, which the simulator does not implement
-//! (it answers 801, `CUDA_ERROR_NOT_SUPPORTED`).
-//! So that run shows the cuda-entry part on a context of its own and says the cudarc part needs a
-//! real driver. On a real driver, cudarc runs only once it is known to have opened the same
-//! library as cuda-entry (`cudarc_can_share_the_driver`).
+//! simulated driver (core/sim/simdriver), through the testing kit's `Config::apply_to`, which
+//! also puts the simulated driver on `LD_LIBRARY_PATH` as `libcuda.so` (Linux). cudarc's loader,
+//! which has no variable naming a library file and opens only its standard names, then finds it,
+//! and the whole program runs there: the simulator implements what cudarc's safe API calls here.
+//! Wherever cudarc would open another library than cuda-entry's, or none (a run with only
+//! `CUDA_ENTRY_DRIVER_PATH` set, Windows), the program shows the cuda-entry part on a context of
+//! its own and says why the cudarc part did not run (`cudarc_can_share_the_driver`).
 //!
 //!     cargo run --example cudarc_interop
 //!
@@ -143,26 +143,23 @@ fn main() -> ExitCode {
     );
     print_exports(simulated);
 
-    let outcome = if simulated {
-        println!(
-            "\ncudarc: not run. cudarc 0.19 cannot use the simulated driver: its loader opens only \
-             the standard names (libcuda.so, libcuda.so.1, ...) through the system's library \
-             search, with no variable naming a file, and even when a `libcuda.so.1` link on \
-             LD_LIBRARY_PATH leads it there, it fails at the first function the simulator does \
-             not implement (CudaContext::new calls cuDeviceGetAttribute, which answers 801, \
-             CUDA_ERROR_NOT_SUPPORTED). The cudarc part needs a real driver."
-        );
-        cuda_entry_alone(&info, "the SIMULATED driver", "needs a real driver")
+    let driver = if simulated {
+        "the SIMULATED driver"
     } else {
-        match cudarc_can_share_the_driver() {
-            Ok(how) => {
-                println!("\ncudarc: {how}");
-                with_cudarc(&info)
-            }
-            Err(why) => {
-                println!("\ncudarc: not run: {why}. The cudarc part needs the same real driver.");
-                cuda_entry_alone(&info, "the driver", "did not run (see above)")
-            }
+        "the driver"
+    };
+    let outcome = match cudarc_can_share_the_driver() {
+        Ok(how) => {
+            println!("\ncudarc: {how}");
+            with_cudarc(&info)
+        }
+        Err(why) => {
+            println!(
+                "\ncudarc: not run: {why}. The cudarc part needs the driver cuda-entry uses, where \
+                 cudarc's loader finds it (for the simulated driver: a run through the testing \
+                 kit's Config::apply_to, which puts it on LD_LIBRARY_PATH)."
+            );
+            cuda_entry_alone(&info, driver, "did not run (see above)")
         }
     };
     match outcome {

@@ -77,10 +77,10 @@ fn main() -> ExitCode {
             run: driver_11080_uses_the_four_argument_query,
         },
         Scenario {
-            name: "driver_before_11_3_has_no_getprocaddress",
+            name: "driver_before_11_3_resolves_by_export_name",
             driver: Driver::Sim(sim::Driver::BeforeCuda113),
             env: &[],
-            run: driver_before_11_3_has_no_getprocaddress,
+            run: driver_before_11_3_resolves_by_export_name,
         },
         Scenario {
             name: "stub_library_is_named",
@@ -469,27 +469,60 @@ fn driver_11080_uses_the_four_argument_query() {
     assert_eq!(sim.calls("cuGetProcAddress_v2"), 0);
 }
 
-fn driver_before_11_3_has_no_getprocaddress() {
-    let err = legacy(c"cuMemAlloc", 3020).resolve().unwrap_err();
-    assert!(
-        matches!(err.kind(), ErrorKind::NoGetProcAddress { .. })
-            && err.driver_version() == Some(11020),
-        "{err:?}"
+fn driver_before_11_3_resolves_by_export_name() {
+    let sim = simulator();
+    let info =
+        cuda_entry::driver_info().expect("loads: a driver without cuGetProcAddress is a driver");
+    assert_eq!(
+        (info.version, info.bootstrap),
+        (11020, Bootstrap::ExportName)
     );
-    let text = err.to_string();
-    assert!(
-        text.contains("cannot resolve cuMemAlloc version 3020")
-            && text.contains("CUDA 11.2")
-            && text.contains(">= CUDA 11.3"),
-        "{text}"
+    // Each entry is the export of its exact typedef, as a program linked against the driver gets.
+    assert_reaches(&sim, legacy(c"cuMemAlloc", 2000), "cuMemAlloc");
+    assert_reaches(&sim, legacy(c"cuMemAlloc", 3020), "cuMemAlloc_v2");
+    assert_reaches(&sim, legacy(c"cuCtxDestroy", 4000), "cuCtxDestroy_v2");
+    assert_reaches(
+        &sim,
+        per_thread(c"cuMemcpyHtoD", 7000),
+        "cuMemcpyHtoD_v2_ptds",
     );
-    let plain = cuda_entry::driver_version().unwrap_err();
-    assert!(
-        matches!(plain.kind(), ErrorKind::NoGetProcAddress { .. })
-            && plain.request().is_none()
-            && plain.driver_version() == Some(11020),
-        "{plain:?}"
-    );
+    assert_reaches(&sim, per_thread(c"cuMemAlloc", 3020), "cuMemAlloc_v2");
+    assert_reaches(&sim, legacy(c"cuMemcpyHtoD", 3020), "cuMemcpyHtoD_v2");
+    // Nothing asked the driver but the loader: there is no query to ask.
+    assert_eq!(sim.calls("cuGetProcAddress"), 0);
+    // A call through the pointer reaches the simulated function.
+    let mem_alloc = legacy(c"cuMemAlloc", 3020);
+    // SAFETY: cuMemAlloc_v2's C signature; the simulator checks its context first.
+    let alloc: unsafe extern "C" fn(*mut CUdeviceptr, usize) -> CUresult =
+        unsafe { std::mem::transmute(mem_alloc.resolve().unwrap().as_ptr()) };
+    // SAFETY: a valid out-pointer; no context is current, so it answers 3 or 201, not 801.
+    let code = unsafe { alloc(&mut 0, 8) };
+    assert!(code == CUresult(3) || code == CUresult(201), "{code:?}");
+    assert_eq!(sim.last_call(), "cuMemAlloc_v2");
+
+    // Newer than the driver: refused before any lookup.
+    let err = legacy(c"cuCtxCreate", 12050).resolve().unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::DriverTooOld), "{err:?}");
+    // No export is known for it: refused, never guessed.
+    for err in [
+        legacy(c"cuFoo", 11000).resolve().unwrap_err(),
+        legacy(c"cuMemAlloc", 2010).resolve().unwrap_err(),
+        per_thread(c"cuLaunchKernel", 4000).resolve().unwrap_err(),
+    ] {
+        assert!(
+            matches!(err.kind(), ErrorKind::NoGetProcAddress { .. })
+                && err.driver_version() == Some(11020),
+            "{err:?}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains("CUDA 11.2")
+                && text.contains("no export is known to implement this typedef")
+                && text.contains(">= CUDA 11.3"),
+            "{text}"
+        );
+    }
+    assert_eq!(cuda_entry::driver_version().unwrap(), 11020);
 }
 
 fn stub_library_is_named() {

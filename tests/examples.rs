@@ -376,11 +376,11 @@ fn the_elf_reader_rejects_what_is_not_elf64() {
     }
 }
 
-/// Against the simulator the example says cudarc cannot run there and why, runs the cuda-entry
-/// part on a context of its own (the 13.0 `cuCtxGetDevice` ABI on a 13.0 driver, the 2.0 one on a
-/// 12.8 driver), never panics, and exits 0. It also does not link to libcuda: cudarc is built
-/// with `dynamic-loading`. (The cudarc part itself needs a real driver: `cargo run --example
-/// cudarc_interop` there.)
+/// Against the simulator named by `CUDA_ENTRY_DRIVER_PATH` alone, where cudarc's loader cannot
+/// find it, the example says the cudarc part did not run and why, runs the cuda-entry part on a
+/// context of its own (the 13.0 `cuCtxGetDevice` ABI on a 13.0 driver, the 2.0 one on a 12.8
+/// driver), never panics, and exits 0. It also does not link to libcuda: cudarc is built with
+/// `dynamic-loading`. (Through the kit, cudarc runs too: the next test.)
 #[test]
 fn cudarc_interop_runs_the_cuda_entry_part_and_says_cudarc_needs_a_real_driver() {
     let text = run_ok("cudarc_interop", sim::Driver::Current, &[]);
@@ -397,11 +397,11 @@ fn cudarc_interop_runs_the_cuda_entry_part_and_says_cudarc_needs_a_real_driver()
             "expected {symbol} {version} legacy -> {export} in:\n{text}"
         );
     }
+    assert_contains(&text, "cudarc: not run: ");
     assert_contains(
         &text,
-        "cudarc: not run. cudarc 0.19 cannot use the simulated driver",
+        "The cudarc part needs the driver cuda-entry uses, where cudarc's loader finds it",
     );
-    assert_contains(&text, "The cudarc part needs a real driver.");
     assert!(!text.contains("CudaContext::new(0) retained"), "{text}");
     assert_contains(
         &text,
@@ -415,8 +415,8 @@ fn cudarc_interop_runs_the_cuda_entry_part_and_says_cudarc_needs_a_real_driver()
     );
     assert_contains(
         &text,
-        "OK: the cuda-entry part ran against the SIMULATED driver; the cudarc part needs a real \
-         driver",
+        "OK: the cuda-entry part ran against the SIMULATED driver; the cudarc part did not run \
+         (see above)",
     );
     assert!(!text.contains("panicked"), "{text}");
 
@@ -448,4 +448,35 @@ fn cudarc_interop_runs_the_cuda_entry_part_and_says_cudarc_needs_a_real_driver()
             "cudarc_interop links to the driver at load time: {needed:?}"
         );
     }
+}
+
+/// Through the testing kit (`Config::apply_to`, which puts the simulated driver on the child's
+/// `LD_LIBRARY_PATH` as `libcuda.so`), cudarc's loader opens the very library cuda-entry uses,
+/// and the whole example runs on the simulator: cudarc's context, stream and memory, and the
+/// declarations on cudarc's handles. Before the simulator implemented what cudarc's safe API
+/// calls, `CudaContext::new` failed there with 801.
+#[cfg(target_os = "linux")]
+#[test]
+fn cudarc_interop_runs_whole_through_the_kit() {
+    let mut command = target_command(example("cudarc_interop"));
+    command.env("CUDA_ENTRY_SIMULATED", "1");
+    sim::Config::new()
+        .version(13000)
+        .apply_to(&mut command)
+        .expect("the simulated driver is built");
+    let output = command.output().expect("the example runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    println!("{text}");
+    assert!(output.status.success(), "{text}");
+    assert_contains(
+        &text,
+        "cudarc: its loader opened the library cuda-entry uses",
+    );
+    assert_contains(&text, "CudaContext::new(0) retained");
+    assert!(!text.contains("not run"), "{text}");
+    assert!(!text.contains("panicked"), "{text}");
 }

@@ -175,6 +175,12 @@ kit_check() {
     CARGO_TARGET_DIR=target/outside cargo test --offline --locked \
       --manifest-path tests/cudarc-user/Cargo.toml $features
   done
+  # Issue 40's story: a program using cudarc's safe API, built against cudarc as published and as
+  # migrated by the command, run on the kit's drivers of CUDA 13.0, 12.2, 12.0, 11.8 and 11.2.
+  tests/story.sh
+  cargo fmt --check --manifest-path tests/story/Cargo.toml
+  CARGO_TARGET_DIR=target/story-original cargo clippy --locked \
+    --manifest-path tests/story/Cargo.toml --all-targets -- -D warnings
   # The kit and what it depends on, packaged and verified together (a local registry stands in
   # for crates.io, where none of them is yet).
   # Packaged in a target folder of its own, new each run: cargo extracts a local registry's

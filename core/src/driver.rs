@@ -30,6 +30,9 @@ enum Query {
     V2(GetProcAddressV2Fn),
     /// The 4-argument `cuGetProcAddress` (CUDA 11.3-11.8): no status.
     V1(GetProcAddressV1Fn),
+    /// Neither (drivers before CUDA 11.3): each entry is looked up by the name of the export that
+    /// implements its exact typedef, as a program linked against that driver would.
+    Export,
 }
 
 /// Which `cuGetProcAddress` export the loaded driver is asked through.
@@ -41,6 +44,12 @@ pub enum Bootstrap {
     /// The 4-argument `cuGetProcAddress` (drivers of CUDA 11.3 to 11.8): no status, so an unknown
     /// symbol and a too-low version both answer `CUDA_ERROR_NOT_FOUND`.
     GetProcAddress,
+    /// No `cuGetProcAddress` at all (drivers before CUDA 11.3): each entry is the export that
+    /// implements its exact typedef (`cuMemAlloc` at 3020 is the export `cuMemAlloc_v2`), found
+    /// by name where the headers name it; an entry without a known export is refused with
+    /// [`ErrorKind::NoGetProcAddress`](crate::ErrorKind::NoGetProcAddress), one the driver does
+    /// not export with [`ErrorKind::NotExported`](crate::ErrorKind::NotExported).
+    ExportName,
 }
 
 /// The loaded driver library.
@@ -48,7 +57,7 @@ pub enum Bootstrap {
 pub(crate) struct Driver {
     /// Kept for the life of the process (the driver lives in a `static`), so every pointer
     /// resolved from it stays valid.
-    _library: Library,
+    library: Library,
     path: Arc<str>,
     version: u32,
     query: Query,
@@ -124,6 +133,7 @@ pub fn driver_info() -> Result<DriverInfo, Error> {
         bootstrap: match driver.query {
             Query::V2(_) => Bootstrap::GetProcAddressV2,
             Query::V1(_) => Bootstrap::GetProcAddress,
+            Query::Export => Bootstrap::ExportName,
         },
     })
 }
@@ -199,14 +209,12 @@ fn bootstrap(library: Library, path: Arc<str>) -> Result<Driver, Error> {
         // CUDA 11.3 (drivers of 12.x keep it for old callers).
         Err(_) => match unsafe { library.get::<GetProcAddressV1Fn>(c"cuGetProcAddress") } {
             Ok(f) => Query::V1(*f),
-            Err(_) => {
-                let kind = ErrorKind::NoGetProcAddress { path };
-                return Err(Error::new(kind, None, Some(version)));
-            }
+            // A driver before CUDA 11.3: entries are found by their exports' names.
+            Err(_) => Query::Export,
         },
     };
     Ok(Driver {
-        _library: library,
+        library,
         path,
         version,
         query,
@@ -263,8 +271,33 @@ impl Driver {
                 }
                 code
             }
+            Query::Export => return self.by_export_name(request),
         };
         Err(self.query_failed(request, code))
+    }
+
+    /// A driver without `cuGetProcAddress`: the export that implements the request's exact
+    /// typedef, by name. Only where the headers name that export (`cuda_entry_table::EXPORTS`,
+    /// checked against the real driver's answers): a symbol the table does not know, or a
+    /// typedef no export is named for, is refused rather than guessed.
+    #[cold]
+    fn by_export_name(&self, request: Request) -> Result<NonNull<c_void>, Error> {
+        let refuse = |kind| Error::new(kind, Some(request), Some(self.version));
+        let Some(export) = export_for(request) else {
+            let path = self.path.clone();
+            return Err(refuse(ErrorKind::NoGetProcAddress { path }));
+        };
+        let mut name = Vec::with_capacity(export.len() + 1);
+        name.extend_from_slice(export.as_bytes());
+        name.push(0);
+        // SAFETY: the symbol is read as an address only; the macro's expansion transmutes it to
+        // the declaration's signature, which the table proves equal to the typedef this export
+        // implements (the same proof a cuGetProcAddress answer relies on).
+        let found = unsafe { self.library.get::<*mut c_void>(name.as_slice()) };
+        match found {
+            Ok(symbol) => answer(request, self.version, FOUND, *symbol),
+            Err(_) => Err(refuse(ErrorKind::NotExported { export })),
+        }
     }
 
     /// The error for a query that returned `code` instead of `CUDA_SUCCESS` (the error path only).
@@ -280,5 +313,91 @@ impl Driver {
             _ => ErrorKind::DriverError { code },
         };
         Error::new(kind, Some(request), Some(self.version))
+    }
+}
+
+/// The driver export implementing `request`'s typedef, where the headers name one: the export of
+/// that exact (symbol, version) in the request's default-stream flavour, or in the legacy one
+/// when the symbol has no per-thread exports (as `cuGetProcAddress` answers flags 2 for
+/// `cuMemAlloc`).
+fn export_for(request: Request) -> Option<&'static str> {
+    let exports = || {
+        cuda_entry_table::EXPORTS
+            .iter()
+            .filter(move |e| e.symbol == request.symbol)
+    };
+    let per_thread = request.stream == crate::request::Stream::PerThread
+        && exports().any(|e| e.stream.is_per_thread());
+    exports()
+        .find(|e| e.version == request.version && e.stream.is_per_thread() == per_thread)
+        .map(|e| e.name)
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use crate::request::{Resolver, Stream};
+
+    /// A "driver" without cuGetProcAddress whose library exports none of the driver's functions.
+    #[cfg(not(miri))]
+    fn without_exports() -> Driver {
+        // SAFETY: the C library's initialisers are already run in this process.
+        let library = unsafe { Library::new("libc.so.6") }.expect("libc");
+        Driver {
+            library,
+            path: "libc.so.6".into(),
+            version: 11020,
+            query: Query::Export,
+        }
+    }
+
+    #[test]
+    // Miri cannot dlopen a library; the test runs in every native stage.
+    #[cfg(not(miri))]
+    fn an_export_the_driver_lacks_is_named() {
+        let request = Request::new("cuMemAlloc", 3020, Stream::Legacy, Resolver::Driver);
+        let err = without_exports()
+            .resolve(c"cuMemAlloc", request)
+            .unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::NotExported {
+                export: "cuMemAlloc_v2"
+            }
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains("cuMemAlloc version 3020")
+                && text.contains("CUDA 11.2")
+                && text.contains("does not export `cuMemAlloc_v2`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn exports_are_those_of_the_exact_typedef() {
+        let at = |symbol, version, stream| {
+            export_for(Request::new(symbol, version, stream, Resolver::Driver))
+        };
+        assert_eq!(at("cuMemAlloc", 2000, Stream::Legacy), Some("cuMemAlloc"));
+        assert_eq!(
+            at("cuMemAlloc", 3020, Stream::Legacy),
+            Some("cuMemAlloc_v2")
+        );
+        assert_eq!(
+            at("cuMemAlloc", 3020, Stream::PerThread),
+            Some("cuMemAlloc_v2")
+        );
+        assert_eq!(at("cuMemAlloc", 3010, Stream::Legacy), None);
+        assert_eq!(
+            at("cuStreamSynchronize", 7000, Stream::PerThread),
+            Some("cuStreamSynchronize_ptsz")
+        );
+        assert_eq!(at("cuStreamSynchronize", 2000, Stream::PerThread), None);
+        assert_eq!(
+            at("cuStreamSynchronize", 2000, Stream::Legacy),
+            Some("cuStreamSynchronize")
+        );
+        assert_eq!(at("cuFoo", 2000, Stream::Legacy), None);
     }
 }

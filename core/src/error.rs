@@ -67,11 +67,21 @@ pub enum ErrorKind {
         reported: Option<i32>,
     },
     /// The driver has neither `cuGetProcAddress_v2` (CUDA 12.0+) nor `cuGetProcAddress`
-    /// (CUDA 11.3+): it predates driver entry point access.
+    /// (CUDA 11.3+), so entries are found by their exports' names
+    /// ([`Bootstrap::ExportName`](crate::Bootstrap::ExportName)), and no export is known to
+    /// implement this entry's typedef (a symbol newer than cuda-entry's table, or a typedef the
+    /// headers name no export for). Never guessed.
     #[non_exhaustive]
     NoGetProcAddress {
         /// The library opened.
         path: Arc<str>,
+    },
+    /// A driver without `cuGetProcAddress` (before CUDA 11.3) does not export the function that
+    /// implements this entry's typedef.
+    #[non_exhaustive]
+    NotExported {
+        /// The export looked up (`cuMemAlloc_v2`).
+        export: &'static str,
     },
     /// The driver is older than the typedef version asked for, so it cannot serve that ABI.
     /// The driver was not asked.
@@ -176,6 +186,7 @@ impl ErrorKind {
             ErrorKind::NotADriver { .. } => "not_a_driver",
             ErrorKind::DriverVersionUnavailable { .. } => "driver_version_unavailable",
             ErrorKind::NoGetProcAddress { .. } => "no_get_proc_address",
+            ErrorKind::NotExported { .. } => "not_exported",
             ErrorKind::DriverTooOld => "driver_too_old",
             ErrorKind::SymbolNotFound => "symbol_not_found",
             ErrorKind::VersionNotSufficient => "version_not_sufficient",
@@ -340,8 +351,15 @@ impl Error {
             ),
             ErrorKind::NoGetProcAddress { path } => write!(
                 f,
-                "the driver `{path}` reports {driver} and has no cuGetProcAddress; update the \
-                 driver to >= CUDA 11.3 (>= CUDA 12.0 recommended)"
+                "the driver `{path}` reports {driver} and has no cuGetProcAddress, and no export \
+                 is known to implement this typedef (cuda-entry looks entries up by their \
+                 exports' names there, and never guesses one); update the driver to >= CUDA 11.3 \
+                 (>= CUDA 12.0 recommended)"
+            ),
+            ErrorKind::NotExported { export } => write!(
+                f,
+                "the driver ({driver}) has no cuGetProcAddress and does not export `{export}`, \
+                 the function of this typedef; update the driver"
             ),
             ErrorKind::DriverTooOld => write!(
                 f,

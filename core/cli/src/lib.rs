@@ -367,6 +367,18 @@ struct MigrateArgs {
     /// (`0.1`) or a dependency's keys (`path = "../cuda-entry/core"`, `git = "URL", rev = "..."`).
     #[arg(long, value_name = "SPEC")]
     dependency: Option<String>,
+    /// Write required declarations: without it each is `optional`, since a bindings crate
+    /// declares what a driver may have, not what the program needs (requirements() and
+    /// preload_all() then judge the program's own declarations). For an application's own extern
+    /// block, every function of which it needs.
+    #[arg(long)]
+    required: bool,
+    /// After --write (or alone), build each crate given with `cargo build --all-targets` and
+    /// CUDA's variables removed (CUDA_PATH, CUDA_HOME, ...), and read every executable and
+    /// shared library it produces: none may need libcuda (nvcuda.dll). Says so per crate; exit
+    /// status 3 when one does not build or still needs the driver.
+    #[arg(long, conflicts_with = "dry_run")]
+    verify: bool,
 }
 
 #[derive(Debug, Args)]
@@ -453,6 +465,12 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             allow: migrate::Allow {
                 dirty: args.allow_dirty,
                 no_vcs: args.allow_no_vcs,
+            },
+            verify: args.verify,
+            entries: if args.required {
+                migrate::Entries::Required
+            } else {
+                migrate::Entries::Optional
             },
         }),
         Command::Completions(args) => {

@@ -178,6 +178,7 @@ fn bootstrap_name(bootstrap: Bootstrap) -> &'static str {
     match bootstrap {
         Bootstrap::GetProcAddressV2 => "cuGetProcAddress_v2",
         Bootstrap::GetProcAddress => "cuGetProcAddress",
+        Bootstrap::ExportName => "export names",
         _ => "unknown",
     }
 }
@@ -187,6 +188,10 @@ fn bootstrap_note(bootstrap: Bootstrap) -> &'static str {
         Bootstrap::GetProcAddressV2 => " (CUDA 12.0+: answers say why a request is refused)",
         Bootstrap::GetProcAddress => {
             " (CUDA 11.3-11.8: an unknown symbol and a too-low version both answer NOT_FOUND)"
+        }
+        Bootstrap::ExportName => {
+            " (before CUDA 11.3, no cuGetProcAddress: each typedef is the export the headers name \
+             for it)"
         }
         _ => "",
     }

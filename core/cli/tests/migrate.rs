@@ -37,6 +37,29 @@ fn kinds(b: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// A bindings crate's declarations are optional (they state what a driver may have, not what the
+/// program needs); `--required` writes them required, for an application's own extern block.
+#[test]
+fn declarations_are_optional_unless_required() {
+    for (args, optional) in [
+        (&["--json", "migrate/mixed.rs"][..], true),
+        (&["--json", "--required", "migrate/mixed.rs"][..], false),
+    ] {
+        let doc = json(&migrate(args));
+        let declaration = binding(&doc, "cuInit")["declaration"]
+            .as_str()
+            .expect("a declaration")
+            .to_owned();
+        let attribute = declaration.lines().next().unwrap_or_default();
+        assert_eq!(
+            attribute.ends_with(", optional)]"),
+            optional,
+            "{args:?}: {declaration}"
+        );
+        assert!(attribute.starts_with("#[cuda_entry(symbol = \"cuInit\", version = 2000"));
+    }
+}
+
 #[test]
 fn each_export_is_its_typedef() {
     let out = migrate(&["--json", "migrate/mixed.rs"]);
@@ -95,7 +118,7 @@ fn each_export_is_its_typedef() {
     // The user's own parameter names and types, and the per-thread stream said.
     assert_eq!(
         binding(&doc, "cuGraphicsMapResources_ptsz")["declaration"],
-        "#[cuda_entry(symbol = \"cuGraphicsMapResources\", version = 7000, stream = \"per_thread\")]\n\
+        "#[cuda_entry(symbol = \"cuGraphicsMapResources\", version = 7000, stream = \"per_thread\", optional)]\n\
          pub unsafe extern \"system\" fn cuGraphicsMapResources_ptsz(count: c_uint, resources: \
          *mut *mut std::ffi::c_void, hStream: *mut std::ffi::c_void) -> \
          ::cuda_entry::types::CUresult;"
@@ -258,7 +281,7 @@ fn write_rewrites_the_extern_items_and_nothing_else() {
     assert!(migrated.contains(
         "#[::cuda_entry::cuda_entry]\nunsafe extern \"C\" {\n    /// `cuInit` at version 2000 \
          (`PFN_cuInit_v2000`), for `cuInit`.\n    #[allow(non_snake_case)]\n    \
-         #[cuda_entry(symbol = \"cuInit\", version = 2000)]\n    pub fn cuInit_entry(flags: c_uint) -> ::cuda_entry::types::CUresult;\n"
+         #[cuda_entry(symbol = \"cuInit\", version = 2000, optional)]\n    pub fn cuInit_entry(flags: c_uint) -> ::cuda_entry::types::CUresult;\n"
     ));
     assert!(migrated.contains("pub unsafe extern \"C\" fn cuInit(flags: c_uint) -> CUresult {\n"));
     // The nested block had only driver functions: it is replaced, indented as it was.
@@ -377,13 +400,13 @@ fn calls_through_cudarc_get_their_declarations() {
     // Its types are named through the path the program reaches `sys` by.
     assert_eq!(
         binding(&doc, "sys::cuMemAlloc_v2")["declaration"],
-        "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]\npub unsafe extern \"C\" fn \
+        "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020, optional)]\npub unsafe extern \"C\" fn \
          mem_alloc(dptr: *mut sys::CUdeviceptr_v2, bytesize: usize) -> \
          ::cuda_entry::types::CUresult;"
     );
     assert_eq!(
         binding(&doc, "cu::cuDeviceGet")["declaration"],
-        "#[cuda_entry(symbol = \"cuDeviceGet\", version = 2000)]\npub unsafe extern \"C\" fn \
+        "#[cuda_entry(symbol = \"cuDeviceGet\", version = 2000, optional)]\npub unsafe extern \"C\" fn \
          device_get(device: *mut cu::CUdevice_v1, ordinal: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;"
     );
     let short = binding(&doc, "sys::cuMemcpyHtoD_v2");

@@ -227,14 +227,20 @@ fn bad_crates_and_dependencies_are_status_2() {
         "{}",
         out.stderr
     );
+    // A workspace whose member is missing: Cargo cannot list its members, and says why.
     std::fs::write(dir.join("Cargo.toml"), "[workspace]\nmembers = [\"a\"]\n").expect("write");
     let out = run(cuda_entry(), &["migrate", path]);
     assert_eq!(out.status, 2, "{out:?}");
     assert!(
-        out.stderr.contains("migrate each member crate"),
+        out.stderr.contains("could not list") && out.stderr.contains("Cargo.toml"),
         "{}",
         out.stderr
     );
+    // A manifest that is neither a package nor a workspace.
+    std::fs::write(dir.join("Cargo.toml"), "[dependencies]\n").expect("write");
+    let out = run(cuda_entry(), &["migrate", path]);
+    assert_eq!(out.status, 2, "{out:?}");
+    assert!(out.stderr.contains("not a crate"), "{}", out.stderr);
 }
 
 /// `cargo ARGS` in `dir`, offline, in a target folder of its own (kept between runs).
@@ -250,10 +256,35 @@ fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
         .expect("cargo runs")
 }
 
+/// `cuda-entry migrate --verify DIR`, building in the tests' target folder.
+fn verify(dir: &Path) -> common::Output {
+    let mut command = cuda_entry();
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("migrate-crate-target");
+    command
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("RUSTFLAGS");
+    run(
+        command,
+        &["migrate", "--verify", dir.to_str().expect("UTF-8")],
+    )
+}
+
 #[test]
 fn the_migrated_crate_is_lint_clean_and_passes_its_tests() {
     let dir = fixture_crate("migrate-crate-builds");
     let dependency = format!("path = {:?}", core());
+    // Before: it links libcuda, so it does not build where none is installed, or its artifacts
+    // need it where one is.
+    let before = verify(&dir);
+    assert_eq!(before.status, 3, "{before:?}");
+    assert!(
+        before
+            .stderr
+            .contains("does not build without CUDA installed")
+            || before.stderr.contains("still need the driver"),
+        "{}",
+        before.stderr
+    );
     let out = run(
         cuda_entry(),
         &[
@@ -281,6 +312,17 @@ fn the_migrated_crate_is_lint_clean_and_passes_its_tests() {
         clippy.status.success(),
         "{}",
         String::from_utf8_lossy(&clippy.stderr)
+    );
+    // After: it builds with CUDA's variables removed, and nothing it produces needs libcuda.
+    let after = verify(&dir);
+    assert_eq!(after.status, 0, "{after:?}");
+    assert!(
+        after
+            .stderr
+            .contains("builds without CUDA installed, and none of its")
+            && after.stderr.contains("artifacts needs libcuda"),
+        "{}",
+        after.stderr
     );
     let test = cargo(&dir, &["test", "--offline"]);
     let stdout = String::from_utf8_lossy(&test.stdout);

@@ -478,3 +478,107 @@ fn a_nested_crate_is_left_and_said() {
         out.stderr
     );
 }
+
+#[test]
+fn a_workspace_migrates_each_member_that_binds_the_driver() {
+    // A virtual manifest with members by glob: before, the root was refused ("no [package]") and
+    // naming it migrated nothing; a member had to be named, one run each.
+    let crate_files = fixture(0);
+    let mut files = BTreeMap::new();
+    for (path, bytes) in &crate_files {
+        let bytes = if path == Path::new("Cargo.toml") {
+            // A member: the workspace is the root's.
+            String::from_utf8_lossy(bytes)
+                .replace("\n[workspace]\n", "\n")
+                .into_bytes()
+        } else {
+            bytes.clone()
+        };
+        files.insert(Path::new("crates/gpu-sys").join(path), bytes);
+    }
+    files.insert(
+        PathBuf::from("crates/app/Cargo.toml"),
+        b"[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n".to_vec(),
+    );
+    files.insert(
+        PathBuf::from("crates/app/src/lib.rs"),
+        b"pub fn answer() -> u32 {\n    42\n}\n".to_vec(),
+    );
+    let root = b"[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n".to_vec();
+    files.insert(PathBuf::from("Cargo.toml"), root);
+    let dir = scratch("write-workspace").join("ws");
+    restore(&dir, &files);
+    let out = write_outside_git(&dir);
+    assert_eq!(out.status, 0, "{out:?}");
+    let after = snapshot(&dir);
+    let text = |path: &str| String::from_utf8_lossy(&after[Path::new(path)]).into_owned();
+    // The member that binds the driver: its sources and its own manifest.
+    assert!(text("crates/gpu-sys/src/lib.rs").contains("#[cuda_entry("));
+    assert!(text("crates/gpu-sys/Cargo.toml").contains("cuda-entry"));
+    // The member without bindings and the root: as they were.
+    for same in [
+        "crates/app/Cargo.toml",
+        "crates/app/src/lib.rs",
+        "Cargo.toml",
+    ] {
+        assert!(
+            after[Path::new(same)] == files[Path::new(same)],
+            "{same} changed:\n{}",
+            text(same)
+        );
+    }
+    assert!(!out.stderr.contains("crate of its own"), "{}", out.stderr);
+}
+
+#[test]
+fn a_dependent_named_with_the_bindings_is_migrated_in_the_same_run() {
+    // RustaCUDA's shape: a crate using the bindings that links libcuda itself (its build script)
+    // and whose own lockfile holds quote 1.0.9. Named with the bindings, it loses its link in the
+    // same set of writes, and its lockfile's update is named.
+    let mut files = BTreeMap::new();
+    for (path, bytes) in fixture(0) {
+        files.insert(Path::new("gpu-sys").join(path), bytes);
+    }
+    let app = [
+        (
+            "app/Cargo.toml",
+            "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\ngpu-sys = { path = \"../gpu-sys\" }\n\n[workspace]\n",
+        ),
+        (
+            "app/build.rs",
+            "fn main() {\n    println!(\"cargo:rustc-link-lib=dylib=cuda\");\n}\n",
+        ),
+        ("app/src/lib.rs", "pub fn answer() -> u32 {\n    42\n}\n"),
+        (
+            "app/Cargo.lock",
+            "version = 3\n\n[[package]]\nname = \"quote\"\nversion = \"1.0.9\"\n",
+        ),
+    ];
+    for (path, text) in app {
+        files.insert(PathBuf::from(path), text.as_bytes().to_vec());
+    }
+    let dir = scratch("write-dependent");
+    restore(&dir, &files);
+    let (sys, app) = (dir.join("gpu-sys"), dir.join("app"));
+    let out = run(
+        cuda_entry(),
+        &[
+            "migrate",
+            "--write",
+            "--allow-no-vcs",
+            sys.to_str().expect("UTF-8"),
+            app.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status, 0, "{out:?}");
+    let after = snapshot(&dir);
+    let text = |path: &str| String::from_utf8_lossy(&after[Path::new(path)]).into_owned();
+    assert!(text("gpu-sys/src/lib.rs").contains("#[cuda_entry("));
+    assert_eq!(text("app/build.rs"), "fn main() {\n}\n");
+    assert!(
+        out.stdout.contains("app/Cargo.lock") && out.stdout.contains("cargo update -p quote"),
+        "{}",
+        out.stdout
+    );
+}

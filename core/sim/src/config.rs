@@ -1,12 +1,15 @@
 //! What a process's simulated libraries are: which builds, the versions they report, their fault
 //! modes. One [`Config`] per process; [`Config::apply_to`] gives it to a child process.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::str::FromStr;
 
 use crate::Error;
+use crate::library::Library;
+use crate::versioned::{self, Prepared, SEARCH_PATH_VARIABLE};
 
 /// The simulator's own variable for the version `cuDriverGetVersion` reports.
 pub(crate) const VERSION_VARIABLE: &str = "CUDA_ENTRY_SIM_VERSION";
@@ -36,6 +39,18 @@ pub enum Driver {
     /// A driver before CUDA 11.3: no `cuGetProcAddress` at all, reporting 11020. Needs the
     /// feature `simdriver-old`.
     BeforeCuda113,
+}
+
+impl Driver {
+    /// The version this build reports when neither the configuration nor
+    /// `CUDA_ENTRY_SIM_VERSION` names one (each build's `default_version`).
+    pub(crate) fn default_version(self) -> i32 {
+        match self {
+            Driver::Current => 13000,
+            Driver::Cuda11x => 11080,
+            Driver::BeforeCuda113 => 11020,
+        }
+    }
 }
 
 /// Which simulated runtime (`libcudart` look-alike), for entries declared with
@@ -172,7 +187,9 @@ impl Config {
     }
 
     /// What `cuDriverGetVersion` reports, `1000 * major + 10 * minor` (`12040` for CUDA 12.4);
-    /// every `cuGetProcAddress*` answer follows it.
+    /// every `cuGetProcAddress*` answer follows it, and so do the exports (on ELF platforms: the
+    /// driver loaded is a copy without the exports newer than the version, see
+    /// [`driver_path`](Config::driver_path)).
     pub fn version(mut self, version: u32) -> Config {
         self.version = Some(version);
         self
@@ -272,16 +289,113 @@ impl Config {
         )
     }
 
+    /// The version the driver reports under this configuration: the one given, else
+    /// `version_variable` (the value of `CUDA_ENTRY_SIM_VERSION`; unset or empty: none), else the
+    /// build's default. Checked as the simulator checks it: a positive `int`.
+    fn effective_version(
+        &self,
+        build: &Path,
+        version_variable: Option<&OsStr>,
+    ) -> Result<i32, Error> {
+        let refused = |message: String| Error::Configuration {
+            path: build.to_path_buf(),
+            message,
+        };
+        if let Some(version) = self.version {
+            return i32::try_from(version)
+                .ok()
+                .filter(|v| *v > 0)
+                .ok_or_else(|| refused(format!("version {version} is not a positive int")));
+        }
+        match version_variable.map(|v| v.to_string_lossy()) {
+            Some(text) if !text.trim().is_empty() => match text.trim().parse::<i32>() {
+                Ok(version) if version > 0 => Ok(version),
+                // The simulator's own words (cuda-entry-simdriver-core's `Settings::from_values`).
+                _ => Err(refused(format!(
+                    "{VERSION_VARIABLE}={text:?} is not a positive integer such as 13000"
+                ))),
+            },
+            _ => Ok(self.driver.default_version()),
+        }
+    }
+
+    /// The driver library for this configuration, written if needed, with `version_variable` as
+    /// [`effective_version`](Self::effective_version) takes it.
+    pub(crate) fn prepare_driver(
+        &self,
+        version_variable: Option<&OsStr>,
+    ) -> Result<Prepared, Error> {
+        let build = self.driver.path()?;
+        let version = self.effective_version(&build, version_variable)?;
+        versioned::prepare(&build, Library::Driver(self.driver).stem(), version)
+    }
+
+    /// The shared object a process running under this configuration loads as its driver (and
+    /// [`install_with`](crate::install_with) returns): on ELF platforms (Linux) the copy of the
+    /// driver's build for the version it reports, in which every export that a real driver of
+    /// that version lacks is hidden from `dlsym` (`cuCtxCreate_v4`, CUDA 12.5, is not found in
+    /// a 12.4 driver); it is `libcuda.so.1` in [`driver_dir`](Config::driver_dir). It is written
+    /// the first time it is asked for, and again when the build changed. Elsewhere (Windows,
+    /// macOS) the build itself, which exports every function of the 13.0 driver: only its
+    /// `cuGetProcAddress*` answers follow the version there.
+    ///
+    /// The version is this configuration's, else `CUDA_ENTRY_SIM_VERSION` of this process, else
+    /// the build's default.
+    ///
+    /// # Errors
+    /// [`Error::NotBuilt`]; [`Error::Configuration`] for a malformed `CUDA_ENTRY_SIM_VERSION` or
+    /// a version that is no positive `int`; [`Error::Copy`] when the copy cannot be written.
+    pub fn driver_path(&self) -> Result<PathBuf, Error> {
+        let variable = std::env::var_os(VERSION_VARIABLE);
+        Ok(self.prepare_driver(variable.as_deref())?.path)
+    }
+
+    /// The folder holding [`driver_path`](Config::driver_path), as `libcuda.so.1` and
+    /// `libcuda.so` (a symbolic link to it): the folder to put first on the library search path
+    /// (`LD_LIBRARY_PATH`) of a process, so that code loading the driver by name
+    /// (`dlopen("libcuda.so")`, as cudarc does) loads the simulated driver of this version.
+    /// [`apply_to`](Config::apply_to) does that for a child. `None` where there is no copy (not
+    /// an ELF platform).
+    ///
+    /// # Errors
+    /// As [`driver_path`](Config::driver_path).
+    pub fn driver_dir(&self) -> Result<Option<PathBuf>, Error> {
+        let variable = std::env::var_os(VERSION_VARIABLE);
+        Ok(self.prepare_driver(variable.as_deref())?.folder)
+    }
+
     /// Sets up `command` to run under this configuration: the library variables of cuda-entry
     /// (`CUDA_ENTRY_DRIVER_PATH`, and `CUDA_ENTRY_RUNTIME_PATH` or its removal) and the
     /// simulators' variables this configuration sets (the ones it leaves unset are inherited).
     /// For a binary of your own under test, or a harness of your own; [`in_child`](crate::in_child)
     /// uses it.
     ///
+    /// The driver is [`driver_path`](Config::driver_path) for the version the child will see (a
+    /// `CUDA_ENTRY_SIM_VERSION` already set on `command` counts), and on ELF platforms its
+    /// folder ([`driver_dir`](Config::driver_dir)) goes in front of the child's
+    /// `LD_LIBRARY_PATH` (the one set on `command`, else this process's): a crate that opens
+    /// `libcuda.so` or `libcuda.so.1` by name, such as cudarc, loads the simulated driver there,
+    /// the same library as cuda-entry's, with the exports of that version.
+    ///
     /// # Errors
-    /// [`Error::NotBuilt`] when a simulated library this configuration names is not built.
+    /// [`Error::NotBuilt`] when a simulated library this configuration names is not built;
+    /// [`Error::Configuration`] and [`Error::Copy`] as [`driver_path`](Config::driver_path).
     pub fn apply_to<'c>(&self, command: &'c mut Command) -> Result<&'c mut Command, Error> {
-        command.env(cuda_entry::PATH_VARIABLE, self.driver.path()?);
+        // What the child will inherit or be given.
+        let child_value = |command: &Command, variable: &str| -> Option<OsString> {
+            match command.get_envs().find(|(name, _)| *name == variable) {
+                Some((_, value)) => value.map(OsStr::to_owned),
+                None => std::env::var_os(variable),
+            }
+        };
+        let version_variable = child_value(command, VERSION_VARIABLE);
+        let driver = self.prepare_driver(version_variable.as_deref())?;
+        command.env(cuda_entry::PATH_VARIABLE, &driver.path);
+        if let Some(folder) = &driver.folder {
+            let current = child_value(command, SEARCH_PATH_VARIABLE);
+            let value = versioned::search_path(folder, current.as_deref());
+            command.env(SEARCH_PATH_VARIABLE, value);
+        }
         set(
             command,
             VERSION_VARIABLE,

@@ -49,6 +49,15 @@ pub enum Error {
         /// The missing export.
         missing: String,
     },
+    /// The copy of the simulated driver for its version (whose exports are the ones a driver of
+    /// that version has) could not be written beside the build: the folder is not writable, or
+    /// the build is an ELF file the kit cannot read.
+    Copy {
+        /// The copy's path, or the build's when it could not be read.
+        path: PathBuf,
+        /// What failed.
+        message: String,
+    },
     /// The simulator refused a configuration value: a malformed `CUDA_ENTRY_SIM_*` variable.
     Configuration {
         /// The simulator's path.
@@ -104,6 +113,13 @@ impl fmt::Display for Error {
             Error::NotASimulator { path, missing } => write!(
                 f,
                 "{} is not a simulated library of cuda-entry-sim (no `{missing}` export)",
+                path.display()
+            ),
+            Error::Copy { path, message } => write!(
+                f,
+                "the simulated driver for its version, {}: {message} (the kit loads a copy of the \
+                 driver whose exports are the ones a driver of that version has, in a folder \
+                 beside the build)",
                 path.display()
             ),
             Error::Configuration { path, message } => {

@@ -38,6 +38,13 @@
 //!   (`cuMemAlloc` out of memory on the first call). `cuStreamQuery` and `cuEventQuery` answer
 //!   `CUDA_ERROR_NOT_READY` while launched or recorded work is pending
 //!   ([`Config::pending_queries`]), so polling loops run.
+//! - **A driver of version V is a driver of version V.** On ELF platforms (Linux) the driver
+//!   loaded is a copy of the build whose exports are the ones a real driver of the configured
+//!   version has: `dlsym` finds no `cuCtxCreate_v4` in a 12.4 driver, no `cuGetProcAddress_v2`
+//!   in an 11.8 one ([`Config::driver_path`]). [`Config::apply_to`] and [`in_child`] put its
+//!   folder first on the child's `LD_LIBRARY_PATH`, so that a crate opening `libcuda.so` by name
+//!   (cudarc) loads it too. [`install`] cannot change the search path of the running process
+//!   (the loader read it at start): test such crates in a child.
 //! - **Older drivers and the runtime** are separate shared objects behind features:
 //!   `simdriver-11x` ([`Driver::Cuda11x`]), `simdriver-old` ([`Driver::BeforeCuda113`]),
 //!   `simruntime` and `simruntime-old` ([`Runtime`]).
@@ -47,13 +54,18 @@
 //! # Platform-specific behaviour
 //! The simulators are built for the target like any dependency; the call records and the
 //! child-process helper work wherever Cargo builds a `cdylib`. cuda-entry's loading rules are the
-//! platform's (see `cuda_entry::PATH_VARIABLE`).
+//! platform's (see `cuda_entry::PATH_VARIABLE`). The copy of the driver per version, and the
+//! `LD_LIBRARY_PATH` of children, are for ELF builds (Linux and the other ELF Unixes); on Windows
+//! and macOS the build is loaded as it is, exporting every function of the 13.0 driver whatever
+//! version it reports, and only its `cuGetProcAddress*` answers follow the version.
 #![deny(missing_docs, unreachable_pub)]
 
 mod child;
 mod config;
+mod elf;
 mod error;
 mod library;
+mod versioned;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -77,7 +89,8 @@ static INSTALLED: Mutex<Option<&'static Installed>> = Mutex::new(None);
 
 /// Points this process's cuda-entry at the main simulated driver, configured by the environment
 /// (`CUDA_ENTRY_SIM_VERSION`, `CUDA_ENTRY_SIM_MODE`; by default it reports 13000 and behaves),
-/// and returns the shared object's path. Call it before the first resolution; calling it again
+/// and returns the shared object's path ([`Config::driver_path`]: on Linux, the copy with the
+/// exports of that version). Call it before the first resolution; calling it again
 /// returns the same path.
 ///
 /// # Errors
@@ -93,6 +106,12 @@ pub fn install() -> Result<PathBuf, Error> {
 /// configured as it says, and returns the driver's path. Call it before the first resolution; a
 /// second call with the same configuration returns the same path.
 ///
+/// The driver is [`Config::driver_path`]: on ELF platforms (Linux) a copy of the build for the
+/// version it reports, without the exports a real driver of that version lacks, written beside
+/// the build if needed. This process's library search path stays as it was (the loader read
+/// `LD_LIBRARY_PATH` when the process started): code here that opens `libcuda.so` by name does not
+/// find the simulator; run it through [`in_child`], whose child has the copy's folder on it.
+///
 /// # Errors
 /// - [`Error::TooLate`]: cuda-entry already loaded a library in this process.
 /// - [`Error::AlreadyInstalled`]: another configuration is installed (one per process: use
@@ -100,6 +119,7 @@ pub fn install() -> Result<PathBuf, Error> {
 /// - [`Error::NotBuilt`]: the shared object is not beside the test binary (a feature is off).
 /// - [`Error::Open`], [`Error::NotASimulator`], [`Error::Configuration`] (a malformed
 ///   `CUDA_ENTRY_SIM_*` variable).
+/// - [`Error::Copy`]: the copy for the version could not be written.
 ///
 /// # Thread-safety
 /// The first installation sets `CUDA_ENTRY_DRIVER_PATH` (and `CUDA_ENTRY_RUNTIME_PATH`) in the
@@ -119,7 +139,8 @@ pub fn install_with(config: &Config) -> Result<PathBuf, Error> {
             requested: Box::new(config.clone()),
         });
     }
-    let driver_path = library::path(Library::Driver(config.driver_build()))?;
+    // Built? (The copy for the version is written once installing can go ahead.)
+    library::path(Library::Driver(config.driver_build()))?;
     let runtime_path = match config.runtime_build() {
         Some(runtime) => Some(library::path(Library::Runtime(runtime))?),
         None => None,
@@ -132,6 +153,8 @@ pub fn install_with(config: &Config) -> Result<PathBuf, Error> {
         let variable = cuda_entry::RUNTIME_PATH_VARIABLE;
         return Err(Error::TooLate { variable });
     }
+    let version_variable = std::env::var_os(config::VERSION_VARIABLE);
+    let driver_path = config.prepare_driver(version_variable.as_deref())?.path;
     let driver = Simulator::open(driver_path)?;
     driver.configure(config.driver_settings())?;
     driver.configure_calls(config.calls_settings())?;

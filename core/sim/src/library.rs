@@ -31,6 +31,13 @@ impl Library {
     }
 }
 
+impl Library {
+    /// The crate that builds it, with underscores (`cuda_entry_simdriver`): its file's stem.
+    pub(crate) fn stem(self) -> &'static str {
+        self.crate_and_feature().0
+    }
+}
+
 /// Where Cargo left the library: the cdylib of a dependency lands in `target/<profile>/deps/`,
 /// beside test binaries (`deps/<test>-<hash>`); examples run from `examples/`, binaries from
 /// `target/<profile>/`.
@@ -40,7 +47,9 @@ pub(crate) fn path(library: Library) -> Result<PathBuf, Error> {
 
 impl Driver {
     /// Where Cargo built this driver's shared object, beside the running test binary (for a tool
-    /// of your own that takes a library path).
+    /// of your own that takes a library path). The build exports every function of the 13.0
+    /// driver; the library a configuration loads, with the exports of its version, is
+    /// [`Config::driver_path`](crate::Config::driver_path).
     ///
     /// # Errors
     /// [`Error::NotBuilt`], naming the feature to turn on.
@@ -139,7 +148,8 @@ impl Simulator {
     /// Opens the simulated library at `path`, driver or runtime (for a harness of your own: a
     /// child process started with [`Config::apply_to`](crate::Config::apply_to) opens the path in
     /// `CUDA_ENTRY_DRIVER_PATH`). Opening the library cuda-entry loaded gives the same library,
-    /// with the same records. [`install`](crate::install) opens the ones it installs itself.
+    /// with the same records: the one of [`Config::driver_path`](crate::Config::driver_path), not
+    /// the build of [`Driver::path`], a library of its own. [`install`](crate::install) opens the ones it installs itself.
     ///
     /// # Errors
     /// [`Error::Open`] when it does not open, [`Error::NotASimulator`] when it lacks the

@@ -21,24 +21,33 @@ unsafe extern "C" fn ctx_create(
     dev: cuda_entry::types::CUdevice,
 ) -> CUresult;
 
-/// `PFN_cuMemsetD32_v3020`: a function the simulator does not implement.
-#[cuda_entry(symbol = "cuMemsetD32", version = 3020)]
-unsafe extern "C" fn memset_d32(dst: CUdeviceptr, value: u32, count: usize) -> CUresult;
+/// `PFN_cuMemsetD2D32_v3020`: a function the simulator does not implement.
+#[cuda_entry(symbol = "cuMemsetD2D32", version = 3020)]
+unsafe extern "C" fn memset_d2d32(
+    dst: CUdeviceptr,
+    pitch: usize,
+    value: u32,
+    width: usize,
+    height: usize,
+) -> CUresult;
 
 #[test]
 fn install_points_cuda_entry_at_the_simulator_and_the_records_follow() {
     in_child(&Config::new(), || {
         // in_child installed the configuration; install() with the same one answers the same.
         let path = cuda_entry_sim::install().expect("installed");
-        assert!(
-            path.ends_with(format!(
+        // On Linux the copy of the build for its version (13000), elsewhere the build itself.
+        let expected = if cfg!(all(unix, not(target_vendor = "apple"))) {
+            "cuda-entry-sim/cuda_entry_simdriver-13000/libcuda.so.1".to_owned()
+        } else {
+            format!(
                 "{}cuda_entry_simdriver{}",
                 std::env::consts::DLL_PREFIX,
                 std::env::consts::DLL_SUFFIX
-            )),
-            "{}",
-            path.display()
-        );
+            )
+        };
+        assert!(path.ends_with(&expected), "{}", path.display());
+        assert_eq!(Config::new().driver_path().ok(), Some(path.clone()));
         assert_eq!(
             std::env::var_os(cuda_entry::PATH_VARIABLE).as_deref(),
             Some(path.as_os_str())
@@ -126,20 +135,20 @@ fn a_fault_mode_reaches_its_error_path() {
 #[test]
 fn an_unimplemented_function_resolves_and_answers_not_supported_by_name() {
     in_child(&Config::new(), || {
-        // The real driver hands out cuMemsetD32_v2 for version 3020: so does the simulator, and
+        // The real driver hands out cuMemsetD2D32_v2 for version 3020: so does the simulator, and
         // `cuda-entry check --simulated` agrees with a real driver about it.
         let driver = cuda_entry_sim::driver().expect("installed");
-        assert_eq!(driver.implements("cuMemsetD32_v2"), Some(false));
+        assert_eq!(driver.implements("cuMemsetD2D32_v2"), Some(false));
         assert_eq!(driver.implements("cuFoo"), None);
         // SAFETY: the stub reads no argument.
-        let status = unsafe { memset_d32(0x1000_0000, 7, 4) }.expect_err("not supported");
+        let status = unsafe { memset_d2d32(0x1000_0000, 16, 7, 4, 1) }.expect_err("not supported");
         assert_eq!(
             status.driver_status(),
             Some(CUresult::ERROR_NOT_SUPPORTED.0)
         );
         let unsupported = cuda_entry_sim::unsupported_calls();
         assert_eq!(unsupported.len(), 1, "{unsupported:?}");
-        assert_eq!(unsupported[0].name, "cuMemsetD32_v2");
+        assert_eq!(unsupported[0].name, "cuMemsetD2D32_v2");
         assert_eq!(unsupported[0].count, 1);
         assert!(!unsupported[0].implemented);
     });
@@ -300,13 +309,15 @@ fn apply_to_sets_the_library_and_the_values_given() {
         })
         .collect();
     let value = |name: &str| envs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let expected = if cfg!(all(unix, not(target_vendor = "apple"))) {
+        "cuda-entry-sim/cuda_entry_simdriver-12040/libcuda.so.1".to_owned()
+    } else {
+        format!("cuda_entry_simdriver{}", std::env::consts::DLL_SUFFIX)
+    };
     assert!(
         value("CUDA_ENTRY_DRIVER_PATH")
             .flatten()
-            .is_some_and(|p| p.ends_with(&format!(
-                "cuda_entry_simdriver{}",
-                std::env::consts::DLL_SUFFIX
-            ))),
+            .is_some_and(|p| p.ends_with(&expected)),
         "{envs:?}"
     );
     assert_eq!(
@@ -326,7 +337,8 @@ fn apply_to_sets_the_library_and_the_values_given() {
 #[test]
 fn a_harness_of_its_own_opens_the_same_library_and_compares_addresses() {
     in_child(&Config::new(), || {
-        let path = cuda_entry_sim::Driver::Current.path().expect("built");
+        // The library of this configuration (the one installed), not the build itself.
+        let path = Config::new().driver_path().expect("built");
         let opened = cuda_entry_sim::Simulator::open(&path).expect("a simulator");
         let resolved = mem_alloc::ENTRY.resolve().expect("resolved");
         assert_eq!(opened.address("cuMemAlloc_v2"), Some(resolved.as_ptr()));

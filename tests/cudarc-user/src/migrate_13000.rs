@@ -8,3114 +8,3114 @@ use cudarc::driver::sys;
 pub mod cuarray3dcreate_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuArray3DCreate", version = 3020)]
+    #[cuda_entry(symbol = "cuArray3DCreate", version = 3020, optional)]
     pub unsafe extern "C" fn array3d_create(p_handle: *mut sys::CUarray, p_allocate_array: *const sys::CUDA_ARRAY3D_DESCRIPTOR_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarray3dgetdescriptor_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuArray3DGetDescriptor", version = 3020)]
+    #[cuda_entry(symbol = "cuArray3DGetDescriptor", version = 3020, optional)]
     pub unsafe extern "C" fn array3d_get_descriptor(p_array_descriptor: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY3D_DESCRIPTOR_v2>, h_array: sys::CUarray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraycreate_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuArrayCreate", version = 3020)]
+    #[cuda_entry(symbol = "cuArrayCreate", version = 3020, optional)]
     pub unsafe extern "C" fn array_create(p_handle: *mut sys::CUarray, p_allocate_array: *const sys::CUDA_ARRAY_DESCRIPTOR_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraydestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuArrayDestroy", version = 2000)]
+    #[cuda_entry(symbol = "cuArrayDestroy", version = 2000, optional)]
     pub unsafe extern "C" fn array_destroy(h_array: sys::CUarray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraygetdescriptor_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuArrayGetDescriptor", version = 3020)]
+    #[cuda_entry(symbol = "cuArrayGetDescriptor", version = 3020, optional)]
     pub unsafe extern "C" fn array_get_descriptor(p_array_descriptor: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_DESCRIPTOR_v2>, h_array: sys::CUarray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraygetmemoryrequirements {
     use super::*;
 
-    #[cuda_entry(symbol = "cuArrayGetMemoryRequirements", version = 11060)]
+    #[cuda_entry(symbol = "cuArrayGetMemoryRequirements", version = 11060, optional)]
     pub unsafe extern "C" fn array_get_memory_requirements(memory_requirements: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_MEMORY_REQUIREMENTS_v1>, array: sys::CUarray, device: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraygetplane {
     use super::*;
 
-    #[cuda_entry(symbol = "cuArrayGetPlane", version = 11020)]
+    #[cuda_entry(symbol = "cuArrayGetPlane", version = 11020, optional)]
     pub unsafe extern "C" fn array_get_plane(p_plane_array: *mut sys::CUarray, h_array: sys::CUarray, plane_idx: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuarraygetsparseproperties {
     use super::*;
 
-    #[cuda_entry(symbol = "cuArrayGetSparseProperties", version = 11010)]
+    #[cuda_entry(symbol = "cuArrayGetSparseProperties", version = 11010, optional)]
     pub unsafe extern "C" fn array_get_sparse_properties(sparse_properties: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_SPARSE_PROPERTIES_v1>, array: sys::CUarray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cucoredumpgetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCoredumpGetAttribute", version = 12010)]
+    #[cuda_entry(symbol = "cuCoredumpGetAttribute", version = 12010, optional)]
     pub unsafe extern "C" fn coredump_get_attribute(get: i32, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cucoredumpgetattributeglobal {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCoredumpGetAttributeGlobal", version = 12010)]
+    #[cuda_entry(symbol = "cuCoredumpGetAttributeGlobal", version = 12010, optional)]
     pub unsafe extern "C" fn coredump_get_attribute_global(get: i32, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cucoredumpsetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCoredumpSetAttribute", version = 12010)]
+    #[cuda_entry(symbol = "cuCoredumpSetAttribute", version = 12010, optional)]
     pub unsafe extern "C" fn coredump_set_attribute(set: i32, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cucoredumpsetattributeglobal {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCoredumpSetAttributeGlobal", version = 12010)]
+    #[cuda_entry(symbol = "cuCoredumpSetAttributeGlobal", version = 12010, optional)]
     pub unsafe extern "C" fn coredump_set_attribute_global(set: i32, value: *mut ::std::ffi::c_void, size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxattach {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxAttach", version = 2000)]
+    #[cuda_entry(symbol = "cuCtxAttach", version = 2000, optional)]
     pub unsafe extern "C" fn ctx_attach(pctx: *mut sys::CUcontext, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxcreate_v4 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxCreate", version = 12050)]
+    #[cuda_entry(symbol = "cuCtxCreate", version = 12050, optional)]
     pub unsafe extern "C" fn ctx_create(pctx: *mut sys::CUcontext, ctx_create_params: *mut ::core::mem::MaybeUninit<sys::CUctxCreateParams>, flags: ::std::ffi::c_uint, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxdestroy_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxDestroy", version = 4000)]
+    #[cuda_entry(symbol = "cuCtxDestroy", version = 4000, optional)]
     pub unsafe extern "C" fn ctx_destroy(ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxdetach {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxDetach", version = 2000)]
+    #[cuda_entry(symbol = "cuCtxDetach", version = 2000, optional)]
     pub unsafe extern "C" fn ctx_detach(ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxdisablepeeraccess {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxDisablePeerAccess", version = 4000)]
+    #[cuda_entry(symbol = "cuCtxDisablePeerAccess", version = 4000, optional)]
     pub unsafe extern "C" fn ctx_disable_peer_access(peer_context: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxenablepeeraccess {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxEnablePeerAccess", version = 4000)]
+    #[cuda_entry(symbol = "cuCtxEnablePeerAccess", version = 4000, optional)]
     pub unsafe extern "C" fn ctx_enable_peer_access(peer_context: sys::CUcontext, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxfromgreenctx {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxFromGreenCtx", version = 12040)]
+    #[cuda_entry(symbol = "cuCtxFromGreenCtx", version = 12040, optional)]
     pub unsafe extern "C" fn ctx_from_green_ctx(p_context: *mut sys::CUcontext, h_ctx: sys::CUgreenCtx) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetapiversion {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetApiVersion", version = 3020)]
+    #[cuda_entry(symbol = "cuCtxGetApiVersion", version = 3020, optional)]
     pub unsafe extern "C" fn ctx_get_api_version(ctx: sys::CUcontext, version: *mut ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetcacheconfig {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetCacheConfig", version = 3020)]
+    #[cuda_entry(symbol = "cuCtxGetCacheConfig", version = 3020, optional)]
     pub unsafe extern "C" fn ctx_get_cache_config(pconfig: *mut ::core::mem::MaybeUninit<sys::CUfunc_cache>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetcurrent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetCurrent", version = 4000)]
+    #[cuda_entry(symbol = "cuCtxGetCurrent", version = 4000, optional)]
     pub unsafe extern "C" fn ctx_get_current(pctx: *mut sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetdevresource {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetDevResource", version = 12040)]
+    #[cuda_entry(symbol = "cuCtxGetDevResource", version = 12040, optional)]
     pub unsafe extern "C" fn ctx_get_dev_resource(h_ctx: sys::CUcontext, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetdevice {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetDevice", version = 2000)]
+    #[cuda_entry(symbol = "cuCtxGetDevice", version = 2000, optional)]
     pub unsafe extern "C" fn ctx_get_device(device: *mut sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetdevice_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetDevice", version = 13000)]
+    #[cuda_entry(symbol = "cuCtxGetDevice", version = 13000, optional)]
     pub unsafe extern "C" fn ctx_get_device(device: *mut sys::CUdevice, ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetexecaffinity {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetExecAffinity", version = 11040)]
+    #[cuda_entry(symbol = "cuCtxGetExecAffinity", version = 11040, optional)]
     pub unsafe extern "C" fn ctx_get_exec_affinity(p_exec_affinity: *mut ::core::mem::MaybeUninit<sys::CUexecAffinityParam>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetFlags", version = 7000)]
+    #[cuda_entry(symbol = "cuCtxGetFlags", version = 7000, optional)]
     pub unsafe extern "C" fn ctx_get_flags(flags: *mut ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetid {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetId", version = 12000)]
+    #[cuda_entry(symbol = "cuCtxGetId", version = 12000, optional)]
     pub unsafe extern "C" fn ctx_get_id(ctx: sys::CUcontext, ctx_id: *mut ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetlimit {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetLimit", version = 3010)]
+    #[cuda_entry(symbol = "cuCtxGetLimit", version = 3010, optional)]
     pub unsafe extern "C" fn ctx_get_limit(pvalue: *mut usize, limit: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetsharedmemconfig {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetSharedMemConfig", version = 4020)]
+    #[cuda_entry(symbol = "cuCtxGetSharedMemConfig", version = 4020, optional)]
     pub unsafe extern "C" fn ctx_get_shared_mem_config(p_config: *mut ::core::mem::MaybeUninit<sys::CUsharedconfig>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxgetstreampriorityrange {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxGetStreamPriorityRange", version = 5050)]
+    #[cuda_entry(symbol = "cuCtxGetStreamPriorityRange", version = 5050, optional)]
     pub unsafe extern "C" fn ctx_get_stream_priority_range(least_priority: *mut ::std::ffi::c_int, greatest_priority: *mut ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxpopcurrent_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxPopCurrent", version = 4000)]
+    #[cuda_entry(symbol = "cuCtxPopCurrent", version = 4000, optional)]
     pub unsafe extern "C" fn ctx_pop_current(pctx: *mut sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxpushcurrent_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxPushCurrent", version = 4000)]
+    #[cuda_entry(symbol = "cuCtxPushCurrent", version = 4000, optional)]
     pub unsafe extern "C" fn ctx_push_current(ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxrecordevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxRecordEvent", version = 12050)]
+    #[cuda_entry(symbol = "cuCtxRecordEvent", version = 12050, optional)]
     pub unsafe extern "C" fn ctx_record_event(h_ctx: sys::CUcontext, h_event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxresetpersistingl2cache {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxResetPersistingL2Cache", version = 11000)]
+    #[cuda_entry(symbol = "cuCtxResetPersistingL2Cache", version = 11000, optional)]
     pub unsafe extern "C" fn ctx_reset_persisting_l2_cache() -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsetcacheconfig {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxSetCacheConfig", version = 3020)]
+    #[cuda_entry(symbol = "cuCtxSetCacheConfig", version = 3020, optional)]
     pub unsafe extern "C" fn ctx_set_cache_config(config: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsetcurrent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxSetCurrent", version = 4000)]
+    #[cuda_entry(symbol = "cuCtxSetCurrent", version = 4000, optional)]
     pub unsafe extern "C" fn ctx_set_current(ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsetflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxSetFlags", version = 12010)]
+    #[cuda_entry(symbol = "cuCtxSetFlags", version = 12010, optional)]
     pub unsafe extern "C" fn ctx_set_flags(flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsetlimit {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxSetLimit", version = 3010)]
+    #[cuda_entry(symbol = "cuCtxSetLimit", version = 3010, optional)]
     pub unsafe extern "C" fn ctx_set_limit(limit: i32, value: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsetsharedmemconfig {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxSetSharedMemConfig", version = 4020)]
+    #[cuda_entry(symbol = "cuCtxSetSharedMemConfig", version = 4020, optional)]
     pub unsafe extern "C" fn ctx_set_shared_mem_config(config: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsynchronize {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxSynchronize", version = 2000)]
+    #[cuda_entry(symbol = "cuCtxSynchronize", version = 2000, optional)]
     pub unsafe extern "C" fn ctx_synchronize() -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxsynchronize_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxSynchronize", version = 13000)]
+    #[cuda_entry(symbol = "cuCtxSynchronize", version = 13000, optional)]
     pub unsafe extern "C" fn ctx_synchronize(ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuctxwaitevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuCtxWaitEvent", version = 12050)]
+    #[cuda_entry(symbol = "cuCtxWaitEvent", version = 12050, optional)]
     pub unsafe extern "C" fn ctx_wait_event(h_ctx: sys::CUcontext, h_event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudestroyexternalmemory {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDestroyExternalMemory", version = 10000)]
+    #[cuda_entry(symbol = "cuDestroyExternalMemory", version = 10000, optional)]
     pub unsafe extern "C" fn destroy_external_memory(ext_mem: sys::CUexternalMemory) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudestroyexternalsemaphore {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDestroyExternalSemaphore", version = 10000)]
+    #[cuda_entry(symbol = "cuDestroyExternalSemaphore", version = 10000, optional)]
     pub unsafe extern "C" fn destroy_external_semaphore(ext_sem: sys::CUexternalSemaphore) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevresourcegeneratedesc {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDevResourceGenerateDesc", version = 12040)]
+    #[cuda_entry(symbol = "cuDevResourceGenerateDesc", version = 12040, optional)]
     pub unsafe extern "C" fn dev_resource_generate_desc(ph_desc: *mut sys::CUdevResourceDesc, resources: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, nb_resources: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevsmresourcesplitbycount {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDevSmResourceSplitByCount", version = 12040)]
+    #[cuda_entry(symbol = "cuDevSmResourceSplitByCount", version = 12040, optional)]
     pub unsafe extern "C" fn dev_sm_resource_split_by_count(result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, nb_groups: *mut ::std::ffi::c_uint, input: *const sys::CUdevResource, remaining: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, use_flags: ::std::ffi::c_uint, min_count: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicecanaccesspeer {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceCanAccessPeer", version = 4000)]
+    #[cuda_entry(symbol = "cuDeviceCanAccessPeer", version = 4000, optional)]
     pub unsafe extern "C" fn device_can_access_peer(can_access_peer: *mut ::std::ffi::c_int, dev: sys::CUdevice_v1, peer_dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicecomputecapability {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceComputeCapability", version = 2000)]
+    #[cuda_entry(symbol = "cuDeviceComputeCapability", version = 2000, optional)]
     pub unsafe extern "C" fn device_compute_capability(major: *mut ::std::ffi::c_int, minor: *mut ::std::ffi::c_int, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudeviceget {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGet", version = 2000)]
+    #[cuda_entry(symbol = "cuDeviceGet", version = 2000, optional)]
     pub unsafe extern "C" fn device_get(device: *mut sys::CUdevice_v1, ordinal: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetAttribute", version = 2000)]
+    #[cuda_entry(symbol = "cuDeviceGetAttribute", version = 2000, optional)]
     pub unsafe extern "C" fn device_get_attribute(pi: *mut ::std::ffi::c_int, attrib: i32, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetbypcibusid {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetByPCIBusId", version = 4010)]
+    #[cuda_entry(symbol = "cuDeviceGetByPCIBusId", version = 4010, optional)]
     pub unsafe extern "C" fn device_get_by_pci_bus_id(dev: *mut sys::CUdevice_v1, pci_bus_id: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetcount {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetCount", version = 2000)]
+    #[cuda_entry(symbol = "cuDeviceGetCount", version = 2000, optional)]
     pub unsafe extern "C" fn device_get_count(count: *mut ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetdefaultmempool {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetDefaultMemPool", version = 11020)]
+    #[cuda_entry(symbol = "cuDeviceGetDefaultMemPool", version = 11020, optional)]
     pub unsafe extern "C" fn device_get_default_mem_pool(pool_out: *mut sys::CUmemoryPool, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetdevresource {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetDevResource", version = 12040)]
+    #[cuda_entry(symbol = "cuDeviceGetDevResource", version = 12040, optional)]
     pub unsafe extern "C" fn device_get_dev_resource(dev: sys::CUdevice, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetexecaffinitysupport {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetExecAffinitySupport", version = 11040)]
+    #[cuda_entry(symbol = "cuDeviceGetExecAffinitySupport", version = 11040, optional)]
     pub unsafe extern "C" fn device_get_exec_affinity_support(pi: *mut ::std::ffi::c_int, type_: i32, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetgraphmemattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetGraphMemAttribute", version = 11040)]
+    #[cuda_entry(symbol = "cuDeviceGetGraphMemAttribute", version = 11040, optional)]
     pub unsafe extern "C" fn device_get_graph_mem_attribute(device: sys::CUdevice, attr: i32, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegethostatomiccapabilities {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetHostAtomicCapabilities", version = 13000)]
+    #[cuda_entry(symbol = "cuDeviceGetHostAtomicCapabilities", version = 13000, optional)]
     pub unsafe extern "C" fn device_get_host_atomic_capabilities(capabilities: *mut ::std::ffi::c_uint, operations: *const sys::CUatomicOperation, count: ::std::ffi::c_uint, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetluid {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetLuid", version = 10000)]
+    #[cuda_entry(symbol = "cuDeviceGetLuid", version = 10000, optional)]
     pub unsafe extern "C" fn device_get_luid(luid: *mut ::std::ffi::c_char, device_node_mask: *mut ::std::ffi::c_uint, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetmempool {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetMemPool", version = 11020)]
+    #[cuda_entry(symbol = "cuDeviceGetMemPool", version = 11020, optional)]
     pub unsafe extern "C" fn device_get_mem_pool(pool: *mut sys::CUmemoryPool, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetname {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetName", version = 2000)]
+    #[cuda_entry(symbol = "cuDeviceGetName", version = 2000, optional)]
     pub unsafe extern "C" fn device_get_name(name: *mut ::std::ffi::c_char, len: ::std::ffi::c_int, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetp2patomiccapabilities {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetP2PAtomicCapabilities", version = 13000)]
+    #[cuda_entry(symbol = "cuDeviceGetP2PAtomicCapabilities", version = 13000, optional)]
     pub unsafe extern "C" fn device_get_p2_p_atomic_capabilities(capabilities: *mut ::std::ffi::c_uint, operations: *const sys::CUatomicOperation, count: ::std::ffi::c_uint, src_device: sys::CUdevice, dst_device: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetp2pattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetP2PAttribute", version = 8000)]
+    #[cuda_entry(symbol = "cuDeviceGetP2PAttribute", version = 8000, optional)]
     pub unsafe extern "C" fn device_get_p2_p_attribute(value: *mut ::std::ffi::c_int, attrib: i32, src_device: sys::CUdevice_v1, dst_device: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetpcibusid {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetPCIBusId", version = 4010)]
+    #[cuda_entry(symbol = "cuDeviceGetPCIBusId", version = 4010, optional)]
     pub unsafe extern "C" fn device_get_pci_bus_id(pci_bus_id: *mut ::std::ffi::c_char, len: ::std::ffi::c_int, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetproperties {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetProperties", version = 2000)]
+    #[cuda_entry(symbol = "cuDeviceGetProperties", version = 2000, optional)]
     pub unsafe extern "C" fn device_get_properties(prop: *mut ::core::mem::MaybeUninit<sys::CUdevprop_v1>, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegettexture1dlinearmaxwidth {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetTexture1DLinearMaxWidth", version = 11010)]
+    #[cuda_entry(symbol = "cuDeviceGetTexture1DLinearMaxWidth", version = 11010, optional)]
     pub unsafe extern "C" fn device_get_texture1d_linear_max_width(max_width_in_elements: *mut usize, format: i32, num_channels: ::std::ffi::c_uint, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegetuuid_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGetUuid", version = 11040)]
+    #[cuda_entry(symbol = "cuDeviceGetUuid", version = 11040, optional)]
     pub unsafe extern "C" fn device_get_uuid(uuid: *mut ::core::mem::MaybeUninit<sys::CUuuid>, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicegraphmemtrim {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceGraphMemTrim", version = 11040)]
+    #[cuda_entry(symbol = "cuDeviceGraphMemTrim", version = 11040, optional)]
     pub unsafe extern "C" fn device_graph_mem_trim(device: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudeviceprimaryctxgetstate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDevicePrimaryCtxGetState", version = 7000)]
+    #[cuda_entry(symbol = "cuDevicePrimaryCtxGetState", version = 7000, optional)]
     pub unsafe extern "C" fn device_primary_ctx_get_state(dev: sys::CUdevice_v1, flags: *mut ::std::ffi::c_uint, active: *mut ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudeviceprimaryctxrelease_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDevicePrimaryCtxRelease", version = 11000)]
+    #[cuda_entry(symbol = "cuDevicePrimaryCtxRelease", version = 11000, optional)]
     pub unsafe extern "C" fn device_primary_ctx_release(dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudeviceprimaryctxreset_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDevicePrimaryCtxReset", version = 11000)]
+    #[cuda_entry(symbol = "cuDevicePrimaryCtxReset", version = 11000, optional)]
     pub unsafe extern "C" fn device_primary_ctx_reset(dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudeviceprimaryctxretain {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDevicePrimaryCtxRetain", version = 7000)]
+    #[cuda_entry(symbol = "cuDevicePrimaryCtxRetain", version = 7000, optional)]
     pub unsafe extern "C" fn device_primary_ctx_retain(pctx: *mut sys::CUcontext, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudeviceprimaryctxsetflags_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDevicePrimaryCtxSetFlags", version = 11000)]
+    #[cuda_entry(symbol = "cuDevicePrimaryCtxSetFlags", version = 11000, optional)]
     pub unsafe extern "C" fn device_primary_ctx_set_flags(dev: sys::CUdevice_v1, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudeviceregisterasyncnotification {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceRegisterAsyncNotification", version = 12040)]
+    #[cuda_entry(symbol = "cuDeviceRegisterAsyncNotification", version = 12040, optional)]
     pub unsafe extern "C" fn device_register_async_notification(device: sys::CUdevice, callback_func: sys::CUasyncCallback, user_data: *mut ::std::ffi::c_void, callback: *mut sys::CUasyncCallbackHandle) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicesetgraphmemattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceSetGraphMemAttribute", version = 11040)]
+    #[cuda_entry(symbol = "cuDeviceSetGraphMemAttribute", version = 11040, optional)]
     pub unsafe extern "C" fn device_set_graph_mem_attribute(device: sys::CUdevice, attr: i32, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicesetmempool {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceSetMemPool", version = 11020)]
+    #[cuda_entry(symbol = "cuDeviceSetMemPool", version = 11020, optional)]
     pub unsafe extern "C" fn device_set_mem_pool(dev: sys::CUdevice_v1, pool: sys::CUmemoryPool) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudevicetotalmem_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceTotalMem", version = 3020)]
+    #[cuda_entry(symbol = "cuDeviceTotalMem", version = 3020, optional)]
     pub unsafe extern "C" fn device_total_mem(bytes: *mut usize, dev: sys::CUdevice_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudeviceunregisterasyncnotification {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDeviceUnregisterAsyncNotification", version = 12040)]
+    #[cuda_entry(symbol = "cuDeviceUnregisterAsyncNotification", version = 12040, optional)]
     pub unsafe extern "C" fn device_unregister_async_notification(device: sys::CUdevice, callback: sys::CUasyncCallbackHandle) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cudrivergetversion {
     use super::*;
 
-    #[cuda_entry(symbol = "cuDriverGetVersion", version = 2020)]
+    #[cuda_entry(symbol = "cuDriverGetVersion", version = 2020, optional)]
     pub unsafe extern "C" fn driver_get_version(driver_version: *mut ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cueventcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuEventCreate", version = 2000)]
+    #[cuda_entry(symbol = "cuEventCreate", version = 2000, optional)]
     pub unsafe extern "C" fn event_create(ph_event: *mut sys::CUevent, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cueventdestroy_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuEventDestroy", version = 4000)]
+    #[cuda_entry(symbol = "cuEventDestroy", version = 4000, optional)]
     pub unsafe extern "C" fn event_destroy(h_event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cueventelapsedtime_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuEventElapsedTime", version = 12080)]
+    #[cuda_entry(symbol = "cuEventElapsedTime", version = 12080, optional)]
     pub unsafe extern "C" fn event_elapsed_time(p_milliseconds: *mut ::std::ffi::c_float, h_start: sys::CUevent, h_end: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cueventquery {
     use super::*;
 
-    #[cuda_entry(symbol = "cuEventQuery", version = 2000)]
+    #[cuda_entry(symbol = "cuEventQuery", version = 2000, optional)]
     pub unsafe extern "C" fn event_query(h_event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cueventrecord {
     use super::*;
 
-    #[cuda_entry(symbol = "cuEventRecord", version = 2000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuEventRecord", version = 2000, stream = "legacy", optional)]
     pub unsafe extern "C" fn event_record(h_event: sys::CUevent, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cueventrecordwithflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuEventRecordWithFlags", version = 11010, stream = "legacy")]
+    #[cuda_entry(symbol = "cuEventRecordWithFlags", version = 11010, stream = "legacy", optional)]
     pub unsafe extern "C" fn event_record_with_flags(h_event: sys::CUevent, h_stream: sys::CUstream, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cueventsynchronize {
     use super::*;
 
-    #[cuda_entry(symbol = "cuEventSynchronize", version = 2000)]
+    #[cuda_entry(symbol = "cuEventSynchronize", version = 2000, optional)]
     pub unsafe extern "C" fn event_synchronize(h_event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuexternalmemorygetmappedbuffer {
     use super::*;
 
-    #[cuda_entry(symbol = "cuExternalMemoryGetMappedBuffer", version = 10000)]
+    #[cuda_entry(symbol = "cuExternalMemoryGetMappedBuffer", version = 10000, optional)]
     pub unsafe extern "C" fn external_memory_get_mapped_buffer(dev_ptr: *mut sys::CUdeviceptr_v2, ext_mem: sys::CUexternalMemory, buffer_desc: *const sys::CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuexternalmemorygetmappedmipmappedarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuExternalMemoryGetMappedMipmappedArray", version = 10000)]
+    #[cuda_entry(symbol = "cuExternalMemoryGetMappedMipmappedArray", version = 10000, optional)]
     pub unsafe extern "C" fn external_memory_get_mapped_mipmapped_array(mipmap: *mut sys::CUmipmappedArray, ext_mem: sys::CUexternalMemory, mipmap_desc: *const sys::CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuflushgpudirectrdmawrites {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFlushGPUDirectRDMAWrites", version = 11030)]
+    #[cuda_entry(symbol = "cuFlushGPUDirectRDMAWrites", version = 11030, optional)]
     pub unsafe extern "C" fn flush_gpu_direct_rdma_writes(target: i32, scope: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncgetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncGetAttribute", version = 2020)]
+    #[cuda_entry(symbol = "cuFuncGetAttribute", version = 2020, optional)]
     pub unsafe extern "C" fn func_get_attribute(pi: *mut ::std::ffi::c_int, attrib: i32, hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncgetmodule {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncGetModule", version = 11000)]
+    #[cuda_entry(symbol = "cuFuncGetModule", version = 11000, optional)]
     pub unsafe extern "C" fn func_get_module(hmod: *mut sys::CUmodule, hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncgetname {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncGetName", version = 12030)]
+    #[cuda_entry(symbol = "cuFuncGetName", version = 12030, optional)]
     pub unsafe extern "C" fn func_get_name(name: *mut *const ::std::ffi::c_char, hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncgetparaminfo {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncGetParamInfo", version = 12040)]
+    #[cuda_entry(symbol = "cuFuncGetParamInfo", version = 12040, optional)]
     pub unsafe extern "C" fn func_get_param_info(func: sys::CUfunction, param_index: usize, param_offset: *mut usize, param_size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncisloaded {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncIsLoaded", version = 12040)]
+    #[cuda_entry(symbol = "cuFuncIsLoaded", version = 12040, optional)]
     pub unsafe extern "C" fn func_is_loaded(state: *mut ::core::mem::MaybeUninit<sys::CUfunctionLoadingState>, hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncload {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncLoad", version = 12040)]
+    #[cuda_entry(symbol = "cuFuncLoad", version = 12040, optional)]
     pub unsafe extern "C" fn func_load(hfunc: sys::CUfunction) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncsetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncSetAttribute", version = 9000)]
+    #[cuda_entry(symbol = "cuFuncSetAttribute", version = 9000, optional)]
     pub unsafe extern "C" fn func_set_attribute(hfunc: sys::CUfunction, attrib: i32, value: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncsetblockshape {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncSetBlockShape", version = 2000)]
+    #[cuda_entry(symbol = "cuFuncSetBlockShape", version = 2000, optional)]
     pub unsafe extern "C" fn func_set_block_shape(hfunc: sys::CUfunction, x: ::std::ffi::c_int, y: ::std::ffi::c_int, z: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncsetcacheconfig {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncSetCacheConfig", version = 3000)]
+    #[cuda_entry(symbol = "cuFuncSetCacheConfig", version = 3000, optional)]
     pub unsafe extern "C" fn func_set_cache_config(hfunc: sys::CUfunction, config: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncsetsharedmemconfig {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncSetSharedMemConfig", version = 4020)]
+    #[cuda_entry(symbol = "cuFuncSetSharedMemConfig", version = 4020, optional)]
     pub unsafe extern "C" fn func_set_shared_mem_config(hfunc: sys::CUfunction, config: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cufuncsetsharedsize {
     use super::*;
 
-    #[cuda_entry(symbol = "cuFuncSetSharedSize", version = 2000)]
+    #[cuda_entry(symbol = "cuFuncSetSharedSize", version = 2000, optional)]
     pub unsafe extern "C" fn func_set_shared_size(hfunc: sys::CUfunction, bytes: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugeterrorname {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGetErrorName", version = 6000)]
+    #[cuda_entry(symbol = "cuGetErrorName", version = 6000, optional)]
     pub unsafe extern "C" fn get_error_name(error: ::cuda_entry::types::CUresult, p_str: *mut *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugeterrorstring {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGetErrorString", version = 6000)]
+    #[cuda_entry(symbol = "cuGetErrorString", version = 6000, optional)]
     pub unsafe extern "C" fn get_error_string(error: ::cuda_entry::types::CUresult, p_str: *mut *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugetexporttable {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGetExportTable", version = 3000)]
+    #[cuda_entry(symbol = "cuGetExportTable", version = 3000, optional)]
     pub unsafe extern "C" fn get_export_table(pp_export_table: *mut *const ::std::ffi::c_void, p_export_table_id: *const sys::CUuuid) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugetprocaddress_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGetProcAddress", version = 12000)]
+    #[cuda_entry(symbol = "cuGetProcAddress", version = 12000, optional)]
     pub unsafe extern "C" fn get_proc_address(symbol: *const ::std::ffi::c_char, pfn: *mut *mut ::std::ffi::c_void, driver_version: ::std::ffi::c_int, flags: sys::cuuint64_t, symbol_found: *mut ::core::mem::MaybeUninit<sys::CUdriverProcAddressQueryResult>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddbatchmemopnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddBatchMemOpNode", version = 11070)]
+    #[cuda_entry(symbol = "cuGraphAddBatchMemOpNode", version = 11070, optional)]
     pub unsafe extern "C" fn graph_add_batch_mem_op_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *const sys::CUDA_BATCH_MEM_OP_NODE_PARAMS) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddchildgraphnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddChildGraphNode", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphAddChildGraphNode", version = 10000, optional)]
     pub unsafe extern "C" fn graph_add_child_graph_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, child_graph: sys::CUgraph) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphadddependencies_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddDependencies", version = 12030)]
+    #[cuda_entry(symbol = "cuGraphAddDependencies", version = 12030, optional)]
     pub unsafe extern "C" fn graph_add_dependencies(h_graph: sys::CUgraph, from: *const sys::CUgraphNode, to: *const sys::CUgraphNode, edge_data: *const sys::CUgraphEdgeData, num_dependencies: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddemptynode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddEmptyNode", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphAddEmptyNode", version = 10000, optional)]
     pub unsafe extern "C" fn graph_add_empty_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddeventrecordnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddEventRecordNode", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphAddEventRecordNode", version = 11010, optional)]
     pub unsafe extern "C" fn graph_add_event_record_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddeventwaitnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddEventWaitNode", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphAddEventWaitNode", version = 11010, optional)]
     pub unsafe extern "C" fn graph_add_event_wait_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddexternalsemaphoressignalnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddExternalSemaphoresSignalNode", version = 11020)]
+    #[cuda_entry(symbol = "cuGraphAddExternalSemaphoresSignalNode", version = 11020, optional)]
     pub unsafe extern "C" fn graph_add_external_semaphores_signal_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *const sys::CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddexternalsemaphoreswaitnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddExternalSemaphoresWaitNode", version = 11020)]
+    #[cuda_entry(symbol = "cuGraphAddExternalSemaphoresWaitNode", version = 11020, optional)]
     pub unsafe extern "C" fn graph_add_external_semaphores_wait_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *const sys::CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddhostnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddHostNode", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphAddHostNode", version = 10000, optional)]
     pub unsafe extern "C" fn graph_add_host_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *const sys::CUDA_HOST_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddkernelnode_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddKernelNode", version = 12000)]
+    #[cuda_entry(symbol = "cuGraphAddKernelNode", version = 12000, optional)]
     pub unsafe extern "C" fn graph_add_kernel_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *const sys::CUDA_KERNEL_NODE_PARAMS_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddmemallocnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddMemAllocNode", version = 11040)]
+    #[cuda_entry(symbol = "cuGraphAddMemAllocNode", version = 11040, optional)]
     pub unsafe extern "C" fn graph_add_mem_alloc_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_MEM_ALLOC_NODE_PARAMS>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddmemfreenode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddMemFreeNode", version = 11040)]
+    #[cuda_entry(symbol = "cuGraphAddMemFreeNode", version = 11040, optional)]
     pub unsafe extern "C" fn graph_add_mem_free_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, dptr: sys::CUdeviceptr) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddmemcpynode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddMemcpyNode", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphAddMemcpyNode", version = 10000, optional)]
     pub unsafe extern "C" fn graph_add_memcpy_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, copy_params: *const sys::CUDA_MEMCPY3D_v2, ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddmemsetnode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddMemsetNode", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphAddMemsetNode", version = 10000, optional)]
     pub unsafe extern "C" fn graph_add_memset_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, num_dependencies: usize, memset_params: *const sys::CUDA_MEMSET_NODE_PARAMS_v1, ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphaddnode_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphAddNode", version = 12030)]
+    #[cuda_entry(symbol = "cuGraphAddNode", version = 12030, optional)]
     pub unsafe extern "C" fn graph_add_node(ph_graph_node: *mut sys::CUgraphNode, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, dependency_data: *const sys::CUgraphEdgeData, num_dependencies: usize, node_params: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeParams>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphbatchmemopnodegetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphBatchMemOpNodeGetParams", version = 11070)]
+    #[cuda_entry(symbol = "cuGraphBatchMemOpNodeGetParams", version = 11070, optional)]
     pub unsafe extern "C" fn graph_batch_mem_op_node_get_params(h_node: sys::CUgraphNode, node_params_out: *mut ::core::mem::MaybeUninit<sys::CUDA_BATCH_MEM_OP_NODE_PARAMS>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphbatchmemopnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphBatchMemOpNodeSetParams", version = 11070)]
+    #[cuda_entry(symbol = "cuGraphBatchMemOpNodeSetParams", version = 11070, optional)]
     pub unsafe extern "C" fn graph_batch_mem_op_node_set_params(h_node: sys::CUgraphNode, node_params: *const sys::CUDA_BATCH_MEM_OP_NODE_PARAMS) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphchildgraphnodegetgraph {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphChildGraphNodeGetGraph", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphChildGraphNodeGetGraph", version = 10000, optional)]
     pub unsafe extern "C" fn graph_child_graph_node_get_graph(h_node: sys::CUgraphNode, ph_graph: *mut sys::CUgraph) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphclone {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphClone", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphClone", version = 10000, optional)]
     pub unsafe extern "C" fn graph_clone(ph_graph_clone: *mut sys::CUgraph, original_graph: sys::CUgraph) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphconditionalhandlecreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphConditionalHandleCreate", version = 12030)]
+    #[cuda_entry(symbol = "cuGraphConditionalHandleCreate", version = 12030, optional)]
     pub unsafe extern "C" fn graph_conditional_handle_create(p_handle_out: *mut sys::CUgraphConditionalHandle, h_graph: sys::CUgraph, ctx: sys::CUcontext, default_launch_value: ::std::ffi::c_uint, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphCreate", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphCreate", version = 10000, optional)]
     pub unsafe extern "C" fn graph_create(ph_graph: *mut sys::CUgraph, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphdebugdotprint {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphDebugDotPrint", version = 11030)]
+    #[cuda_entry(symbol = "cuGraphDebugDotPrint", version = 11030, optional)]
     pub unsafe extern "C" fn graph_debug_dot_print(h_graph: sys::CUgraph, path: *const ::std::ffi::c_char, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphdestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphDestroy", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphDestroy", version = 10000, optional)]
     pub unsafe extern "C" fn graph_destroy(h_graph: sys::CUgraph) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphdestroynode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphDestroyNode", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphDestroyNode", version = 10000, optional)]
     pub unsafe extern "C" fn graph_destroy_node(h_node: sys::CUgraphNode) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugrapheventrecordnodegetevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphEventRecordNodeGetEvent", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphEventRecordNodeGetEvent", version = 11010, optional)]
     pub unsafe extern "C" fn graph_event_record_node_get_event(h_node: sys::CUgraphNode, event_out: *mut sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugrapheventrecordnodesetevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphEventRecordNodeSetEvent", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphEventRecordNodeSetEvent", version = 11010, optional)]
     pub unsafe extern "C" fn graph_event_record_node_set_event(h_node: sys::CUgraphNode, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugrapheventwaitnodegetevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphEventWaitNodeGetEvent", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphEventWaitNodeGetEvent", version = 11010, optional)]
     pub unsafe extern "C" fn graph_event_wait_node_get_event(h_node: sys::CUgraphNode, event_out: *mut sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugrapheventwaitnodesetevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphEventWaitNodeSetEvent", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphEventWaitNodeSetEvent", version = 11010, optional)]
     pub unsafe extern "C" fn graph_event_wait_node_set_event(h_node: sys::CUgraphNode, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecbatchmemopnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecBatchMemOpNodeSetParams", version = 11070)]
+    #[cuda_entry(symbol = "cuGraphExecBatchMemOpNodeSetParams", version = 11070, optional)]
     pub unsafe extern "C" fn graph_exec_batch_mem_op_node_set_params(graph_exec: sys::CUgraphExec, node: sys::CUgraphNode, node_params: *const sys::CUDA_BATCH_MEM_OP_NODE_PARAMS) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecchildgraphnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecChildGraphNodeSetParams", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphExecChildGraphNodeSetParams", version = 11010, optional)]
     pub unsafe extern "C" fn graph_exec_child_graph_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, child_graph: sys::CUgraph) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecdestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecDestroy", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphExecDestroy", version = 10000, optional)]
     pub unsafe extern "C" fn graph_exec_destroy(h_graph_exec: sys::CUgraphExec) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexeceventrecordnodesetevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecEventRecordNodeSetEvent", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphExecEventRecordNodeSetEvent", version = 11010, optional)]
     pub unsafe extern "C" fn graph_exec_event_record_node_set_event(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexeceventwaitnodesetevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecEventWaitNodeSetEvent", version = 11010)]
+    #[cuda_entry(symbol = "cuGraphExecEventWaitNodeSetEvent", version = 11010, optional)]
     pub unsafe extern "C" fn graph_exec_event_wait_node_set_event(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecexternalsemaphoressignalnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecExternalSemaphoresSignalNodeSetParams", version = 11020)]
+    #[cuda_entry(symbol = "cuGraphExecExternalSemaphoresSignalNodeSetParams", version = 11020, optional)]
     pub unsafe extern "C" fn graph_exec_external_semaphores_signal_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, node_params: *const sys::CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecexternalsemaphoreswaitnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecExternalSemaphoresWaitNodeSetParams", version = 11020)]
+    #[cuda_entry(symbol = "cuGraphExecExternalSemaphoresWaitNodeSetParams", version = 11020, optional)]
     pub unsafe extern "C" fn graph_exec_external_semaphores_wait_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, node_params: *const sys::CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecgetflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecGetFlags", version = 12000)]
+    #[cuda_entry(symbol = "cuGraphExecGetFlags", version = 12000, optional)]
     pub unsafe extern "C" fn graph_exec_get_flags(h_graph_exec: sys::CUgraphExec, flags: *mut sys::cuuint64_t) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexechostnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecHostNodeSetParams", version = 10020)]
+    #[cuda_entry(symbol = "cuGraphExecHostNodeSetParams", version = 10020, optional)]
     pub unsafe extern "C" fn graph_exec_host_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, node_params: *const sys::CUDA_HOST_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexeckernelnodesetparams_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecKernelNodeSetParams", version = 12000)]
+    #[cuda_entry(symbol = "cuGraphExecKernelNodeSetParams", version = 12000, optional)]
     pub unsafe extern "C" fn graph_exec_kernel_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, node_params: *const sys::CUDA_KERNEL_NODE_PARAMS_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecmemcpynodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecMemcpyNodeSetParams", version = 10020)]
+    #[cuda_entry(symbol = "cuGraphExecMemcpyNodeSetParams", version = 10020, optional)]
     pub unsafe extern "C" fn graph_exec_memcpy_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, copy_params: *const sys::CUDA_MEMCPY3D_v2, ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecmemsetnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecMemsetNodeSetParams", version = 10020)]
+    #[cuda_entry(symbol = "cuGraphExecMemsetNodeSetParams", version = 10020, optional)]
     pub unsafe extern "C" fn graph_exec_memset_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, memset_params: *const sys::CUDA_MEMSET_NODE_PARAMS_v1, ctx: sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecNodeSetParams", version = 12020)]
+    #[cuda_entry(symbol = "cuGraphExecNodeSetParams", version = 12020, optional)]
     pub unsafe extern "C" fn graph_exec_node_set_params(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeParams>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexecupdate_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExecUpdate", version = 12000)]
+    #[cuda_entry(symbol = "cuGraphExecUpdate", version = 12000, optional)]
     pub unsafe extern "C" fn graph_exec_update(h_graph_exec: sys::CUgraphExec, h_graph: sys::CUgraph, result_info: *mut ::core::mem::MaybeUninit<sys::CUgraphExecUpdateResultInfo>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexternalsemaphoressignalnodegetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExternalSemaphoresSignalNodeGetParams", version = 11020)]
+    #[cuda_entry(symbol = "cuGraphExternalSemaphoresSignalNodeGetParams", version = 11020, optional)]
     pub unsafe extern "C" fn graph_external_semaphores_signal_node_get_params(h_node: sys::CUgraphNode, params_out: *mut ::core::mem::MaybeUninit<sys::CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexternalsemaphoressignalnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExternalSemaphoresSignalNodeSetParams", version = 11020)]
+    #[cuda_entry(symbol = "cuGraphExternalSemaphoresSignalNodeSetParams", version = 11020, optional)]
     pub unsafe extern "C" fn graph_external_semaphores_signal_node_set_params(h_node: sys::CUgraphNode, node_params: *const sys::CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexternalsemaphoreswaitnodegetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExternalSemaphoresWaitNodeGetParams", version = 11020)]
+    #[cuda_entry(symbol = "cuGraphExternalSemaphoresWaitNodeGetParams", version = 11020, optional)]
     pub unsafe extern "C" fn graph_external_semaphores_wait_node_get_params(h_node: sys::CUgraphNode, params_out: *mut ::core::mem::MaybeUninit<sys::CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphexternalsemaphoreswaitnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphExternalSemaphoresWaitNodeSetParams", version = 11020)]
+    #[cuda_entry(symbol = "cuGraphExternalSemaphoresWaitNodeSetParams", version = 11020, optional)]
     pub unsafe extern "C" fn graph_external_semaphores_wait_node_set_params(h_node: sys::CUgraphNode, node_params: *const sys::CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphgetedges_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphGetEdges", version = 12030)]
+    #[cuda_entry(symbol = "cuGraphGetEdges", version = 12030, optional)]
     pub unsafe extern "C" fn graph_get_edges(h_graph: sys::CUgraph, from: *mut sys::CUgraphNode, to: *mut sys::CUgraphNode, edge_data: *mut ::core::mem::MaybeUninit<sys::CUgraphEdgeData>, num_edges: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphgetnodes {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphGetNodes", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphGetNodes", version = 10000, optional)]
     pub unsafe extern "C" fn graph_get_nodes(h_graph: sys::CUgraph, nodes: *mut sys::CUgraphNode, num_nodes: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphgetrootnodes {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphGetRootNodes", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphGetRootNodes", version = 10000, optional)]
     pub unsafe extern "C" fn graph_get_root_nodes(h_graph: sys::CUgraph, root_nodes: *mut sys::CUgraphNode, num_root_nodes: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphhostnodegetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphHostNodeGetParams", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphHostNodeGetParams", version = 10000, optional)]
     pub unsafe extern "C" fn graph_host_node_get_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_HOST_NODE_PARAMS_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphhostnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphHostNodeSetParams", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphHostNodeSetParams", version = 10000, optional)]
     pub unsafe extern "C" fn graph_host_node_set_params(h_node: sys::CUgraphNode, node_params: *const sys::CUDA_HOST_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphinstantiatewithflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphInstantiateWithFlags", version = 11040)]
+    #[cuda_entry(symbol = "cuGraphInstantiateWithFlags", version = 11040, optional)]
     pub unsafe extern "C" fn graph_instantiate_with_flags(ph_graph_exec: *mut sys::CUgraphExec, h_graph: sys::CUgraph, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphinstantiatewithparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphInstantiateWithParams", version = 12000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuGraphInstantiateWithParams", version = 12000, stream = "legacy", optional)]
     pub unsafe extern "C" fn graph_instantiate_with_params(ph_graph_exec: *mut sys::CUgraphExec, h_graph: sys::CUgraph, instantiate_params: *mut ::core::mem::MaybeUninit<sys::CUDA_GRAPH_INSTANTIATE_PARAMS>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodecopyattributes {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphKernelNodeCopyAttributes", version = 11000)]
+    #[cuda_entry(symbol = "cuGraphKernelNodeCopyAttributes", version = 11000, optional)]
     pub unsafe extern "C" fn graph_kernel_node_copy_attributes(dst: sys::CUgraphNode, src: sys::CUgraphNode) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodegetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphKernelNodeGetAttribute", version = 11000)]
+    #[cuda_entry(symbol = "cuGraphKernelNodeGetAttribute", version = 11000, optional)]
     pub unsafe extern "C" fn graph_kernel_node_get_attribute(h_node: sys::CUgraphNode, attr: i32, value_out: *mut ::core::mem::MaybeUninit<sys::CUkernelNodeAttrValue_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodegetparams_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphKernelNodeGetParams", version = 12000)]
+    #[cuda_entry(symbol = "cuGraphKernelNodeGetParams", version = 12000, optional)]
     pub unsafe extern "C" fn graph_kernel_node_get_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_KERNEL_NODE_PARAMS_v2>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodesetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphKernelNodeSetAttribute", version = 11000)]
+    #[cuda_entry(symbol = "cuGraphKernelNodeSetAttribute", version = 11000, optional)]
     pub unsafe extern "C" fn graph_kernel_node_set_attribute(h_node: sys::CUgraphNode, attr: i32, value: *const sys::CUkernelNodeAttrValue_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphkernelnodesetparams_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphKernelNodeSetParams", version = 12000)]
+    #[cuda_entry(symbol = "cuGraphKernelNodeSetParams", version = 12000, optional)]
     pub unsafe extern "C" fn graph_kernel_node_set_params(h_node: sys::CUgraphNode, node_params: *const sys::CUDA_KERNEL_NODE_PARAMS_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphlaunch {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphLaunch", version = 10000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuGraphLaunch", version = 10000, stream = "legacy", optional)]
     pub unsafe extern "C" fn graph_launch(h_graph: sys::CUgraphExec, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemallocnodegetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphMemAllocNodeGetParams", version = 11040)]
+    #[cuda_entry(symbol = "cuGraphMemAllocNodeGetParams", version = 11040, optional)]
     pub unsafe extern "C" fn graph_mem_alloc_node_get_params(h_node: sys::CUgraphNode, params_out: *mut ::core::mem::MaybeUninit<sys::CUDA_MEM_ALLOC_NODE_PARAMS>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemfreenodegetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphMemFreeNodeGetParams", version = 11040)]
+    #[cuda_entry(symbol = "cuGraphMemFreeNodeGetParams", version = 11040, optional)]
     pub unsafe extern "C" fn graph_mem_free_node_get_params(h_node: sys::CUgraphNode, dptr_out: *mut sys::CUdeviceptr) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemcpynodegetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphMemcpyNodeGetParams", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphMemcpyNodeGetParams", version = 10000, optional)]
     pub unsafe extern "C" fn graph_memcpy_node_get_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_MEMCPY3D_v2>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemcpynodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphMemcpyNodeSetParams", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphMemcpyNodeSetParams", version = 10000, optional)]
     pub unsafe extern "C" fn graph_memcpy_node_set_params(h_node: sys::CUgraphNode, node_params: *const sys::CUDA_MEMCPY3D_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemsetnodegetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphMemsetNodeGetParams", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphMemsetNodeGetParams", version = 10000, optional)]
     pub unsafe extern "C" fn graph_memset_node_get_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUDA_MEMSET_NODE_PARAMS_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphmemsetnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphMemsetNodeSetParams", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphMemsetNodeSetParams", version = 10000, optional)]
     pub unsafe extern "C" fn graph_memset_node_set_params(h_node: sys::CUgraphNode, node_params: *const sys::CUDA_MEMSET_NODE_PARAMS_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodefindinclone {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphNodeFindInClone", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphNodeFindInClone", version = 10000, optional)]
     pub unsafe extern "C" fn graph_node_find_in_clone(ph_node: *mut sys::CUgraphNode, h_original_node: sys::CUgraphNode, h_cloned_graph: sys::CUgraph) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodegetdependencies_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphNodeGetDependencies", version = 12030)]
+    #[cuda_entry(symbol = "cuGraphNodeGetDependencies", version = 12030, optional)]
     pub unsafe extern "C" fn graph_node_get_dependencies(h_node: sys::CUgraphNode, dependencies: *mut sys::CUgraphNode, edge_data: *mut ::core::mem::MaybeUninit<sys::CUgraphEdgeData>, num_dependencies: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodegetdependentnodes_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphNodeGetDependentNodes", version = 12030)]
+    #[cuda_entry(symbol = "cuGraphNodeGetDependentNodes", version = 12030, optional)]
     pub unsafe extern "C" fn graph_node_get_dependent_nodes(h_node: sys::CUgraphNode, dependent_nodes: *mut sys::CUgraphNode, edge_data: *mut ::core::mem::MaybeUninit<sys::CUgraphEdgeData>, num_dependent_nodes: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodegetenabled {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphNodeGetEnabled", version = 11060)]
+    #[cuda_entry(symbol = "cuGraphNodeGetEnabled", version = 11060, optional)]
     pub unsafe extern "C" fn graph_node_get_enabled(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, is_enabled: *mut ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodegettype {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphNodeGetType", version = 10000)]
+    #[cuda_entry(symbol = "cuGraphNodeGetType", version = 10000, optional)]
     pub unsafe extern "C" fn graph_node_get_type(h_node: sys::CUgraphNode, type_: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeType>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodesetenabled {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphNodeSetEnabled", version = 11060)]
+    #[cuda_entry(symbol = "cuGraphNodeSetEnabled", version = 11060, optional)]
     pub unsafe extern "C" fn graph_node_set_enabled(h_graph_exec: sys::CUgraphExec, h_node: sys::CUgraphNode, is_enabled: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphnodesetparams {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphNodeSetParams", version = 12020)]
+    #[cuda_entry(symbol = "cuGraphNodeSetParams", version = 12020, optional)]
     pub unsafe extern "C" fn graph_node_set_params(h_node: sys::CUgraphNode, node_params: *mut ::core::mem::MaybeUninit<sys::CUgraphNodeParams>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphreleaseuserobject {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphReleaseUserObject", version = 11030)]
+    #[cuda_entry(symbol = "cuGraphReleaseUserObject", version = 11030, optional)]
     pub unsafe extern "C" fn graph_release_user_object(graph: sys::CUgraph, object: sys::CUuserObject, count: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphremovedependencies_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphRemoveDependencies", version = 12030)]
+    #[cuda_entry(symbol = "cuGraphRemoveDependencies", version = 12030, optional)]
     pub unsafe extern "C" fn graph_remove_dependencies(h_graph: sys::CUgraph, from: *const sys::CUgraphNode, to: *const sys::CUgraphNode, edge_data: *const sys::CUgraphEdgeData, num_dependencies: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphretainuserobject {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphRetainUserObject", version = 11030)]
+    #[cuda_entry(symbol = "cuGraphRetainUserObject", version = 11030, optional)]
     pub unsafe extern "C" fn graph_retain_user_object(graph: sys::CUgraph, object: sys::CUuserObject, count: ::std::ffi::c_uint, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphupload {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphUpload", version = 11010, stream = "legacy")]
+    #[cuda_entry(symbol = "cuGraphUpload", version = 11010, stream = "legacy", optional)]
     pub unsafe extern "C" fn graph_upload(h_graph: sys::CUgraphExec, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphicsmapresources {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphicsMapResources", version = 3000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuGraphicsMapResources", version = 3000, stream = "legacy", optional)]
     pub unsafe extern "C" fn graphics_map_resources(count: ::std::ffi::c_uint, resources: *mut sys::CUgraphicsResource, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphicsresourcegetmappedmipmappedarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphicsResourceGetMappedMipmappedArray", version = 5000)]
+    #[cuda_entry(symbol = "cuGraphicsResourceGetMappedMipmappedArray", version = 5000, optional)]
     pub unsafe extern "C" fn graphics_resource_get_mapped_mipmapped_array(p_mipmapped_array: *mut sys::CUmipmappedArray, resource: sys::CUgraphicsResource) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphicsresourcegetmappedpointer_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphicsResourceGetMappedPointer", version = 3020)]
+    #[cuda_entry(symbol = "cuGraphicsResourceGetMappedPointer", version = 3020, optional)]
     pub unsafe extern "C" fn graphics_resource_get_mapped_pointer(p_dev_ptr: *mut sys::CUdeviceptr_v2, p_size: *mut usize, resource: sys::CUgraphicsResource) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphicsresourcesetmapflags_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphicsResourceSetMapFlags", version = 6050)]
+    #[cuda_entry(symbol = "cuGraphicsResourceSetMapFlags", version = 6050, optional)]
     pub unsafe extern "C" fn graphics_resource_set_map_flags(resource: sys::CUgraphicsResource, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphicssubresourcegetmappedarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphicsSubResourceGetMappedArray", version = 3000)]
+    #[cuda_entry(symbol = "cuGraphicsSubResourceGetMappedArray", version = 3000, optional)]
     pub unsafe extern "C" fn graphics_sub_resource_get_mapped_array(p_array: *mut sys::CUarray, resource: sys::CUgraphicsResource, array_index: ::std::ffi::c_uint, mip_level: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphicsunmapresources {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphicsUnmapResources", version = 3000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuGraphicsUnmapResources", version = 3000, stream = "legacy", optional)]
     pub unsafe extern "C" fn graphics_unmap_resources(count: ::std::ffi::c_uint, resources: *mut sys::CUgraphicsResource, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugraphicsunregisterresource {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGraphicsUnregisterResource", version = 3000)]
+    #[cuda_entry(symbol = "cuGraphicsUnregisterResource", version = 3000, optional)]
     pub unsafe extern "C" fn graphics_unregister_resource(resource: sys::CUgraphicsResource) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGreenCtxCreate", version = 12040)]
+    #[cuda_entry(symbol = "cuGreenCtxCreate", version = 12040, optional)]
     pub unsafe extern "C" fn green_ctx_create(ph_ctx: *mut sys::CUgreenCtx, desc: sys::CUdevResourceDesc, dev: sys::CUdevice, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxdestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGreenCtxDestroy", version = 12040)]
+    #[cuda_entry(symbol = "cuGreenCtxDestroy", version = 12040, optional)]
     pub unsafe extern "C" fn green_ctx_destroy(h_ctx: sys::CUgreenCtx) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxgetdevresource {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGreenCtxGetDevResource", version = 12040)]
+    #[cuda_entry(symbol = "cuGreenCtxGetDevResource", version = 12040, optional)]
     pub unsafe extern "C" fn green_ctx_get_dev_resource(h_ctx: sys::CUgreenCtx, result: *mut ::core::mem::MaybeUninit<sys::CUdevResource>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxgetid {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGreenCtxGetId", version = 12090)]
+    #[cuda_entry(symbol = "cuGreenCtxGetId", version = 12090, optional)]
     pub unsafe extern "C" fn green_ctx_get_id(green_ctx: sys::CUgreenCtx, green_ctx_id: *mut ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxrecordevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGreenCtxRecordEvent", version = 12040)]
+    #[cuda_entry(symbol = "cuGreenCtxRecordEvent", version = 12040, optional)]
     pub unsafe extern "C" fn green_ctx_record_event(h_ctx: sys::CUgreenCtx, h_event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxstreamcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGreenCtxStreamCreate", version = 12050)]
+    #[cuda_entry(symbol = "cuGreenCtxStreamCreate", version = 12050, optional)]
     pub unsafe extern "C" fn green_ctx_stream_create(ph_stream: *mut sys::CUstream, green_ctx: sys::CUgreenCtx, flags: ::std::ffi::c_uint, priority: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cugreenctxwaitevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuGreenCtxWaitEvent", version = 12040)]
+    #[cuda_entry(symbol = "cuGreenCtxWaitEvent", version = 12040, optional)]
     pub unsafe extern "C" fn green_ctx_wait_event(h_ctx: sys::CUgreenCtx, h_event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuimportexternalmemory {
     use super::*;
 
-    #[cuda_entry(symbol = "cuImportExternalMemory", version = 10000)]
+    #[cuda_entry(symbol = "cuImportExternalMemory", version = 10000, optional)]
     pub unsafe extern "C" fn import_external_memory(ext_mem_out: *mut sys::CUexternalMemory, mem_handle_desc: *const sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuimportexternalsemaphore {
     use super::*;
 
-    #[cuda_entry(symbol = "cuImportExternalSemaphore", version = 10000)]
+    #[cuda_entry(symbol = "cuImportExternalSemaphore", version = 10000, optional)]
     pub unsafe extern "C" fn import_external_semaphore(ext_sem_out: *mut sys::CUexternalSemaphore, sem_handle_desc: *const sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuinit {
     use super::*;
 
-    #[cuda_entry(symbol = "cuInit", version = 2000)]
+    #[cuda_entry(symbol = "cuInit", version = 2000, optional)]
     pub unsafe extern "C" fn init(flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuipcclosememhandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuIpcCloseMemHandle", version = 4010)]
+    #[cuda_entry(symbol = "cuIpcCloseMemHandle", version = 4010, optional)]
     pub unsafe extern "C" fn ipc_close_mem_handle(dptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuipcgeteventhandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuIpcGetEventHandle", version = 4010)]
+    #[cuda_entry(symbol = "cuIpcGetEventHandle", version = 4010, optional)]
     pub unsafe extern "C" fn ipc_get_event_handle(p_handle: *mut ::core::mem::MaybeUninit<sys::CUipcEventHandle_v1>, event: sys::CUevent) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuipcgetmemhandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuIpcGetMemHandle", version = 4010)]
+    #[cuda_entry(symbol = "cuIpcGetMemHandle", version = 4010, optional)]
     pub unsafe extern "C" fn ipc_get_mem_handle(p_handle: *mut ::core::mem::MaybeUninit<sys::CUipcMemHandle_v1>, dptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuipcopeneventhandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuIpcOpenEventHandle", version = 4010)]
+    #[cuda_entry(symbol = "cuIpcOpenEventHandle", version = 4010, optional)]
     pub unsafe extern "C" fn ipc_open_event_handle(ph_event: *mut sys::CUevent, handle: ::cuda_entry::types::CUipcEventHandle) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuipcopenmemhandle_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuIpcOpenMemHandle", version = 11000)]
+    #[cuda_entry(symbol = "cuIpcOpenMemHandle", version = 11000, optional)]
     pub unsafe extern "C" fn ipc_open_mem_handle(pdptr: *mut sys::CUdeviceptr_v2, handle: ::cuda_entry::types::CUipcMemHandle, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelgetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuKernelGetAttribute", version = 12000)]
+    #[cuda_entry(symbol = "cuKernelGetAttribute", version = 12000, optional)]
     pub unsafe extern "C" fn kernel_get_attribute(pi: *mut ::std::ffi::c_int, attrib: i32, kernel: sys::CUkernel, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelgetfunction {
     use super::*;
 
-    #[cuda_entry(symbol = "cuKernelGetFunction", version = 12000)]
+    #[cuda_entry(symbol = "cuKernelGetFunction", version = 12000, optional)]
     pub unsafe extern "C" fn kernel_get_function(p_func: *mut sys::CUfunction, kernel: sys::CUkernel) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelgetlibrary {
     use super::*;
 
-    #[cuda_entry(symbol = "cuKernelGetLibrary", version = 12050)]
+    #[cuda_entry(symbol = "cuKernelGetLibrary", version = 12050, optional)]
     pub unsafe extern "C" fn kernel_get_library(p_lib: *mut sys::CUlibrary, kernel: sys::CUkernel) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelgetname {
     use super::*;
 
-    #[cuda_entry(symbol = "cuKernelGetName", version = 12030)]
+    #[cuda_entry(symbol = "cuKernelGetName", version = 12030, optional)]
     pub unsafe extern "C" fn kernel_get_name(name: *mut *const ::std::ffi::c_char, hfunc: sys::CUkernel) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelgetparaminfo {
     use super::*;
 
-    #[cuda_entry(symbol = "cuKernelGetParamInfo", version = 12040)]
+    #[cuda_entry(symbol = "cuKernelGetParamInfo", version = 12040, optional)]
     pub unsafe extern "C" fn kernel_get_param_info(kernel: sys::CUkernel, param_index: usize, param_offset: *mut usize, param_size: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelsetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuKernelSetAttribute", version = 12000)]
+    #[cuda_entry(symbol = "cuKernelSetAttribute", version = 12000, optional)]
     pub unsafe extern "C" fn kernel_set_attribute(attrib: i32, val: ::std::ffi::c_int, kernel: sys::CUkernel, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cukernelsetcacheconfig {
     use super::*;
 
-    #[cuda_entry(symbol = "cuKernelSetCacheConfig", version = 12000)]
+    #[cuda_entry(symbol = "cuKernelSetCacheConfig", version = 12000, optional)]
     pub unsafe extern "C" fn kernel_set_cache_config(kernel: sys::CUkernel, config: i32, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunch {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLaunch", version = 2000)]
+    #[cuda_entry(symbol = "cuLaunch", version = 2000, optional)]
     pub unsafe extern "C" fn launch(f: sys::CUfunction) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunchcooperativekernel {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLaunchCooperativeKernel", version = 9000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuLaunchCooperativeKernel", version = 9000, stream = "legacy", optional)]
     pub unsafe extern "C" fn launch_cooperative_kernel(f: sys::CUfunction, grid_dim_x: ::std::ffi::c_uint, grid_dim_y: ::std::ffi::c_uint, grid_dim_z: ::std::ffi::c_uint, block_dim_x: ::std::ffi::c_uint, block_dim_y: ::std::ffi::c_uint, block_dim_z: ::std::ffi::c_uint, shared_mem_bytes: ::std::ffi::c_uint, h_stream: sys::CUstream, kernel_params: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunchcooperativekernelmultidevice {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLaunchCooperativeKernelMultiDevice", version = 9000)]
+    #[cuda_entry(symbol = "cuLaunchCooperativeKernelMultiDevice", version = 9000, optional)]
     pub unsafe extern "C" fn launch_cooperative_kernel_multi_device(launch_params_list: *mut ::core::mem::MaybeUninit<sys::CUDA_LAUNCH_PARAMS_v1>, num_devices: ::std::ffi::c_uint, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunchgrid {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLaunchGrid", version = 2000)]
+    #[cuda_entry(symbol = "cuLaunchGrid", version = 2000, optional)]
     pub unsafe extern "C" fn launch_grid(f: sys::CUfunction, grid_width: ::std::ffi::c_int, grid_height: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunchgridasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLaunchGridAsync", version = 2000)]
+    #[cuda_entry(symbol = "cuLaunchGridAsync", version = 2000, optional)]
     pub unsafe extern "C" fn launch_grid_async(f: sys::CUfunction, grid_width: ::std::ffi::c_int, grid_height: ::std::ffi::c_int, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunchhostfunc {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLaunchHostFunc", version = 10000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuLaunchHostFunc", version = 10000, stream = "legacy", optional)]
     pub unsafe extern "C" fn launch_host_func(h_stream: sys::CUstream, fn_: sys::CUhostFn, user_data: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunchkernel {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLaunchKernel", version = 4000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuLaunchKernel", version = 4000, stream = "legacy", optional)]
     pub unsafe extern "C" fn launch_kernel(f: sys::CUfunction, grid_dim_x: ::std::ffi::c_uint, grid_dim_y: ::std::ffi::c_uint, grid_dim_z: ::std::ffi::c_uint, block_dim_x: ::std::ffi::c_uint, block_dim_y: ::std::ffi::c_uint, block_dim_z: ::std::ffi::c_uint, shared_mem_bytes: ::std::ffi::c_uint, h_stream: sys::CUstream, kernel_params: *mut *mut ::std::ffi::c_void, extra: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culaunchkernelex {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLaunchKernelEx", version = 11060, stream = "legacy")]
+    #[cuda_entry(symbol = "cuLaunchKernelEx", version = 11060, stream = "legacy", optional)]
     pub unsafe extern "C" fn launch_kernel_ex(config: *const sys::CUlaunchConfig, f: sys::CUfunction, kernel_params: *mut *mut ::std::ffi::c_void, extra: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibraryenumeratekernels {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryEnumerateKernels", version = 12040)]
+    #[cuda_entry(symbol = "cuLibraryEnumerateKernels", version = 12040, optional)]
     pub unsafe extern "C" fn library_enumerate_kernels(kernels: *mut sys::CUkernel, num_kernels: ::std::ffi::c_uint, lib: sys::CUlibrary) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibrarygetglobal {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryGetGlobal", version = 12000)]
+    #[cuda_entry(symbol = "cuLibraryGetGlobal", version = 12000, optional)]
     pub unsafe extern "C" fn library_get_global(dptr: *mut sys::CUdeviceptr, bytes: *mut usize, library: sys::CUlibrary, name: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibrarygetkernel {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryGetKernel", version = 12000)]
+    #[cuda_entry(symbol = "cuLibraryGetKernel", version = 12000, optional)]
     pub unsafe extern "C" fn library_get_kernel(p_kernel: *mut sys::CUkernel, library: sys::CUlibrary, name: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibrarygetkernelcount {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryGetKernelCount", version = 12040)]
+    #[cuda_entry(symbol = "cuLibraryGetKernelCount", version = 12040, optional)]
     pub unsafe extern "C" fn library_get_kernel_count(count: *mut ::std::ffi::c_uint, lib: sys::CUlibrary) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibrarygetmanaged {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryGetManaged", version = 12000)]
+    #[cuda_entry(symbol = "cuLibraryGetManaged", version = 12000, optional)]
     pub unsafe extern "C" fn library_get_managed(dptr: *mut sys::CUdeviceptr, bytes: *mut usize, library: sys::CUlibrary, name: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibrarygetmodule {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryGetModule", version = 12000)]
+    #[cuda_entry(symbol = "cuLibraryGetModule", version = 12000, optional)]
     pub unsafe extern "C" fn library_get_module(p_mod: *mut sys::CUmodule, library: sys::CUlibrary) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibrarygetunifiedfunction {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryGetUnifiedFunction", version = 12000)]
+    #[cuda_entry(symbol = "cuLibraryGetUnifiedFunction", version = 12000, optional)]
     pub unsafe extern "C" fn library_get_unified_function(fptr: *mut *mut ::std::ffi::c_void, library: sys::CUlibrary, symbol: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibraryloaddata {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryLoadData", version = 12000)]
+    #[cuda_entry(symbol = "cuLibraryLoadData", version = 12000, optional)]
     pub unsafe extern "C" fn library_load_data(library: *mut sys::CUlibrary, code: *const ::std::ffi::c_void, jit_options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, jit_options_values: *mut *mut ::std::ffi::c_void, num_jit_options: ::std::ffi::c_uint, library_options: *mut ::core::mem::MaybeUninit<sys::CUlibraryOption>, library_option_values: *mut *mut ::std::ffi::c_void, num_library_options: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibraryloadfromfile {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryLoadFromFile", version = 12000)]
+    #[cuda_entry(symbol = "cuLibraryLoadFromFile", version = 12000, optional)]
     pub unsafe extern "C" fn library_load_from_file(library: *mut sys::CUlibrary, file_name: *const ::std::ffi::c_char, jit_options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, jit_options_values: *mut *mut ::std::ffi::c_void, num_jit_options: ::std::ffi::c_uint, library_options: *mut ::core::mem::MaybeUninit<sys::CUlibraryOption>, library_option_values: *mut *mut ::std::ffi::c_void, num_library_options: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culibraryunload {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLibraryUnload", version = 12000)]
+    #[cuda_entry(symbol = "cuLibraryUnload", version = 12000, optional)]
     pub unsafe extern "C" fn library_unload(library: sys::CUlibrary) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkadddata_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLinkAddData", version = 6050)]
+    #[cuda_entry(symbol = "cuLinkAddData", version = 6050, optional)]
     pub unsafe extern "C" fn link_add_data(state: sys::CUlinkState, type_: i32, data: *mut ::std::ffi::c_void, size: usize, name: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkaddfile_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLinkAddFile", version = 6050)]
+    #[cuda_entry(symbol = "cuLinkAddFile", version = 6050, optional)]
     pub unsafe extern "C" fn link_add_file(state: sys::CUlinkState, type_: i32, path: *const ::std::ffi::c_char, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkcomplete {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLinkComplete", version = 5050)]
+    #[cuda_entry(symbol = "cuLinkComplete", version = 5050, optional)]
     pub unsafe extern "C" fn link_complete(state: sys::CUlinkState, cubin_out: *mut *mut ::std::ffi::c_void, size_out: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkcreate_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLinkCreate", version = 6050)]
+    #[cuda_entry(symbol = "cuLinkCreate", version = 6050, optional)]
     pub unsafe extern "C" fn link_create(num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void, state_out: *mut sys::CUlinkState) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culinkdestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLinkDestroy", version = 5050)]
+    #[cuda_entry(symbol = "cuLinkDestroy", version = 5050, optional)]
     pub unsafe extern "C" fn link_destroy(state: sys::CUlinkState) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culogscurrent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLogsCurrent", version = 12090)]
+    #[cuda_entry(symbol = "cuLogsCurrent", version = 12090, optional)]
     pub unsafe extern "C" fn logs_current(iterator: *mut sys::CUlogIterator, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culogsdumptofile {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLogsDumpToFile", version = 12090)]
+    #[cuda_entry(symbol = "cuLogsDumpToFile", version = 12090, optional)]
     pub unsafe extern "C" fn logs_dump_to_file(iterator: *mut sys::CUlogIterator, path_to_file: *const ::std::ffi::c_char, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culogsdumptomemory {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLogsDumpToMemory", version = 12090)]
+    #[cuda_entry(symbol = "cuLogsDumpToMemory", version = 12090, optional)]
     pub unsafe extern "C" fn logs_dump_to_memory(iterator: *mut sys::CUlogIterator, buffer: *mut ::std::ffi::c_char, size: *mut usize, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culogsregistercallback {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLogsRegisterCallback", version = 12090)]
+    #[cuda_entry(symbol = "cuLogsRegisterCallback", version = 12090, optional)]
     pub unsafe extern "C" fn logs_register_callback(callback_func: Option<unsafe extern "C" fn(*mut ::std::ffi::c_void, i32, *mut ::std::ffi::c_char, usize)>, user_data: *mut ::std::ffi::c_void, callback: *mut sys::CUlogsCallbackHandle) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod culogsunregistercallback {
     use super::*;
 
-    #[cuda_entry(symbol = "cuLogsUnregisterCallback", version = 12090)]
+    #[cuda_entry(symbol = "cuLogsUnregisterCallback", version = 12090, optional)]
     pub unsafe extern "C" fn logs_unregister_callback(callback: sys::CUlogsCallbackHandle) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemaddressfree {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAddressFree", version = 10020)]
+    #[cuda_entry(symbol = "cuMemAddressFree", version = 10020, optional)]
     pub unsafe extern "C" fn mem_address_free(ptr: sys::CUdeviceptr_v2, size: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemaddressreserve {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAddressReserve", version = 10020)]
+    #[cuda_entry(symbol = "cuMemAddressReserve", version = 10020, optional)]
     pub unsafe extern "C" fn mem_address_reserve(ptr: *mut sys::CUdeviceptr_v2, size: usize, alignment: usize, addr: sys::CUdeviceptr_v2, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemadvise_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAdvise", version = 12020)]
+    #[cuda_entry(symbol = "cuMemAdvise", version = 12020, optional)]
     pub unsafe extern "C" fn mem_advise(dev_ptr: sys::CUdeviceptr_v2, count: usize, advice: i32, location: ::cuda_entry::types::CUmemLocation) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemallocasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAllocAsync", version = 11020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemAllocAsync", version = 11020, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_alloc_async(dptr: *mut sys::CUdeviceptr_v2, bytesize: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemallocfrompoolasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAllocFromPoolAsync", version = 11020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemAllocFromPoolAsync", version = 11020, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_alloc_from_pool_async(dptr: *mut sys::CUdeviceptr_v2, bytesize: usize, pool: sys::CUmemoryPool, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemallochost_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAllocHost", version = 3020)]
+    #[cuda_entry(symbol = "cuMemAllocHost", version = 3020, optional)]
     pub unsafe extern "C" fn mem_alloc_host(pp: *mut *mut ::std::ffi::c_void, bytesize: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemallocmanaged {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAllocManaged", version = 6000)]
+    #[cuda_entry(symbol = "cuMemAllocManaged", version = 6000, optional)]
     pub unsafe extern "C" fn mem_alloc_managed(dptr: *mut sys::CUdeviceptr_v2, bytesize: usize, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemallocpitch_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAllocPitch", version = 3020)]
+    #[cuda_entry(symbol = "cuMemAllocPitch", version = 3020, optional)]
     pub unsafe extern "C" fn mem_alloc_pitch(dptr: *mut sys::CUdeviceptr_v2, p_pitch: *mut usize, width_in_bytes: usize, height: usize, element_size_bytes: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemalloc_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemAlloc", version = 3020)]
+    #[cuda_entry(symbol = "cuMemAlloc", version = 3020, optional)]
     pub unsafe extern "C" fn mem_alloc(dptr: *mut sys::CUdeviceptr_v2, bytesize: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumembatchdecompressasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemBatchDecompressAsync", version = 12060, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemBatchDecompressAsync", version = 12060, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_batch_decompress_async(params_array: *mut ::core::mem::MaybeUninit<sys::CUmemDecompressParams>, count: usize, flags: ::std::ffi::c_uint, error_index: *mut usize, stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemCreate", version = 10020)]
+    #[cuda_entry(symbol = "cuMemCreate", version = 10020, optional)]
     pub unsafe extern "C" fn mem_create(handle: *mut sys::CUmemGenericAllocationHandle_v1, size: usize, prop: *const sys::CUmemAllocationProp_v1, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemdiscardandprefetchbatchasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemDiscardAndPrefetchBatchAsync", version = 13000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemDiscardAndPrefetchBatchAsync", version = 13000, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_discard_and_prefetch_batch_async(dptrs: *mut sys::CUdeviceptr_v2, sizes: *mut usize, count: usize, prefetch_locs: *mut ::core::mem::MaybeUninit<sys::CUmemLocation_v1>, prefetch_loc_idxs: *mut usize, num_prefetch_locs: usize, flags: ::std::ffi::c_ulonglong, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemdiscardbatchasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemDiscardBatchAsync", version = 13000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemDiscardBatchAsync", version = 13000, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_discard_batch_async(dptrs: *mut sys::CUdeviceptr_v2, sizes: *mut usize, count: usize, flags: ::std::ffi::c_ulonglong, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemexporttoshareablehandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemExportToShareableHandle", version = 10020)]
+    #[cuda_entry(symbol = "cuMemExportToShareableHandle", version = 10020, optional)]
     pub unsafe extern "C" fn mem_export_to_shareable_handle(shareable_handle: *mut ::std::ffi::c_void, handle: sys::CUmemGenericAllocationHandle_v1, handle_type: i32, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemfreeasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemFreeAsync", version = 11020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemFreeAsync", version = 11020, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_free_async(dptr: sys::CUdeviceptr_v2, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemfreehost {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemFreeHost", version = 2000)]
+    #[cuda_entry(symbol = "cuMemFreeHost", version = 2000, optional)]
     pub unsafe extern "C" fn mem_free_host(p: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemfree_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemFree", version = 3020)]
+    #[cuda_entry(symbol = "cuMemFree", version = 3020, optional)]
     pub unsafe extern "C" fn mem_free(dptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetaccess {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemGetAccess", version = 10020)]
+    #[cuda_entry(symbol = "cuMemGetAccess", version = 10020, optional)]
     pub unsafe extern "C" fn mem_get_access(flags: *mut ::std::ffi::c_ulonglong, location: *const sys::CUmemLocation_v1, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetaddressrange_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemGetAddressRange", version = 3020)]
+    #[cuda_entry(symbol = "cuMemGetAddressRange", version = 3020, optional)]
     pub unsafe extern "C" fn mem_get_address_range(pbase: *mut sys::CUdeviceptr_v2, psize: *mut usize, dptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetallocationgranularity {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemGetAllocationGranularity", version = 10020)]
+    #[cuda_entry(symbol = "cuMemGetAllocationGranularity", version = 10020, optional)]
     pub unsafe extern "C" fn mem_get_allocation_granularity(granularity: *mut usize, prop: *const sys::CUmemAllocationProp_v1, option: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetallocationpropertiesfromhandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemGetAllocationPropertiesFromHandle", version = 10020)]
+    #[cuda_entry(symbol = "cuMemGetAllocationPropertiesFromHandle", version = 10020, optional)]
     pub unsafe extern "C" fn mem_get_allocation_properties_from_handle(prop: *mut ::core::mem::MaybeUninit<sys::CUmemAllocationProp_v1>, handle: sys::CUmemGenericAllocationHandle_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetdefaultmempool {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemGetDefaultMemPool", version = 13000)]
+    #[cuda_entry(symbol = "cuMemGetDefaultMemPool", version = 13000, optional)]
     pub unsafe extern "C" fn mem_get_default_mem_pool(pool_out: *mut sys::CUmemoryPool, location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgethandleforaddressrange {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemGetHandleForAddressRange", version = 11070)]
+    #[cuda_entry(symbol = "cuMemGetHandleForAddressRange", version = 11070, optional)]
     pub unsafe extern "C" fn mem_get_handle_for_address_range(handle: *mut ::std::ffi::c_void, dptr: sys::CUdeviceptr, size: usize, handle_type: i32, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetinfo_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemGetInfo", version = 3020)]
+    #[cuda_entry(symbol = "cuMemGetInfo", version = 3020, optional)]
     pub unsafe extern "C" fn mem_get_info(free: *mut usize, total: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemgetmempool {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemGetMemPool", version = 13000)]
+    #[cuda_entry(symbol = "cuMemGetMemPool", version = 13000, optional)]
     pub unsafe extern "C" fn mem_get_mem_pool(pool_out: *mut sys::CUmemoryPool, location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemhostalloc {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemHostAlloc", version = 2020)]
+    #[cuda_entry(symbol = "cuMemHostAlloc", version = 2020, optional)]
     pub unsafe extern "C" fn mem_host_alloc(pp: *mut *mut ::std::ffi::c_void, bytesize: usize, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemhostgetdevicepointer_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemHostGetDevicePointer", version = 3020)]
+    #[cuda_entry(symbol = "cuMemHostGetDevicePointer", version = 3020, optional)]
     pub unsafe extern "C" fn mem_host_get_device_pointer(pdptr: *mut sys::CUdeviceptr_v2, p: *mut ::std::ffi::c_void, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemhostgetflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemHostGetFlags", version = 2030)]
+    #[cuda_entry(symbol = "cuMemHostGetFlags", version = 2030, optional)]
     pub unsafe extern "C" fn mem_host_get_flags(p_flags: *mut ::std::ffi::c_uint, p: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemhostregister_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemHostRegister", version = 6050)]
+    #[cuda_entry(symbol = "cuMemHostRegister", version = 6050, optional)]
     pub unsafe extern "C" fn mem_host_register(p: *mut ::std::ffi::c_void, bytesize: usize, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemhostunregister {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemHostUnregister", version = 4000)]
+    #[cuda_entry(symbol = "cuMemHostUnregister", version = 4000, optional)]
     pub unsafe extern "C" fn mem_host_unregister(p: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemimportfromshareablehandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemImportFromShareableHandle", version = 10020)]
+    #[cuda_entry(symbol = "cuMemImportFromShareableHandle", version = 10020, optional)]
     pub unsafe extern "C" fn mem_import_from_shareable_handle(handle: *mut sys::CUmemGenericAllocationHandle_v1, os_handle: *mut ::std::ffi::c_void, sh_handle_type: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemmap {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemMap", version = 10020)]
+    #[cuda_entry(symbol = "cuMemMap", version = 10020, optional)]
     pub unsafe extern "C" fn mem_map(ptr: sys::CUdeviceptr_v2, size: usize, offset: usize, handle: sys::CUmemGenericAllocationHandle_v1, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemmaparrayasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemMapArrayAsync", version = 11010, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemMapArrayAsync", version = 11010, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_map_array_async(map_info_list: *mut ::core::mem::MaybeUninit<sys::CUarrayMapInfo_v1>, count: ::std::ffi::c_uint, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolCreate", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolCreate", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_create(pool: *mut sys::CUmemoryPool, pool_props: *const sys::CUmemPoolProps_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempooldestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolDestroy", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolDestroy", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_destroy(pool: sys::CUmemoryPool) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolexportpointer {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolExportPointer", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolExportPointer", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_export_pointer(share_data_out: *mut ::core::mem::MaybeUninit<sys::CUmemPoolPtrExportData_v1>, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolexporttoshareablehandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolExportToShareableHandle", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolExportToShareableHandle", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_export_to_shareable_handle(handle_out: *mut ::std::ffi::c_void, pool: sys::CUmemoryPool, handle_type: i32, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolgetaccess {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolGetAccess", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolGetAccess", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_get_access(flags: *mut ::core::mem::MaybeUninit<sys::CUmemAccess_flags>, mem_pool: sys::CUmemoryPool, location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolgetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolGetAttribute", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolGetAttribute", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_get_attribute(pool: sys::CUmemoryPool, attr: i32, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolimportfromshareablehandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolImportFromShareableHandle", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolImportFromShareableHandle", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_import_from_shareable_handle(pool_out: *mut sys::CUmemoryPool, handle: *mut ::std::ffi::c_void, handle_type: i32, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolimportpointer {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolImportPointer", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolImportPointer", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_import_pointer(ptr_out: *mut sys::CUdeviceptr_v2, pool: sys::CUmemoryPool, share_data: *mut ::core::mem::MaybeUninit<sys::CUmemPoolPtrExportData_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolsetaccess {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolSetAccess", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolSetAccess", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_set_access(pool: sys::CUmemoryPool, map: *const sys::CUmemAccessDesc_v1, count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempoolsetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolSetAttribute", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolSetAttribute", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_set_attribute(pool: sys::CUmemoryPool, attr: i32, value: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumempooltrimto {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPoolTrimTo", version = 11020)]
+    #[cuda_entry(symbol = "cuMemPoolTrimTo", version = 11020, optional)]
     pub unsafe extern "C" fn mem_pool_trim_to(pool: sys::CUmemoryPool, min_bytes_to_keep: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemprefetchasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPrefetchAsync", version = 12020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemPrefetchAsync", version = 12020, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_prefetch_async(dev_ptr: sys::CUdeviceptr_v2, count: usize, location: ::cuda_entry::types::CUmemLocation, flags: ::std::ffi::c_uint, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemprefetchbatchasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemPrefetchBatchAsync", version = 13000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemPrefetchBatchAsync", version = 13000, stream = "legacy", optional)]
     pub unsafe extern "C" fn mem_prefetch_batch_async(dptrs: *mut sys::CUdeviceptr_v2, sizes: *mut usize, count: usize, prefetch_locs: *mut ::core::mem::MaybeUninit<sys::CUmemLocation_v1>, prefetch_loc_idxs: *mut usize, num_prefetch_locs: usize, flags: ::std::ffi::c_ulonglong, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemrangegetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemRangeGetAttribute", version = 8000)]
+    #[cuda_entry(symbol = "cuMemRangeGetAttribute", version = 8000, optional)]
     pub unsafe extern "C" fn mem_range_get_attribute(data: *mut ::std::ffi::c_void, data_size: usize, attribute: i32, dev_ptr: sys::CUdeviceptr_v2, count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemrangegetattributes {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemRangeGetAttributes", version = 8000)]
+    #[cuda_entry(symbol = "cuMemRangeGetAttributes", version = 8000, optional)]
     pub unsafe extern "C" fn mem_range_get_attributes(data: *mut *mut ::std::ffi::c_void, data_sizes: *mut usize, attributes: *mut ::core::mem::MaybeUninit<sys::CUmem_range_attribute>, num_attributes: usize, dev_ptr: sys::CUdeviceptr_v2, count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemrelease {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemRelease", version = 10020)]
+    #[cuda_entry(symbol = "cuMemRelease", version = 10020, optional)]
     pub unsafe extern "C" fn mem_release(handle: sys::CUmemGenericAllocationHandle_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemretainallocationhandle {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemRetainAllocationHandle", version = 11000)]
+    #[cuda_entry(symbol = "cuMemRetainAllocationHandle", version = 11000, optional)]
     pub unsafe extern "C" fn mem_retain_allocation_handle(handle: *mut sys::CUmemGenericAllocationHandle_v1, addr: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetaccess {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemSetAccess", version = 10020)]
+    #[cuda_entry(symbol = "cuMemSetAccess", version = 10020, optional)]
     pub unsafe extern "C" fn mem_set_access(ptr: sys::CUdeviceptr_v2, size: usize, desc: *const sys::CUmemAccessDesc_v1, count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetmempool {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemSetMemPool", version = 13000)]
+    #[cuda_entry(symbol = "cuMemSetMemPool", version = 13000, optional)]
     pub unsafe extern "C" fn mem_set_mem_pool(location: *mut ::core::mem::MaybeUninit<sys::CUmemLocation>, type_: i32, pool: sys::CUmemoryPool) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemunmap {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemUnmap", version = 10020)]
+    #[cuda_entry(symbol = "cuMemUnmap", version = 10020, optional)]
     pub unsafe extern "C" fn mem_unmap(ptr: sys::CUdeviceptr_v2, size: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy", version = 4000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy", version = 4000, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy(dst: sys::CUdeviceptr_v2, src: sys::CUdeviceptr_v2, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy2dasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy2DAsync", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy2DAsync", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy2d_async(p_copy: *const sys::CUDA_MEMCPY2D_v2, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy2dunaligned_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy2DUnaligned", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy2DUnaligned", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy2d_unaligned(p_copy: *const sys::CUDA_MEMCPY2D_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy2d_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy2D", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy2D", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy2d(p_copy: *const sys::CUDA_MEMCPY2D_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy3dasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy3DAsync", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy3DAsync", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy3d_async(p_copy: *const sys::CUDA_MEMCPY3D_v2, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy3dbatchasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy3DBatchAsync", version = 13000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy3DBatchAsync", version = 13000, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy3d_batch_async(num_params: usize, op_list: *mut ::core::mem::MaybeUninit<sys::CUDA_MEMCPY3D_BATCH_OP_v1>, flags: ::std::ffi::c_ulonglong, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy3dpeer {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy3DPeer", version = 4000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy3DPeer", version = 4000, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy3d_peer(p_copy: *const sys::CUDA_MEMCPY3D_PEER_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy3dpeerasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy3DPeerAsync", version = 4000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy3DPeerAsync", version = 4000, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy3d_peer_async(p_copy: *const sys::CUDA_MEMCPY3D_PEER_v1, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpy3d_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpy3D", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpy3D", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy3d(p_copy: *const sys::CUDA_MEMCPY3D_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyAsync", version = 4000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyAsync", version = 4000, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_async(dst: sys::CUdeviceptr_v2, src: sys::CUdeviceptr_v2, byte_count: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyatoa_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyAtoA", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyAtoA", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_atoa(dst_array: sys::CUarray, dst_offset: usize, src_array: sys::CUarray, src_offset: usize, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyatod_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyAtoD", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyAtoD", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_atod(dst_device: sys::CUdeviceptr_v2, src_array: sys::CUarray, src_offset: usize, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyatohasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyAtoHAsync", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyAtoHAsync", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_atoh_async(dst_host: *mut ::std::ffi::c_void, src_array: sys::CUarray, src_offset: usize, byte_count: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyatoh_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyAtoH", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyAtoH", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_atoh(dst_host: *mut ::std::ffi::c_void, src_array: sys::CUarray, src_offset: usize, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpybatchasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyBatchAsync", version = 13000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyBatchAsync", version = 13000, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_batch_async(dsts: *mut sys::CUdeviceptr_v2, srcs: *mut sys::CUdeviceptr_v2, sizes: *mut usize, count: usize, attrs: *mut ::core::mem::MaybeUninit<sys::CUmemcpyAttributes_v1>, attr_idxs: *mut usize, num_attrs: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpydtoa_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyDtoA", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyDtoA", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_dtoa(dst_array: sys::CUarray, dst_offset: usize, src_device: sys::CUdeviceptr_v2, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpydtodasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyDtoDAsync", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyDtoDAsync", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_dtod_async(dst_device: sys::CUdeviceptr_v2, src_device: sys::CUdeviceptr_v2, byte_count: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpydtod_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyDtoD", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyDtoD", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_dtod(dst_device: sys::CUdeviceptr_v2, src_device: sys::CUdeviceptr_v2, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpydtohasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyDtoHAsync", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyDtoHAsync", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_dtoh_async(dst_host: *mut ::std::ffi::c_void, src_device: sys::CUdeviceptr_v2, byte_count: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpydtoh_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyDtoH", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyDtoH", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_dtoh(dst_host: *mut ::std::ffi::c_void, src_device: sys::CUdeviceptr_v2, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyhtoaasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyHtoAAsync", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyHtoAAsync", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_htoa_async(dst_array: sys::CUarray, dst_offset: usize, src_host: *const ::std::ffi::c_void, byte_count: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyhtoa_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyHtoA", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyHtoA", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_htoa(dst_array: sys::CUarray, dst_offset: usize, src_host: *const ::std::ffi::c_void, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyhtodasync_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyHtoDAsync", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyHtoDAsync", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_htod_async(dst_device: sys::CUdeviceptr_v2, src_host: *const ::std::ffi::c_void, byte_count: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpyhtod_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyHtoD", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyHtoD", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_htod(dst_device: sys::CUdeviceptr_v2, src_host: *const ::std::ffi::c_void, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpypeer {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyPeer", version = 4000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyPeer", version = 4000, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_peer(dst_device: sys::CUdeviceptr_v2, dst_context: sys::CUcontext, src_device: sys::CUdeviceptr_v2, src_context: sys::CUcontext, byte_count: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemcpypeerasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemcpyPeerAsync", version = 4000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemcpyPeerAsync", version = 4000, stream = "legacy", optional)]
     pub unsafe extern "C" fn memcpy_peer_async(dst_device: sys::CUdeviceptr_v2, dst_context: sys::CUcontext, src_device: sys::CUdeviceptr_v2, src_context: sys::CUcontext, byte_count: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd16async {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD16Async", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD16Async", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d16_async(dst_device: sys::CUdeviceptr_v2, us: ::std::ffi::c_ushort, n: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd16_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD16", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD16", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d16(dst_device: sys::CUdeviceptr_v2, us: ::std::ffi::c_ushort, n: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd2d16async {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD2D16Async", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD2D16Async", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d2d16_async(dst_device: sys::CUdeviceptr_v2, dst_pitch: usize, us: ::std::ffi::c_ushort, width: usize, height: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd2d16_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD2D16", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD2D16", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d2d16(dst_device: sys::CUdeviceptr_v2, dst_pitch: usize, us: ::std::ffi::c_ushort, width: usize, height: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd2d32async {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD2D32Async", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD2D32Async", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d2d32_async(dst_device: sys::CUdeviceptr_v2, dst_pitch: usize, ui: ::std::ffi::c_uint, width: usize, height: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd2d32_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD2D32", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD2D32", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d2d32(dst_device: sys::CUdeviceptr_v2, dst_pitch: usize, ui: ::std::ffi::c_uint, width: usize, height: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd2d8async {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD2D8Async", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD2D8Async", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d2d8_async(dst_device: sys::CUdeviceptr_v2, dst_pitch: usize, uc: ::std::ffi::c_uchar, width: usize, height: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd2d8_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD2D8", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD2D8", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d2d8(dst_device: sys::CUdeviceptr_v2, dst_pitch: usize, uc: ::std::ffi::c_uchar, width: usize, height: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd32async {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD32Async", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD32Async", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d32_async(dst_device: sys::CUdeviceptr_v2, ui: ::std::ffi::c_uint, n: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd32_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD32", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD32", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d32(dst_device: sys::CUdeviceptr_v2, ui: ::std::ffi::c_uint, n: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd8async {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD8Async", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD8Async", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d8_async(dst_device: sys::CUdeviceptr_v2, uc: ::std::ffi::c_uchar, n: usize, h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumemsetd8_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMemsetD8", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuMemsetD8", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn memset_d8(dst_device: sys::CUdeviceptr_v2, uc: ::std::ffi::c_uchar, n: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumipmappedarraycreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMipmappedArrayCreate", version = 5000)]
+    #[cuda_entry(symbol = "cuMipmappedArrayCreate", version = 5000, optional)]
     pub unsafe extern "C" fn mipmapped_array_create(p_handle: *mut sys::CUmipmappedArray, p_mipmapped_array_desc: *const sys::CUDA_ARRAY3D_DESCRIPTOR_v2, num_mipmap_levels: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumipmappedarraydestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMipmappedArrayDestroy", version = 5000)]
+    #[cuda_entry(symbol = "cuMipmappedArrayDestroy", version = 5000, optional)]
     pub unsafe extern "C" fn mipmapped_array_destroy(h_mipmapped_array: sys::CUmipmappedArray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumipmappedarraygetlevel {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMipmappedArrayGetLevel", version = 5000)]
+    #[cuda_entry(symbol = "cuMipmappedArrayGetLevel", version = 5000, optional)]
     pub unsafe extern "C" fn mipmapped_array_get_level(p_level_array: *mut sys::CUarray, h_mipmapped_array: sys::CUmipmappedArray, level: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumipmappedarraygetmemoryrequirements {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMipmappedArrayGetMemoryRequirements", version = 11060)]
+    #[cuda_entry(symbol = "cuMipmappedArrayGetMemoryRequirements", version = 11060, optional)]
     pub unsafe extern "C" fn mipmapped_array_get_memory_requirements(memory_requirements: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_MEMORY_REQUIREMENTS_v1>, mipmap: sys::CUmipmappedArray, device: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumipmappedarraygetsparseproperties {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMipmappedArrayGetSparseProperties", version = 11010)]
+    #[cuda_entry(symbol = "cuMipmappedArrayGetSparseProperties", version = 11010, optional)]
     pub unsafe extern "C" fn mipmapped_array_get_sparse_properties(sparse_properties: *mut ::core::mem::MaybeUninit<sys::CUDA_ARRAY_SPARSE_PROPERTIES_v1>, mipmap: sys::CUmipmappedArray) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumoduleenumeratefunctions {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleEnumerateFunctions", version = 12040)]
+    #[cuda_entry(symbol = "cuModuleEnumerateFunctions", version = 12040, optional)]
     pub unsafe extern "C" fn module_enumerate_functions(functions: *mut sys::CUfunction, num_functions: ::std::ffi::c_uint, mod_: sys::CUmodule) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumodulegetfunction {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleGetFunction", version = 2000)]
+    #[cuda_entry(symbol = "cuModuleGetFunction", version = 2000, optional)]
     pub unsafe extern "C" fn module_get_function(hfunc: *mut sys::CUfunction, hmod: sys::CUmodule, name: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumodulegetfunctioncount {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleGetFunctionCount", version = 12040)]
+    #[cuda_entry(symbol = "cuModuleGetFunctionCount", version = 12040, optional)]
     pub unsafe extern "C" fn module_get_function_count(count: *mut ::std::ffi::c_uint, hmod: sys::CUmodule) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumodulegetglobal_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleGetGlobal", version = 3020)]
+    #[cuda_entry(symbol = "cuModuleGetGlobal", version = 3020, optional)]
     pub unsafe extern "C" fn module_get_global(dptr: *mut sys::CUdeviceptr_v2, bytes: *mut usize, hmod: sys::CUmodule, name: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumodulegetloadingmode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleGetLoadingMode", version = 11070)]
+    #[cuda_entry(symbol = "cuModuleGetLoadingMode", version = 11070, optional)]
     pub unsafe extern "C" fn module_get_loading_mode(mode: *mut ::core::mem::MaybeUninit<sys::CUmoduleLoadingMode>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumodulegetsurfref {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleGetSurfRef", version = 3000)]
+    #[cuda_entry(symbol = "cuModuleGetSurfRef", version = 3000, optional)]
     pub unsafe extern "C" fn module_get_surf_ref(p_surf_ref: *mut sys::CUsurfref, hmod: sys::CUmodule, name: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumodulegettexref {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleGetTexRef", version = 2000)]
+    #[cuda_entry(symbol = "cuModuleGetTexRef", version = 2000, optional)]
     pub unsafe extern "C" fn module_get_tex_ref(p_tex_ref: *mut sys::CUtexref, hmod: sys::CUmodule, name: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumoduleload {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleLoad", version = 2000)]
+    #[cuda_entry(symbol = "cuModuleLoad", version = 2000, optional)]
     pub unsafe extern "C" fn module_load(module: *mut sys::CUmodule, fname: *const ::std::ffi::c_char) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumoduleloaddata {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleLoadData", version = 2000)]
+    #[cuda_entry(symbol = "cuModuleLoadData", version = 2000, optional)]
     pub unsafe extern "C" fn module_load_data(module: *mut sys::CUmodule, image: *const ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumoduleloaddataex {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleLoadDataEx", version = 2010)]
+    #[cuda_entry(symbol = "cuModuleLoadDataEx", version = 2010, optional)]
     pub unsafe extern "C" fn module_load_data_ex(module: *mut sys::CUmodule, image: *const ::std::ffi::c_void, num_options: ::std::ffi::c_uint, options: *mut ::core::mem::MaybeUninit<sys::CUjit_option>, option_values: *mut *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumoduleloadfatbinary {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleLoadFatBinary", version = 2000)]
+    #[cuda_entry(symbol = "cuModuleLoadFatBinary", version = 2000, optional)]
     pub unsafe extern "C" fn module_load_fat_binary(module: *mut sys::CUmodule, fat_cubin: *const ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumoduleunload {
     use super::*;
 
-    #[cuda_entry(symbol = "cuModuleUnload", version = 2000)]
+    #[cuda_entry(symbol = "cuModuleUnload", version = 2000, optional)]
     pub unsafe extern "C" fn module_unload(hmod: sys::CUmodule) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumulticastadddevice {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMulticastAddDevice", version = 12010)]
+    #[cuda_entry(symbol = "cuMulticastAddDevice", version = 12010, optional)]
     pub unsafe extern "C" fn multicast_add_device(mc_handle: sys::CUmemGenericAllocationHandle, dev: sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumulticastbindaddr {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMulticastBindAddr", version = 12010)]
+    #[cuda_entry(symbol = "cuMulticastBindAddr", version = 12010, optional)]
     pub unsafe extern "C" fn multicast_bind_addr(mc_handle: sys::CUmemGenericAllocationHandle, mc_offset: usize, memptr: sys::CUdeviceptr, size: usize, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumulticastbindmem {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMulticastBindMem", version = 12010)]
+    #[cuda_entry(symbol = "cuMulticastBindMem", version = 12010, optional)]
     pub unsafe extern "C" fn multicast_bind_mem(mc_handle: sys::CUmemGenericAllocationHandle, mc_offset: usize, mem_handle: sys::CUmemGenericAllocationHandle, mem_offset: usize, size: usize, flags: ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumulticastcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMulticastCreate", version = 12010)]
+    #[cuda_entry(symbol = "cuMulticastCreate", version = 12010, optional)]
     pub unsafe extern "C" fn multicast_create(mc_handle: *mut sys::CUmemGenericAllocationHandle, prop: *const sys::CUmulticastObjectProp) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumulticastgetgranularity {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMulticastGetGranularity", version = 12010)]
+    #[cuda_entry(symbol = "cuMulticastGetGranularity", version = 12010, optional)]
     pub unsafe extern "C" fn multicast_get_granularity(granularity: *mut usize, prop: *const sys::CUmulticastObjectProp, option: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cumulticastunbind {
     use super::*;
 
-    #[cuda_entry(symbol = "cuMulticastUnbind", version = 12010)]
+    #[cuda_entry(symbol = "cuMulticastUnbind", version = 12010, optional)]
     pub unsafe extern "C" fn multicast_unbind(mc_handle: sys::CUmemGenericAllocationHandle, dev: sys::CUdevice, mc_offset: usize, size: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuoccupancyavailabledynamicsmemperblock {
     use super::*;
 
-    #[cuda_entry(symbol = "cuOccupancyAvailableDynamicSMemPerBlock", version = 10020)]
+    #[cuda_entry(symbol = "cuOccupancyAvailableDynamicSMemPerBlock", version = 10020, optional)]
     pub unsafe extern "C" fn occupancy_available_dynamic_s_mem_per_block(dynamic_smem_size: *mut usize, func: sys::CUfunction, num_blocks: ::std::ffi::c_int, block_size: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuoccupancymaxactiveblockspermultiprocessor {
     use super::*;
 
-    #[cuda_entry(symbol = "cuOccupancyMaxActiveBlocksPerMultiprocessor", version = 6050)]
+    #[cuda_entry(symbol = "cuOccupancyMaxActiveBlocksPerMultiprocessor", version = 6050, optional)]
     pub unsafe extern "C" fn occupancy_max_active_blocks_per_multiprocessor(num_blocks: *mut ::std::ffi::c_int, func: sys::CUfunction, block_size: ::std::ffi::c_int, dynamic_s_mem_size: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuoccupancymaxactiveblockspermultiprocessorwithflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version = 7000)]
+    #[cuda_entry(symbol = "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version = 7000, optional)]
     pub unsafe extern "C" fn occupancy_max_active_blocks_per_multiprocessor_with_flags(num_blocks: *mut ::std::ffi::c_int, func: sys::CUfunction, block_size: ::std::ffi::c_int, dynamic_s_mem_size: usize, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuoccupancymaxactiveclusters {
     use super::*;
 
-    #[cuda_entry(symbol = "cuOccupancyMaxActiveClusters", version = 11070)]
+    #[cuda_entry(symbol = "cuOccupancyMaxActiveClusters", version = 11070, optional)]
     pub unsafe extern "C" fn occupancy_max_active_clusters(num_clusters: *mut ::std::ffi::c_int, func: sys::CUfunction, config: *const sys::CUlaunchConfig) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuoccupancymaxpotentialblocksize {
     use super::*;
 
-    #[cuda_entry(symbol = "cuOccupancyMaxPotentialBlockSize", version = 6050)]
+    #[cuda_entry(symbol = "cuOccupancyMaxPotentialBlockSize", version = 6050, optional)]
     pub unsafe extern "C" fn occupancy_max_potential_block_size(min_grid_size: *mut ::std::ffi::c_int, block_size: *mut ::std::ffi::c_int, func: sys::CUfunction, block_size_to_dynamic_s_mem_size: sys::CUoccupancyB2DSize, dynamic_s_mem_size: usize, block_size_limit: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuoccupancymaxpotentialblocksizewithflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuOccupancyMaxPotentialBlockSizeWithFlags", version = 7000)]
+    #[cuda_entry(symbol = "cuOccupancyMaxPotentialBlockSizeWithFlags", version = 7000, optional)]
     pub unsafe extern "C" fn occupancy_max_potential_block_size_with_flags(min_grid_size: *mut ::std::ffi::c_int, block_size: *mut ::std::ffi::c_int, func: sys::CUfunction, block_size_to_dynamic_s_mem_size: sys::CUoccupancyB2DSize, dynamic_s_mem_size: usize, block_size_limit: ::std::ffi::c_int, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuoccupancymaxpotentialclustersize {
     use super::*;
 
-    #[cuda_entry(symbol = "cuOccupancyMaxPotentialClusterSize", version = 11070)]
+    #[cuda_entry(symbol = "cuOccupancyMaxPotentialClusterSize", version = 11070, optional)]
     pub unsafe extern "C" fn occupancy_max_potential_cluster_size(cluster_size: *mut ::std::ffi::c_int, func: sys::CUfunction, config: *const sys::CUlaunchConfig) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuparamsetsize {
     use super::*;
 
-    #[cuda_entry(symbol = "cuParamSetSize", version = 2000)]
+    #[cuda_entry(symbol = "cuParamSetSize", version = 2000, optional)]
     pub unsafe extern "C" fn param_set_size(hfunc: sys::CUfunction, numbytes: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuparamsettexref {
     use super::*;
 
-    #[cuda_entry(symbol = "cuParamSetTexRef", version = 2000)]
+    #[cuda_entry(symbol = "cuParamSetTexRef", version = 2000, optional)]
     pub unsafe extern "C" fn param_set_tex_ref(hfunc: sys::CUfunction, texunit: ::std::ffi::c_int, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuparamsetf {
     use super::*;
 
-    #[cuda_entry(symbol = "cuParamSetf", version = 2000)]
+    #[cuda_entry(symbol = "cuParamSetf", version = 2000, optional)]
     pub unsafe extern "C" fn param_setf(hfunc: sys::CUfunction, offset: ::std::ffi::c_int, value: ::std::ffi::c_float) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuparamseti {
     use super::*;
 
-    #[cuda_entry(symbol = "cuParamSeti", version = 2000)]
+    #[cuda_entry(symbol = "cuParamSeti", version = 2000, optional)]
     pub unsafe extern "C" fn param_seti(hfunc: sys::CUfunction, offset: ::std::ffi::c_int, value: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuparamsetv {
     use super::*;
 
-    #[cuda_entry(symbol = "cuParamSetv", version = 2000)]
+    #[cuda_entry(symbol = "cuParamSetv", version = 2000, optional)]
     pub unsafe extern "C" fn param_setv(hfunc: sys::CUfunction, offset: ::std::ffi::c_int, ptr: *mut ::std::ffi::c_void, numbytes: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cupointergetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuPointerGetAttribute", version = 4000)]
+    #[cuda_entry(symbol = "cuPointerGetAttribute", version = 4000, optional)]
     pub unsafe extern "C" fn pointer_get_attribute(data: *mut ::std::ffi::c_void, attribute: i32, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cupointergetattributes {
     use super::*;
 
-    #[cuda_entry(symbol = "cuPointerGetAttributes", version = 7000)]
+    #[cuda_entry(symbol = "cuPointerGetAttributes", version = 7000, optional)]
     pub unsafe extern "C" fn pointer_get_attributes(num_attributes: ::std::ffi::c_uint, attributes: *mut ::core::mem::MaybeUninit<sys::CUpointer_attribute>, data: *mut *mut ::std::ffi::c_void, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cupointersetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuPointerSetAttribute", version = 6000)]
+    #[cuda_entry(symbol = "cuPointerSetAttribute", version = 6000, optional)]
     pub unsafe extern "C" fn pointer_set_attribute(value: *const ::std::ffi::c_void, attribute: i32, ptr: sys::CUdeviceptr_v2) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuprofilerinitialize {
     use super::*;
 
-    #[cuda_entry(symbol = "cuProfilerInitialize", version = 4000)]
+    #[cuda_entry(symbol = "cuProfilerInitialize", version = 4000, optional)]
     pub unsafe extern "C" fn profiler_initialize(config_file: *const ::std::ffi::c_char, output_file: *const ::std::ffi::c_char, output_mode: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuprofilerstart {
     use super::*;
 
-    #[cuda_entry(symbol = "cuProfilerStart", version = 4000)]
+    #[cuda_entry(symbol = "cuProfilerStart", version = 4000, optional)]
     pub unsafe extern "C" fn profiler_start() -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuprofilerstop {
     use super::*;
 
-    #[cuda_entry(symbol = "cuProfilerStop", version = 4000)]
+    #[cuda_entry(symbol = "cuProfilerStop", version = 4000, optional)]
     pub unsafe extern "C" fn profiler_stop() -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cusignalexternalsemaphoresasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuSignalExternalSemaphoresAsync", version = 10000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuSignalExternalSemaphoresAsync", version = 10000, stream = "legacy", optional)]
     pub unsafe extern "C" fn signal_external_semaphores_async(ext_sem_array: *const sys::CUexternalSemaphore, params_array: *const sys::CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1, num_ext_sems: ::std::ffi::c_uint, stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamaddcallback {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamAddCallback", version = 5000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamAddCallback", version = 5000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_add_callback(h_stream: sys::CUstream, callback: Option<unsafe extern "C" fn(sys::CUstream, ::cuda_entry::types::CUresult, *mut ::std::ffi::c_void)>, user_data: *mut ::std::ffi::c_void, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamattachmemasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamAttachMemAsync", version = 6000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamAttachMemAsync", version = 6000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_attach_mem_async(h_stream: sys::CUstream, dptr: sys::CUdeviceptr_v2, length: usize, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreambatchmemop_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamBatchMemOp", version = 11070, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamBatchMemOp", version = 11070, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_batch_mem_op(stream: sys::CUstream, count: ::std::ffi::c_uint, param_array: *mut ::core::mem::MaybeUninit<sys::CUstreamBatchMemOpParams>, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreambegincapturetograph {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamBeginCaptureToGraph", version = 12030, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamBeginCaptureToGraph", version = 12030, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_begin_capture_to_graph(h_stream: sys::CUstream, h_graph: sys::CUgraph, dependencies: *const sys::CUgraphNode, dependency_data: *const sys::CUgraphEdgeData, num_dependencies: usize, mode: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreambegincapture_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamBeginCapture", version = 10010, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamBeginCapture", version = 10010, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_begin_capture(h_stream: sys::CUstream, mode: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamcopyattributes {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamCopyAttributes", version = 11000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamCopyAttributes", version = 11000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_copy_attributes(dst_stream: sys::CUstream, src_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamCreate", version = 2000)]
+    #[cuda_entry(symbol = "cuStreamCreate", version = 2000, optional)]
     pub unsafe extern "C" fn stream_create(ph_stream: *mut sys::CUstream, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamcreatewithpriority {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamCreateWithPriority", version = 5050)]
+    #[cuda_entry(symbol = "cuStreamCreateWithPriority", version = 5050, optional)]
     pub unsafe extern "C" fn stream_create_with_priority(ph_stream: *mut sys::CUstream, flags: ::std::ffi::c_uint, priority: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamdestroy_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamDestroy", version = 4000)]
+    #[cuda_entry(symbol = "cuStreamDestroy", version = 4000, optional)]
     pub unsafe extern "C" fn stream_destroy(h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamendcapture {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamEndCapture", version = 10000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamEndCapture", version = 10000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_end_capture(h_stream: sys::CUstream, ph_graph: *mut sys::CUgraph) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetAttribute", version = 11000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamGetAttribute", version = 11000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_get_attribute(h_stream: sys::CUstream, attr: i32, value: *mut ::core::mem::MaybeUninit<sys::CUstreamAttrValue_v1>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetcaptureinfo_v3 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 12030, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 12030, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_get_capture_info(h_stream: sys::CUstream, capture_status_out: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureStatus>, id_out: *mut sys::cuuint64_t, graph_out: *mut sys::CUgraph, dependencies_out: *mut *const sys::CUgraphNode, edge_data_out: *mut *const sys::CUgraphEdgeData, num_dependencies_out: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetctx {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetCtx", version = 9020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamGetCtx", version = 9020, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_get_ctx(h_stream: sys::CUstream, pctx: *mut sys::CUcontext) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetctx_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetCtx", version = 12050, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamGetCtx", version = 12050, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_get_ctx(h_stream: sys::CUstream, pctx: *mut sys::CUcontext, p_green_ctx: *mut sys::CUgreenCtx) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetdevice {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetDevice", version = 12080, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamGetDevice", version = 12080, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_get_device(h_stream: sys::CUstream, device: *mut sys::CUdevice) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetFlags", version = 5050, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamGetFlags", version = 5050, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_get_flags(h_stream: sys::CUstream, flags: *mut ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetgreenctx {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetGreenCtx", version = 12040)]
+    #[cuda_entry(symbol = "cuStreamGetGreenCtx", version = 12040, optional)]
     pub unsafe extern "C" fn stream_get_green_ctx(h_stream: sys::CUstream, ph_ctx: *mut sys::CUgreenCtx) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetid {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetId", version = 12000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamGetId", version = 12000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_get_id(h_stream: sys::CUstream, stream_id: *mut ::std::ffi::c_ulonglong) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetpriority {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamGetPriority", version = 5050, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamGetPriority", version = 5050, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_get_priority(h_stream: sys::CUstream, priority: *mut ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamiscapturing {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamIsCapturing", version = 10000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamIsCapturing", version = 10000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_is_capturing(h_stream: sys::CUstream, capture_status: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureStatus>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamquery {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamQuery", version = 2000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamQuery", version = 2000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_query(h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamsetattribute {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamSetAttribute", version = 11000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamSetAttribute", version = 11000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_set_attribute(h_stream: sys::CUstream, attr: i32, param: *const sys::CUstreamAttrValue_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamsynchronize {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamSynchronize", version = 2000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamSynchronize", version = 2000, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_synchronize(h_stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamupdatecapturedependencies_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamUpdateCaptureDependencies", version = 12030, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamUpdateCaptureDependencies", version = 12030, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_update_capture_dependencies(h_stream: sys::CUstream, dependencies: *mut sys::CUgraphNode, dependency_data: *const sys::CUgraphEdgeData, num_dependencies: usize, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamwaitevent {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamWaitEvent", version = 3020, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamWaitEvent", version = 3020, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_wait_event(h_stream: sys::CUstream, h_event: sys::CUevent, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamwaitvalue32_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamWaitValue32", version = 11070, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamWaitValue32", version = 11070, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_wait_value32(stream: sys::CUstream, addr: sys::CUdeviceptr_v2, value: sys::cuuint32_t, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamwaitvalue64_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamWaitValue64", version = 11070, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamWaitValue64", version = 11070, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_wait_value64(stream: sys::CUstream, addr: sys::CUdeviceptr_v2, value: sys::cuuint64_t, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamwritevalue32_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamWriteValue32", version = 11070, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamWriteValue32", version = 11070, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_write_value32(stream: sys::CUstream, addr: sys::CUdeviceptr_v2, value: sys::cuuint32_t, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamwritevalue64_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuStreamWriteValue64", version = 11070, stream = "legacy")]
+    #[cuda_entry(symbol = "cuStreamWriteValue64", version = 11070, stream = "legacy", optional)]
     pub unsafe extern "C" fn stream_write_value64(stream: sys::CUstream, addr: sys::CUdeviceptr_v2, value: sys::cuuint64_t, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cusurfobjectcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuSurfObjectCreate", version = 5000)]
+    #[cuda_entry(symbol = "cuSurfObjectCreate", version = 5000, optional)]
     pub unsafe extern "C" fn surf_object_create(p_surf_object: *mut sys::CUsurfObject_v1, p_res_desc: *const sys::CUDA_RESOURCE_DESC_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cusurfobjectdestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuSurfObjectDestroy", version = 5000)]
+    #[cuda_entry(symbol = "cuSurfObjectDestroy", version = 5000, optional)]
     pub unsafe extern "C" fn surf_object_destroy(surf_object: sys::CUsurfObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cusurfobjectgetresourcedesc {
     use super::*;
 
-    #[cuda_entry(symbol = "cuSurfObjectGetResourceDesc", version = 5000)]
+    #[cuda_entry(symbol = "cuSurfObjectGetResourceDesc", version = 5000, optional)]
     pub unsafe extern "C" fn surf_object_get_resource_desc(p_res_desc: *mut ::core::mem::MaybeUninit<sys::CUDA_RESOURCE_DESC_v1>, surf_object: sys::CUsurfObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cusurfrefgetarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuSurfRefGetArray", version = 3000)]
+    #[cuda_entry(symbol = "cuSurfRefGetArray", version = 3000, optional)]
     pub unsafe extern "C" fn surf_ref_get_array(ph_array: *mut sys::CUarray, h_surf_ref: sys::CUsurfref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cusurfrefsetarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuSurfRefSetArray", version = 3000)]
+    #[cuda_entry(symbol = "cuSurfRefSetArray", version = 3000, optional)]
     pub unsafe extern "C" fn surf_ref_set_array(h_surf_ref: sys::CUsurfref, h_array: sys::CUarray, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapencodeim2col {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTensorMapEncodeIm2col", version = 12000)]
+    #[cuda_entry(symbol = "cuTensorMapEncodeIm2col", version = 12000, optional)]
     pub unsafe extern "C" fn tensor_map_encode_im2col(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: i32, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner: *const ::std::ffi::c_int, pixel_box_upper_corner: *const ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: i32, swizzle: i32, l2_promotion: i32, oob_fill: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapencodeim2colwide {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTensorMapEncodeIm2colWide", version = 12080)]
+    #[cuda_entry(symbol = "cuTensorMapEncodeIm2colWide", version = 12080, optional)]
     pub unsafe extern "C" fn tensor_map_encode_im2col_wide(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: i32, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, pixel_box_lower_corner_width: ::std::ffi::c_int, pixel_box_upper_corner_width: ::std::ffi::c_int, channels_per_pixel: sys::cuuint32_t, pixels_per_column: sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: i32, mode: i32, swizzle: i32, l2_promotion: i32, oob_fill: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapencodetiled {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTensorMapEncodeTiled", version = 12000)]
+    #[cuda_entry(symbol = "cuTensorMapEncodeTiled", version = 12000, optional)]
     pub unsafe extern "C" fn tensor_map_encode_tiled(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, tensor_data_type: i32, tensor_rank: sys::cuuint32_t, global_address: *mut ::std::ffi::c_void, global_dim: *const sys::cuuint64_t, global_strides: *const sys::cuuint64_t, box_dim: *const sys::cuuint32_t, element_strides: *const sys::cuuint32_t, interleave: i32, swizzle: i32, l2_promotion: i32, oob_fill: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutensormapreplaceaddress {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTensorMapReplaceAddress", version = 12000)]
+    #[cuda_entry(symbol = "cuTensorMapReplaceAddress", version = 12000, optional)]
     pub unsafe extern "C" fn tensor_map_replace_address(tensor_map: *mut ::core::mem::MaybeUninit<sys::CUtensorMap>, global_address: *mut ::std::ffi::c_void) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexobjectcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexObjectCreate", version = 5000)]
+    #[cuda_entry(symbol = "cuTexObjectCreate", version = 5000, optional)]
     pub unsafe extern "C" fn tex_object_create(p_tex_object: *mut sys::CUtexObject_v1, p_res_desc: *const sys::CUDA_RESOURCE_DESC_v1, p_tex_desc: *const sys::CUDA_TEXTURE_DESC_v1, p_res_view_desc: *const sys::CUDA_RESOURCE_VIEW_DESC_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexobjectdestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexObjectDestroy", version = 5000)]
+    #[cuda_entry(symbol = "cuTexObjectDestroy", version = 5000, optional)]
     pub unsafe extern "C" fn tex_object_destroy(tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexobjectgetresourcedesc {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexObjectGetResourceDesc", version = 5000)]
+    #[cuda_entry(symbol = "cuTexObjectGetResourceDesc", version = 5000, optional)]
     pub unsafe extern "C" fn tex_object_get_resource_desc(p_res_desc: *mut ::core::mem::MaybeUninit<sys::CUDA_RESOURCE_DESC_v1>, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexobjectgetresourceviewdesc {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexObjectGetResourceViewDesc", version = 5000)]
+    #[cuda_entry(symbol = "cuTexObjectGetResourceViewDesc", version = 5000, optional)]
     pub unsafe extern "C" fn tex_object_get_resource_view_desc(p_res_view_desc: *mut ::core::mem::MaybeUninit<sys::CUDA_RESOURCE_VIEW_DESC_v1>, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexobjectgettexturedesc {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexObjectGetTextureDesc", version = 5000)]
+    #[cuda_entry(symbol = "cuTexObjectGetTextureDesc", version = 5000, optional)]
     pub unsafe extern "C" fn tex_object_get_texture_desc(p_tex_desc: *mut ::core::mem::MaybeUninit<sys::CUDA_TEXTURE_DESC_v1>, tex_object: sys::CUtexObject_v1) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefCreate", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefCreate", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_create(p_tex_ref: *mut sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefdestroy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefDestroy", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefDestroy", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_destroy(h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetaddressmode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetAddressMode", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefGetAddressMode", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_get_address_mode(pam: *mut ::core::mem::MaybeUninit<sys::CUaddress_mode>, h_tex_ref: sys::CUtexref, dim: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetaddress_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetAddress", version = 3020)]
+    #[cuda_entry(symbol = "cuTexRefGetAddress", version = 3020, optional)]
     pub unsafe extern "C" fn tex_ref_get_address(pdptr: *mut sys::CUdeviceptr_v2, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetArray", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefGetArray", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_get_array(ph_array: *mut sys::CUarray, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetbordercolor {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetBorderColor", version = 8000)]
+    #[cuda_entry(symbol = "cuTexRefGetBorderColor", version = 8000, optional)]
     pub unsafe extern "C" fn tex_ref_get_border_color(p_border_color: *mut ::std::ffi::c_float, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetfiltermode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetFilterMode", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefGetFilterMode", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_get_filter_mode(pfm: *mut ::core::mem::MaybeUninit<sys::CUfilter_mode>, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetFlags", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefGetFlags", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_get_flags(p_flags: *mut ::std::ffi::c_uint, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetformat {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetFormat", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefGetFormat", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_get_format(p_format: *mut ::core::mem::MaybeUninit<sys::CUarray_format>, p_num_channels: *mut ::std::ffi::c_int, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetmaxanisotropy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetMaxAnisotropy", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefGetMaxAnisotropy", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_get_max_anisotropy(pmax_aniso: *mut ::std::ffi::c_int, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetmipmapfiltermode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetMipmapFilterMode", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefGetMipmapFilterMode", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_get_mipmap_filter_mode(pfm: *mut ::core::mem::MaybeUninit<sys::CUfilter_mode>, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetmipmaplevelbias {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetMipmapLevelBias", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefGetMipmapLevelBias", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_get_mipmap_level_bias(pbias: *mut ::std::ffi::c_float, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetmipmaplevelclamp {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetMipmapLevelClamp", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefGetMipmapLevelClamp", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_get_mipmap_level_clamp(pmin_mipmap_level_clamp: *mut ::std::ffi::c_float, pmax_mipmap_level_clamp: *mut ::std::ffi::c_float, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefgetmipmappedarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefGetMipmappedArray", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefGetMipmappedArray", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_get_mipmapped_array(ph_mipmapped_array: *mut sys::CUmipmappedArray, h_tex_ref: sys::CUtexref) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetaddress2d_v3 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetAddress2D", version = 4010)]
+    #[cuda_entry(symbol = "cuTexRefSetAddress2D", version = 4010, optional)]
     pub unsafe extern "C" fn tex_ref_set_address2d(h_tex_ref: sys::CUtexref, desc: *const sys::CUDA_ARRAY_DESCRIPTOR_v2, dptr: sys::CUdeviceptr_v2, pitch: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetaddressmode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetAddressMode", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefSetAddressMode", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_set_address_mode(h_tex_ref: sys::CUtexref, dim: ::std::ffi::c_int, am: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetaddress_v2 {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetAddress", version = 3020)]
+    #[cuda_entry(symbol = "cuTexRefSetAddress", version = 3020, optional)]
     pub unsafe extern "C" fn tex_ref_set_address(byte_offset: *mut usize, h_tex_ref: sys::CUtexref, dptr: sys::CUdeviceptr_v2, bytes: usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetArray", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefSetArray", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_set_array(h_tex_ref: sys::CUtexref, h_array: sys::CUarray, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetbordercolor {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetBorderColor", version = 8000)]
+    #[cuda_entry(symbol = "cuTexRefSetBorderColor", version = 8000, optional)]
     pub unsafe extern "C" fn tex_ref_set_border_color(h_tex_ref: sys::CUtexref, p_border_color: *mut ::std::ffi::c_float) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetfiltermode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetFilterMode", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefSetFilterMode", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_set_filter_mode(h_tex_ref: sys::CUtexref, fm: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetflags {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetFlags", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefSetFlags", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_set_flags(h_tex_ref: sys::CUtexref, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetformat {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetFormat", version = 2000)]
+    #[cuda_entry(symbol = "cuTexRefSetFormat", version = 2000, optional)]
     pub unsafe extern "C" fn tex_ref_set_format(h_tex_ref: sys::CUtexref, fmt: i32, num_packed_components: ::std::ffi::c_int) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetmaxanisotropy {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetMaxAnisotropy", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefSetMaxAnisotropy", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_set_max_anisotropy(h_tex_ref: sys::CUtexref, max_aniso: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetmipmapfiltermode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetMipmapFilterMode", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefSetMipmapFilterMode", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_set_mipmap_filter_mode(h_tex_ref: sys::CUtexref, fm: i32) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetmipmaplevelbias {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetMipmapLevelBias", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefSetMipmapLevelBias", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_set_mipmap_level_bias(h_tex_ref: sys::CUtexref, bias: ::std::ffi::c_float) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetmipmaplevelclamp {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetMipmapLevelClamp", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefSetMipmapLevelClamp", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_set_mipmap_level_clamp(h_tex_ref: sys::CUtexref, min_mipmap_level_clamp: ::std::ffi::c_float, max_mipmap_level_clamp: ::std::ffi::c_float) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cutexrefsetmipmappedarray {
     use super::*;
 
-    #[cuda_entry(symbol = "cuTexRefSetMipmappedArray", version = 5000)]
+    #[cuda_entry(symbol = "cuTexRefSetMipmappedArray", version = 5000, optional)]
     pub unsafe extern "C" fn tex_ref_set_mipmapped_array(h_tex_ref: sys::CUtexref, h_mipmapped_array: sys::CUmipmappedArray, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuthreadexchangestreamcapturemode {
     use super::*;
 
-    #[cuda_entry(symbol = "cuThreadExchangeStreamCaptureMode", version = 10010)]
+    #[cuda_entry(symbol = "cuThreadExchangeStreamCaptureMode", version = 10010, optional)]
     pub unsafe extern "C" fn thread_exchange_stream_capture_mode(mode: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureMode>) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuuserobjectcreate {
     use super::*;
 
-    #[cuda_entry(symbol = "cuUserObjectCreate", version = 11030)]
+    #[cuda_entry(symbol = "cuUserObjectCreate", version = 11030, optional)]
     pub unsafe extern "C" fn user_object_create(object_out: *mut sys::CUuserObject, ptr: *mut ::std::ffi::c_void, destroy: sys::CUhostFn, initial_refcount: ::std::ffi::c_uint, flags: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuuserobjectrelease {
     use super::*;
 
-    #[cuda_entry(symbol = "cuUserObjectRelease", version = 11030)]
+    #[cuda_entry(symbol = "cuUserObjectRelease", version = 11030, optional)]
     pub unsafe extern "C" fn user_object_release(object: sys::CUuserObject, count: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuuserobjectretain {
     use super::*;
 
-    #[cuda_entry(symbol = "cuUserObjectRetain", version = 11030)]
+    #[cuda_entry(symbol = "cuUserObjectRetain", version = 11030, optional)]
     pub unsafe extern "C" fn user_object_retain(object: sys::CUuserObject, count: ::std::ffi::c_uint) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod cuwaitexternalsemaphoresasync {
     use super::*;
 
-    #[cuda_entry(symbol = "cuWaitExternalSemaphoresAsync", version = 10000, stream = "legacy")]
+    #[cuda_entry(symbol = "cuWaitExternalSemaphoresAsync", version = 10000, stream = "legacy", optional)]
     pub unsafe extern "C" fn wait_external_semaphores_async(ext_sem_array: *const sys::CUexternalSemaphore, params_array: *const sys::CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1, num_ext_sems: ::std::ffi::c_uint, stream: sys::CUstream) -> ::cuda_entry::types::CUresult;
 }

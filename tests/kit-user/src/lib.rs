@@ -37,9 +37,15 @@ unsafe extern "C" {
     #[cuda_entry(symbol = "cuMemcpyDtoH", version = 3020)]
     fn memcpy_dtoh(dst: *mut c_void, src: CUdeviceptr, bytes: usize) -> CUresult;
 
-    /// `PFN_cuMemsetD32_v3020`.
-    #[cuda_entry(symbol = "cuMemsetD32", version = 3020)]
-    fn memset_d32(dst: CUdeviceptr, value: u32, count: usize) -> CUresult;
+    /// `PFN_cuMemsetD2D32_v3020`.
+    #[cuda_entry(symbol = "cuMemsetD2D32", version = 3020)]
+    fn memset_d2d32(
+        dst: CUdeviceptr,
+        pitch: usize,
+        value: u32,
+        width: usize,
+        height: usize,
+    ) -> CUresult;
 
     /// `PFN_cuCtxCreate_v12050`: only drivers of CUDA 12.5 and newer have it.
     #[cuda_entry(symbol = "cuCtxCreate", version = 12050)]
@@ -123,13 +129,14 @@ pub fn alloc_with_retry(
     Ok(dptr)
 }
 
-/// Fills `count` words at `dst` with `value` (a function the simulator does not implement).
+/// Fills `count` words at `dst` with `value`, as one row of a 2D memset (a function the simulator
+/// does not implement).
 ///
 /// # Errors
 /// The call's failure, as cuda-entry reports it.
 pub fn fill(dst: CUdeviceptr, value: u32, count: usize) -> Result<(), cuda_entry::Error> {
     // SAFETY: the caller's range; the simulator's stub reads nothing.
-    unsafe { memset_d32(dst, value, count) }
+    unsafe { memset_d2d32(dst, count * 4, value, count, 1) }
 }
 
 /// Whether this driver can create contexts from `CUctxCreateParams` (CUDA 12.5+).

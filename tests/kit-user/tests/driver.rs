@@ -57,7 +57,7 @@ fn a_function_the_simulator_lacks_is_named() {
         );
         let unsupported = cuda_entry_sim::unsupported_calls();
         assert_eq!(unsupported.len(), 1);
-        assert_eq!(unsupported[0].name, "cuMemsetD32_v2");
+        assert_eq!(unsupported[0].name, "cuMemsetD2D32_v2");
     });
 }
 

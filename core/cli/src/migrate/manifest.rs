@@ -3,7 +3,7 @@
 //! the build script's path, and the `cargo update -p` a lockfile older than cuda-entry's
 //! minimums needs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use toml_edit::{DocumentMut, Item, Table, Value};
 
@@ -120,21 +120,95 @@ pub(crate) struct Manifest {
     doc: DocumentMut,
 }
 
+/// The member crates of the workspace whose root is `dir`, as Cargo reads them (`cargo metadata
+/// --no-deps`: globs, `exclude`, the root package), each as its folder; `None` when `dir`'s
+/// manifest has no `[workspace]`.
+pub(crate) fn workspace_members(dir: &Path) -> Result<Option<Vec<PathBuf>>, String> {
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| e.to_string())?;
+    let doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| format!("not a valid manifest: {}", e.message()))?;
+    let Some(workspace) = doc.get("workspace") else {
+        return Ok(None);
+    };
+    // A package that is its own workspace (`[workspace]` without members): no other crate.
+    if doc.contains_key("package") && workspace.get("members").is_none() {
+        return Ok(Some(Vec::new()));
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = std::process::Command::new(&cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .output()
+        .map_err(|e| {
+            format!("a workspace: `cargo metadata` lists its members, and could not run: {e}")
+        })?;
+    if !output.status.success() {
+        let said = String::from_utf8_lossy(&output.stderr);
+        return Err(format!(
+            "a workspace whose members `cargo metadata` could not list: {}",
+            said.trim()
+        ));
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("`cargo metadata` printed no JSON: {e}"))?;
+    let members: Vec<&str> = metadata["workspace_members"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    let root = metadata["workspace_root"].as_str().map(PathBuf::from);
+    let mut dirs: Vec<PathBuf> = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["id"].as_str().is_some_and(|id| members.contains(&id)))
+        .filter_map(|p| {
+            Some(
+                Path::new(p["manifest_path"].as_str()?)
+                    .parent()?
+                    .to_path_buf(),
+            )
+        })
+        .filter(|d| Some(d) != root.as_ref())
+        .collect();
+    dirs.sort();
+    Ok(Some(dirs))
+}
+
 impl Manifest {
     /// Reads `Cargo.toml`'s text; a virtual manifest (a workspace root without a package) is
-    /// refused: its members are the crates to migrate.
+    /// refused unless it is a workspace's root, whose members are migrated as crates.
     pub(crate) fn read(text: String) -> Result<Manifest, String> {
         let doc: DocumentMut = text
             .parse()
             .map_err(|e: toml_edit::TomlError| format!("not a valid manifest: {}", e.message()))?;
-        if !doc.contains_key("package") {
-            return Err("no [package]: a workspace's root; migrate each member crate".to_owned());
+        if !doc.contains_key("package") && !doc.contains_key("workspace") {
+            return Err("no [package]: not a crate".to_owned());
         }
         Ok(Manifest { text, doc })
     }
 
+    /// Whether this is a virtual manifest: a workspace's root without a package of its own,
+    /// which gets no dependency.
+    pub(crate) fn is_virtual(&self) -> bool {
+        !self.doc.contains_key("package")
+    }
+
     /// The build script: `package.build` (a path, or `false` for none), else `build.rs`.
     pub(crate) fn build_script(&self) -> Option<PathBuf> {
+        if self.is_virtual() {
+            return None;
+        }
         match self.doc.get("package").and_then(|p| p.get("build")) {
             Some(item) => item.as_str().map(PathBuf::from),
             None => Some(PathBuf::from("build.rs")),
@@ -144,6 +218,9 @@ impl Manifest {
     /// Whether the crate is of edition 2015 (no `edition`, nor one inherited from its
     /// workspace), where the declarations' `::cuda_entry` paths need `extern crate cuda_entry;`.
     pub(crate) fn edition_2015(&self) -> bool {
+        if self.is_virtual() {
+            return false;
+        }
         match self.doc.get("package").and_then(|p| p.get("edition")) {
             None => true,
             Some(edition) => edition.as_str() == Some("2015"),
@@ -175,7 +252,7 @@ impl Manifest {
     /// The manifest with `dependency` added to `[dependencies]`, and what changed; `None` when
     /// the crate already depends on cuda-entry.
     pub(crate) fn with_dependency(&self, dependency: &Dependency) -> Option<(String, String)> {
-        if self.depends() {
+        if self.depends() || self.is_virtual() {
             return None;
         }
         let mut doc = self.doc.clone();
@@ -346,7 +423,11 @@ mod tests {
             new,
             "[package]\nname = \"x\"\n\n[dependencies]\ncuda-entry = \"0.1\"\n"
         );
-        assert!(Manifest::read("[workspace]\n".to_owned()).is_err());
+        // A virtual manifest is read (its members are migrated), and gets no dependency.
+        let root = Manifest::read("[workspace]\n".to_owned()).expect("a workspace's root");
+        assert!(root.is_virtual() && root.build_script().is_none());
+        assert_eq!(root.with_dependency(&Dependency::default_version()), None);
+        assert!(Manifest::read("[dependencies]\n".to_owned()).is_err());
         assert!(Manifest::read("[package\n".to_owned()).is_err());
     }
 

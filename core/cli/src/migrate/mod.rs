@@ -22,6 +22,7 @@ mod plan;
 mod render;
 mod replace;
 mod summary;
+mod verify;
 mod write;
 
 #[cfg(test)]
@@ -54,9 +55,15 @@ pub(crate) struct Options {
     pub(crate) dependency: Option<String>,
     /// `--allow-dirty` and `--allow-no-vcs`.
     pub(crate) allow: guard::Allow,
+    /// `--required`: the declarations written are required, not `optional`.
+    pub(crate) entries: plan::Entries,
+    /// `--verify`: after writing (or alone), build each crate without CUDA and read its
+    /// artifacts for libcuda.
+    pub(crate) verify: bool,
 }
 
 pub(crate) use guard::Allow;
+pub(crate) use plan::Entries;
 
 /// What one file holds and becomes: a Rust source, or a crate's `Cargo.toml` or
 /// `.cargo/config.toml`.
@@ -174,6 +181,9 @@ struct Crate {
     dir: PathBuf,
     manifest: Manifest,
     build_script: Option<PathBuf>,
+    /// A member of a workspace given, not named itself: its manifest gets the dependency only
+    /// when one of its files is migrated.
+    member: bool,
 }
 
 pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
@@ -182,7 +192,40 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         Some(spec) => Dependency::parse(spec).map_err(CliError::BadInput)?,
         None => Dependency::default_version(),
     };
-    let crate_dirs: Vec<&PathBuf> = options.paths.iter().filter(|p| is_crate(p)).collect();
+    let given_crates: Vec<&PathBuf> = options.paths.iter().filter(|p| is_crate(p)).collect();
+    // A workspace's root given: each member under it is a crate of the run too, migrated with
+    // its own manifest (one without anything to migrate gets no dependency).
+    let mut members: Vec<PathBuf> = Vec::new();
+    let mut bad_workspaces = Vec::new();
+    for root in &given_crates {
+        match manifest::workspace_members(root) {
+            Ok(Some(dirs)) => {
+                let absolute = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+                for dir in dirs {
+                    match dir.strip_prefix(&absolute) {
+                        Ok(inside) if !inside.as_os_str().is_empty() => {
+                            let member = root.join(inside);
+                            if !given_crates.contains(&&member) && !members.contains(&member) {
+                                members.push(member);
+                            }
+                        }
+                        Ok(_) => {}
+                        Err(_) => eprintln!(
+                            "note: {} is a member of the workspace {} outside its folder: not \
+                             migrated (nothing is written outside the paths given); run \
+                             `cuda-entry migrate {}` for it",
+                            shown::path(&dir),
+                            shown::path(root),
+                            shown::path(&dir)
+                        ),
+                    }
+                }
+            }
+            Ok(None) => {}
+            Err(e) => bad_workspaces.push(format!("{}: {e}", shown::path(root))),
+        }
+    }
+    let crate_dirs: Vec<&PathBuf> = given_crates.iter().copied().chain(&members).collect();
     if options.dependency.is_some() && crate_dirs.is_empty() {
         return Err(CliError::BadInput(
             "--dependency: no crate folder given (a folder with a Cargo.toml), whose manifest \
@@ -191,6 +234,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         ));
     }
     let (inputs, mut bad) = walk::collect(&options.paths, walk::Look::Sources);
+    bad.extend(bad_workspaces);
     // A crate nested in a crate folder given (cargo-fuzz's `fuzz/`, with a `[workspace]` of its
     // own; a workspace member) is another crate: its sources are not this crate's, and the
     // dependency they would need is not this manifest's. Left, and said, unless given itself.
@@ -238,6 +282,7 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
                     build_script: manifest.build_script().map(|s| dir.join(s)),
                     dir: dir.clone(),
                     manifest,
+                    member: members.contains(dir),
                 });
             }
             Err(e) => bad.push(format!("{}: {e}", shown::path(&manifest_path))),
@@ -250,7 +295,13 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
             .iter()
             .any(|c| c.build_script.as_deref() == Some(name.as_path()));
         let migrated = read::read(input).and_then(|content| match content {
-            Content::Source(text) => migrate(name, &text, *input == Input::Stdin, build_script),
+            Content::Source(text) => migrate(
+                name,
+                &text,
+                *input == Input::Stdin,
+                build_script,
+                options.entries,
+            ),
             Content::Binary(_) => Err(format!(
                 "{}: a built binary: migrate reads Rust sources",
                 shown::path(&name)
@@ -262,7 +313,23 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         }
     }
     let mut advice = Vec::new();
+    // Each source's crate: the innermost crate folder holding it.
+    let owner = |file: &Path| {
+        crates
+            .iter()
+            .filter(|c| file.starts_with(&c.dir))
+            .max_by_key(|c| c.dir.components().count())
+            .map(|c| c.dir.clone())
+    };
+    let changed: Vec<PathBuf> = files
+        .iter()
+        .filter(|m| !m.edits.is_empty())
+        .filter_map(|m| owner(&m.file))
+        .collect();
     for c in &crates {
+        if c.member && !changed.contains(&c.dir) {
+            continue;
+        }
         match crate_files(c, &dependency) {
             Ok((edited, lock)) => {
                 files.extend(edited);
@@ -323,6 +390,21 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
         render::text(&files, &advice, mode, &summary, terminal)
     };
     output::print(&out)?;
+    if options.verify {
+        // Each crate of the run, as it now stands on disk.
+        let mut failed = false;
+        for c in &crates {
+            if c.manifest.is_virtual() || (c.member && !changed.contains(&c.dir)) {
+                continue;
+            }
+            let verified = verify::verify(&c.dir).map_err(CliError::Failed)?;
+            failed |= !verified.passed();
+            eprintln!("{}", verified.line());
+        }
+        if failed {
+            return Ok(crate::exit::code(crate::exit::INCOMPLETE));
+        }
+    }
     Ok(summary.exit_code())
 }
 
@@ -384,10 +466,11 @@ fn migrate(
     source: &str,
     stdin: bool,
     build_script: bool,
+    entries: plan::Entries,
 ) -> Result<Migrated, String> {
     let (found, plans, mut edits, changes, left) = parse(&file, source, |ast, _| {
         let found = find::find(source, ast);
-        let plans = plan::plans(&found);
+        let plans = plan::plans(&found, entries);
         let mut edits = write::edits(source, &found, &plans);
         let (unlinked, mut left) = write::unlinked(source, &found, &plans);
         let mut changes = Vec::new();

@@ -84,7 +84,7 @@ impl Plan {
 }
 
 /// The plans of everything found, extern functions first, then calls, each in source order.
-pub(crate) fn plans(found: &Found) -> Vec<Plan> {
+pub(crate) fn plans(found: &Found, entries: Entries) -> Vec<Plan> {
     let mut plans = Vec::new();
     for (b, block) in found.blocks.iter().enumerate() {
         for (f, linked) in block.functions.iter().enumerate() {
@@ -92,7 +92,7 @@ pub(crate) fn plans(found: &Found) -> Vec<Plan> {
                 block: b,
                 function: f,
             };
-            plans.push(linked_plan(linked, &block.abi, origin));
+            plans.push(linked_plan(linked, &block.abi, origin, entries));
         }
     }
     for (s, strukt) in found.loaded.structs.iter().enumerate() {
@@ -101,20 +101,36 @@ pub(crate) fn plans(found: &Found) -> Vec<Plan> {
                 strukt: s,
                 field: f,
             };
-            plans.push(linked_plan(&field.function, "C", origin));
+            plans.push(linked_plan(&field.function, "C", origin, entries));
         }
     }
     for (index, wrapper) in found.loaded.wrappers.iter().enumerate() {
-        plans.push(linked_plan(wrapper, "C", Origin::Wrapper { index }));
+        plans.push(linked_plan(
+            wrapper,
+            "C",
+            Origin::Wrapper { index },
+            entries,
+        ));
     }
-    plans.extend(found.calls.iter().map(call_plan));
+    plans.extend(found.calls.iter().map(|c| call_plan(c, entries)));
     plans
 }
 
+/// Whether the declarations `migrate` writes are `optional` (docs/decisions.md, "A migrated
+/// binding is optional").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entries {
+    /// `optional`: a bindings crate declares what a driver may have, not what the program needs,
+    /// so its entries set no requirement and `preload_all` does not fail on them (the default).
+    Optional,
+    /// Required (`--required`): every function declared is one the program needs.
+    Required,
+}
+
 /// The attribute for the typedef an export implements: the base symbol, the typedef's version,
-/// and the stream wherever the facade's `per-thread-default-stream` feature could otherwise pick
-/// the other variant than the export linked.
-fn attribute(t: &Typedef) -> String {
+/// the stream wherever the facade's `per-thread-default-stream` feature could otherwise pick
+/// the other variant than the export linked, and `optional` unless the entries are required.
+fn attribute(t: &Typedef, entries: Entries) -> String {
     let stream = if t.stream.is_per_thread() {
         ", stream = \"per_thread\""
     } else if twin(t).is_some() {
@@ -122,8 +138,12 @@ fn attribute(t: &Typedef) -> String {
     } else {
         ""
     };
+    let optional = match entries {
+        Entries::Optional => ", optional",
+        Entries::Required => "",
+    };
     format!(
-        "#[cuda_entry(symbol = \"{}\", version = {}{stream})]",
+        "#[cuda_entry(symbol = \"{}\", version = {}{stream}{optional})]",
         t.symbol, t.version
     )
 }
@@ -145,7 +165,7 @@ fn typedef_of(name: &str) -> Result<&'static Typedef, Note> {
 pub(crate) const STATUS_TYPE: &str = "::cuda_entry::types::CUresult";
 
 /// The plan of a function declared in Rust: an `extern` item, a loaded field, a wrapper.
-fn linked_plan(f: &Linked, abi: &str, origin: Origin) -> Plan {
+fn linked_plan(f: &Linked, abi: &str, origin: Origin, entries: Entries) -> Plan {
     let mut plan = Plan {
         line: f.line,
         column: f.column,
@@ -189,7 +209,7 @@ fn linked_plan(f: &Linked, abi: &str, origin: Origin) -> Plan {
         f.name,
         params.join(", ")
     );
-    let attribute = attribute(t);
+    let attribute = attribute(t, entries);
     let mut declaration = String::new();
     for attr in &f.attrs {
         declaration.push_str(attr);
@@ -242,7 +262,7 @@ fn disagreements(attribute: &str, signature: &str) -> Vec<Note> {
     notes
 }
 
-fn call_plan(call: &Call) -> Plan {
+fn call_plan(call: &Call, entries: Entries) -> Plan {
     let mut plan = Plan {
         line: call.line,
         column: call.column,
@@ -293,7 +313,7 @@ fn call_plan(call: &Call) -> Plan {
             format!("{name}: {ty}")
         })
         .collect();
-    let attribute = attribute(t);
+    let attribute = attribute(t, entries);
     // cudarc's `sys::CUresult` is an enum, which cannot hold every status the driver returns.
     let ret = if t.ret.spelling == "CUresult" {
         STATUS_TYPE.to_owned()
@@ -327,7 +347,7 @@ mod tests {
 
     #[test]
     fn exports_name_their_typedef() {
-        let attr = |name: &str| attribute(typedef_of(name).expect("known"));
+        let attr = |name: &str| attribute(typedef_of(name).expect("known"), Entries::Required);
         assert_eq!(
             attr("cuMemAlloc_v2"),
             "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020)]"
@@ -348,6 +368,14 @@ mod tests {
         assert_eq!(
             attr("cuInit"),
             "#[cuda_entry(symbol = \"cuInit\", version = 2000)]"
+        );
+        // A bindings crate's entries are optional unless the program says otherwise.
+        assert_eq!(
+            attribute(
+                typedef_of("cuMemAlloc_v2").expect("known"),
+                Entries::Optional
+            ),
+            "#[cuda_entry(symbol = \"cuMemAlloc\", version = 3020, optional)]"
         );
         let unknown = typedef_of("cuMemAlloc_v9").expect_err("unknown");
         assert_eq!(unknown.kind, "unknown_export");

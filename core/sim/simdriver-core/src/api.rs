@@ -8,7 +8,7 @@
 //! Every function returns a [`SimResult`]: `Err` returns its code with nothing written. The
 //! export (`exports::answer`) turns it into the `CUresult`.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_char, c_int, c_uint};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,23 +18,43 @@ use super::config::{self, Mode};
 use super::{CUcontext, CUdevice, CUstream, CUuuid, SimError, SimResult};
 
 mod context;
+mod device;
+mod host;
 mod launch;
 mod memory;
 mod module;
+mod pool;
 
 pub use context::{
     ctx_create, ctx_create_v3, ctx_create_v4, ctx_destroy, ctx_get_current, ctx_get_device,
-    ctx_get_device_v2, ctx_set_current, ctx_synchronize, ctx_synchronize_v2, primary_ctx_release,
-    primary_ctx_retain,
+    ctx_get_device_v2, ctx_get_flags, ctx_pop_current, ctx_push_current, ctx_set_current,
+    ctx_set_flags, ctx_synchronize, ctx_synchronize_v2, primary_ctx_release, primary_ctx_retain,
+    primary_ctx_set_flags,
+};
+pub(crate) use device::clamp_priority;
+pub use device::{
+    ctx_get_stream_priority_range, device_compute_capability, device_get_attribute,
+    device_get_name, device_get_pci_bus_id, device_total_mem, get_error_name, get_error_string,
+    mem_get_info, primary_ctx_get_state,
+};
+pub use host::{
+    mem_alloc_host, mem_free_host, mem_host_alloc, mem_host_get_device_pointer, mem_host_register,
+    mem_host_unregister,
 };
 pub use launch::{
     launch_kernel, stream_begin_capture, stream_begin_capture_v2, stream_synchronize,
 };
 pub use memory::{
-    mem_alloc_v1, mem_alloc_v2, mem_free_v1, mem_free_v2, memcpy_dtoh_v1, memcpy_dtoh_v2,
-    memcpy_htod_v1, memcpy_htod_v2,
+    mem_alloc_async, mem_alloc_v1, mem_alloc_v2, mem_free_async, mem_free_v1, mem_free_v2, memcpy,
+    memcpy_async, memcpy_dtod, memcpy_dtod_async, memcpy_dtoh_async, memcpy_dtoh_v1,
+    memcpy_dtoh_v2, memcpy_htod_async, memcpy_htod_v1, memcpy_htod_v2, memset_d8, memset_d8_async,
+    memset_d16, memset_d16_async, memset_d32, memset_d32_async,
 };
 pub use module::{module_get_function, module_load_data, module_unload};
+pub use pool::{
+    device_get_default_mem_pool, device_get_mem_pool, mem_alloc_from_pool_async,
+    mem_pool_get_attribute, mem_pool_set_attribute, mem_pool_trim_to,
+};
 
 /// The single simulated device's UUID ("cuda-entry-sim01").
 const UUID: [u8; 16] = *b"cuda-entry-sim01";
@@ -50,8 +70,38 @@ const MEMORY_LIMIT: usize = 4 << 30;
 static INITIALIZED: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
-    /// The calling thread's current context (0: none), as the driver keeps one per thread.
+    /// The calling thread's current context (0: none), as the driver keeps one per thread: the
+    /// top of its context stack.
     static CURRENT: Cell<usize> = const { Cell::new(0) };
+    /// The rest of the calling thread's context stack, bottom first (`cuCtxPushCurrent` pushes the
+    /// current context here; never holds 0).
+    static BELOW: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A page-locked host allocation (`cuMemHostAlloc`, `cuMemAllocHost`) or a registered host range
+/// (`cuMemHostRegister`).
+#[derive(Debug)]
+struct HostRange {
+    len: usize,
+    /// The layout it was allocated with; `None` for a registered range (the caller's memory).
+    layout: Option<std::alloc::Layout>,
+}
+
+/// The device's one memory pool (`cuDeviceGetDefaultMemPool`).
+#[derive(Debug)]
+struct Pool {
+    /// `CU_MEMPOOL_ATTR_REUSE_*` (1-3), as set (all enabled by default).
+    reuse: [c_int; 3],
+    /// `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD` (4).
+    release_threshold: u64,
+    /// Bytes allocated from the pool and not freed (`CU_MEMPOOL_ATTR_USED_MEM_CURRENT`, and
+    /// `RESERVED_MEM_CURRENT`: the simulator keeps nothing in reserve).
+    used: u64,
+    /// The high-water marks of `RESERVED_MEM_HIGH` and `USED_MEM_HIGH` (both reset by a 0 set).
+    reserved_high: u64,
+    used_high: u64,
+    /// The allocations made from the pool: base -> size.
+    allocations: BTreeMap<u64, u64>,
 }
 
 #[derive(Debug)]
@@ -68,7 +118,14 @@ struct State {
     in_use: usize,
     allocations: BTreeMap<u64, Vec<u8>>,
     contexts: BTreeSet<usize>,
+    /// The flags of each created context (`cuCtxCreate`, `cuCtxSetFlags`).
+    ctx_flags: BTreeMap<usize, c_uint>,
     primary_refs: u32,
+    /// The primary context's flags (`cuDevicePrimaryCtxSetFlags`, `cuCtxSetFlags`).
+    primary_flags: c_uint,
+    /// Page-locked and registered host memory: base address -> range.
+    host: BTreeMap<usize, HostRange>,
+    pool: Pool,
     modules: BTreeMap<usize, Module>,
     /// Function handle -> (module, kernel name).
     functions: BTreeMap<usize, (usize, String)>,
@@ -80,7 +137,18 @@ static STATE: Mutex<State> = Mutex::new(State {
     in_use: 0,
     allocations: BTreeMap::new(),
     contexts: BTreeSet::new(),
+    ctx_flags: BTreeMap::new(),
     primary_refs: 0,
+    primary_flags: 0,
+    host: BTreeMap::new(),
+    pool: Pool {
+        reuse: [1; 3],
+        release_threshold: 0,
+        used: 0,
+        reserved_high: 0,
+        used_high: 0,
+        allocations: BTreeMap::new(),
+    },
     modules: BTreeMap::new(),
     functions: BTreeMap::new(),
 });
@@ -136,7 +204,32 @@ impl State {
             .remove(&ptr)
             .ok_or(SimError::InvalidValue)?;
         self.in_use -= buf.len();
+        if let Some(size) = self.pool.allocations.remove(&ptr) {
+            self.pool.used -= size;
+        }
         Ok(())
+    }
+
+    /// Where `[ptr, ptr + len)` lives, for a copy or a memset: in a device allocation, or in
+    /// page-locked or registered host memory, whose device address is its host address (unified
+    /// addressing, `cuMemHostGetDevicePointer`). `None` when neither holds the whole range.
+    fn region(&mut self, ptr: u64, len: usize) -> Option<*mut u8> {
+        if let Some((buf, offset)) = self.find(ptr, len) {
+            // SAFETY: `find` checked `offset + len <= buf.len()`.
+            return Some(unsafe { buf.as_mut_ptr().add(offset) });
+        }
+        let addr = usize::try_from(ptr).ok()?;
+        let (&base, range) = self.host.range(..=addr).next_back()?;
+        (addr - base)
+            .checked_add(len)
+            .filter(|&end| end <= range.len)?;
+        Some(addr as *mut u8)
+    }
+
+    /// Whether `ptr` lies where the simulator hands out device pointers (allocated or not): such
+    /// a pointer is never taken for a host pointer.
+    fn in_device_window(&self, ptr: u64) -> bool {
+        (FIRST_DPTR..self.next_dptr).contains(&ptr)
     }
 }
 

@@ -33,6 +33,10 @@ pub mod rc {
     pub const NOT_READY: CUresult = 600;
     /// `CUDA_ERROR_ILLEGAL_ADDRESS`.
     pub const ILLEGAL_ADDRESS: CUresult = 700;
+    /// `CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED`.
+    pub const HOST_MEMORY_ALREADY_REGISTERED: CUresult = 712;
+    /// `CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED`.
+    pub const HOST_MEMORY_NOT_REGISTERED: CUresult = 713;
     /// `CUDA_ERROR_NOT_SUPPORTED`: what every export the simulator does not implement returns.
     pub const NOT_SUPPORTED: CUresult = 801;
     /// `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`.
@@ -54,7 +58,8 @@ pub enum SimError {
     InvalidDevice,
     /// `CUDA_ERROR_INVALID_CONTEXT` (201): no live current context, or a dead one named.
     InvalidContext,
-    /// `CUDA_ERROR_INVALID_HANDLE` (400): an unknown module, function or stream.
+    /// `CUDA_ERROR_INVALID_HANDLE` (400): an unknown module, function, stream, event or pool; an
+    /// event without timing (or not recorded) given to `cuEventElapsedTime`.
     InvalidHandle,
     /// `CUDA_ERROR_NOT_FOUND` (500).
     NotFound,
@@ -62,6 +67,12 @@ pub enum SimError {
     NotReady,
     /// `CUDA_ERROR_ILLEGAL_ADDRESS` (700): a kernel touched memory outside an allocation.
     IllegalAddress,
+    /// `CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED` (712): `cuMemHostRegister` of a range that
+    /// overlaps a registered or pinned one.
+    HostMemoryAlreadyRegistered,
+    /// `CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED` (713): `cuMemHostUnregister` of a pointer
+    /// `cuMemHostRegister` did not register.
+    HostMemoryNotRegistered,
     /// `CUDA_ERROR_NOT_SUPPORTED` (801): an export of the real driver that the simulator does not
     /// implement (`unsupported.rs`).
     NotSupported,
@@ -86,6 +97,8 @@ impl SimError {
             SimError::NotFound => rc::NOT_FOUND,
             SimError::NotReady => rc::NOT_READY,
             SimError::IllegalAddress => rc::ILLEGAL_ADDRESS,
+            SimError::HostMemoryAlreadyRegistered => rc::HOST_MEMORY_ALREADY_REGISTERED,
+            SimError::HostMemoryNotRegistered => rc::HOST_MEMORY_NOT_REGISTERED,
             SimError::NotSupported => rc::NOT_SUPPORTED,
             SimError::StreamCaptureUnsupported => rc::STREAM_CAPTURE_UNSUPPORTED,
             SimError::Injected(code) => code,

@@ -2,12 +2,12 @@
 //! honours the `stub` mode and returns its implementation's `CUresult` the same way, and so the
 //! pointer <-> name table cannot drift from the exports.
 
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ffi::{c_char, c_float, c_int, c_uchar, c_uint, c_ushort, c_void};
 
 use super::config::{self, Mode};
 use super::{
     CUcontext, CUctxCreateParams, CUdevice, CUdeviceptr, CUdeviceptrV1, CUexecAffinityParam,
-    CUfunction, CUmodule, CUstream, CUuuid,
+    CUfunction, CUmemoryPool, CUmodule, CUstream, CUuuid,
 };
 use super::{CUevent, CUresult, SimError, SimResult, api, inject, record, work};
 
@@ -81,6 +81,17 @@ define_exports! {
     cuDeviceGet(device: *mut CUdevice, ordinal: c_int) => api::device_get;
     cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) => api::device_get_uuid;
     cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) => api::device_get_uuid;
+    cuDeviceGetAttribute(pi: *mut c_int, attrib: c_int, dev: CUdevice) => api::device_get_attribute;
+    cuDeviceGetName(name: *mut c_char, len: c_int, dev: CUdevice) => api::device_get_name;
+    cuDeviceGetPCIBusId(bus_id: *mut c_char, len: c_int, dev: CUdevice) => api::device_get_pci_bus_id;
+    cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) => api::device_total_mem;
+    cuDeviceComputeCapability(
+        major: *mut c_int,
+        minor: *mut c_int,
+        dev: CUdevice
+    ) => api::device_compute_capability;
+    cuGetErrorName(error: CUresult, out: *mut *const c_char) => api::get_error_name;
+    cuGetErrorString(error: CUresult, out: *mut *const c_char) => api::get_error_string;
     cuCtxCreate(pctx: *mut CUcontext, flags: c_uint, dev: CUdevice) => api::ctx_create;
     cuCtxCreate_v2(pctx: *mut CUcontext, flags: c_uint, dev: CUdevice) => api::ctx_create;
     cuCtxCreate_v3(
@@ -100,6 +111,16 @@ define_exports! {
     cuCtxDestroy_v2(ctx: CUcontext) => api::ctx_destroy;
     cuCtxGetCurrent(pctx: *mut CUcontext) => api::ctx_get_current;
     cuCtxSetCurrent(ctx: CUcontext) => api::ctx_set_current;
+    cuCtxPushCurrent(ctx: CUcontext) => api::ctx_push_current;
+    cuCtxPushCurrent_v2(ctx: CUcontext) => api::ctx_push_current;
+    cuCtxPopCurrent(pctx: *mut CUcontext) => api::ctx_pop_current;
+    cuCtxPopCurrent_v2(pctx: *mut CUcontext) => api::ctx_pop_current;
+    cuCtxGetFlags(flags: *mut c_uint) => api::ctx_get_flags;
+    cuCtxSetFlags(flags: c_uint) => api::ctx_set_flags;
+    cuCtxGetStreamPriorityRange(
+        least: *mut c_int,
+        greatest: *mut c_int
+    ) => api::ctx_get_stream_priority_range;
     cuCtxGetDevice(device: *mut CUdevice) => api::ctx_get_device;
     cuCtxGetDevice_v2(device: *mut CUdevice, ctx: CUcontext) => api::ctx_get_device_v2;
     cuCtxSynchronize() => api::ctx_synchronize;
@@ -107,6 +128,14 @@ define_exports! {
     cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) => api::primary_ctx_retain;
     cuDevicePrimaryCtxRelease(dev: CUdevice) => api::primary_ctx_release;
     cuDevicePrimaryCtxRelease_v2(dev: CUdevice) => api::primary_ctx_release;
+    cuDevicePrimaryCtxGetState(
+        dev: CUdevice,
+        flags: *mut c_uint,
+        active: *mut c_int
+    ) => api::primary_ctx_get_state;
+    cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: c_uint) => api::primary_ctx_set_flags;
+    cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: c_uint) => api::primary_ctx_set_flags;
+    cuMemGetInfo_v2(free: *mut usize, total: *mut usize) => api::mem_get_info;
     cuMemAlloc(dptr: *mut CUdeviceptrV1, bytesize: c_uint) => api::mem_alloc_v1;
     cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) => api::mem_alloc_v2;
     cuMemFree(dptr: CUdeviceptrV1) => api::mem_free_v1;
@@ -117,6 +146,146 @@ define_exports! {
     cuMemcpyDtoH(dst: *mut c_void, src: CUdeviceptrV1, count: c_uint) => api::memcpy_dtoh_v1;
     cuMemcpyDtoH_v2(dst: *mut c_void, src: CUdeviceptr, count: usize) => api::memcpy_dtoh_v2;
     cuMemcpyDtoH_v2_ptds(dst: *mut c_void, src: CUdeviceptr, count: usize) => api::memcpy_dtoh_v2;
+    cuMemcpyHtoDAsync_v2(
+        dst: CUdeviceptr,
+        src: *const c_void,
+        count: usize,
+        stream: CUstream
+    ) => api::memcpy_htod_async;
+    cuMemcpyHtoDAsync_v2_ptsz(
+        dst: CUdeviceptr,
+        src: *const c_void,
+        count: usize,
+        stream: CUstream
+    ) => api::memcpy_htod_async;
+    cuMemcpyDtoHAsync_v2(
+        dst: *mut c_void,
+        src: CUdeviceptr,
+        count: usize,
+        stream: CUstream
+    ) => api::memcpy_dtoh_async;
+    cuMemcpyDtoHAsync_v2_ptsz(
+        dst: *mut c_void,
+        src: CUdeviceptr,
+        count: usize,
+        stream: CUstream
+    ) => api::memcpy_dtoh_async;
+    cuMemcpyDtoD_v2(dst: CUdeviceptr, src: CUdeviceptr, count: usize) => api::memcpy_dtod;
+    cuMemcpyDtoD_v2_ptds(dst: CUdeviceptr, src: CUdeviceptr, count: usize) => api::memcpy_dtod;
+    cuMemcpyDtoDAsync_v2(
+        dst: CUdeviceptr,
+        src: CUdeviceptr,
+        count: usize,
+        stream: CUstream
+    ) => api::memcpy_dtod_async;
+    cuMemcpyDtoDAsync_v2_ptsz(
+        dst: CUdeviceptr,
+        src: CUdeviceptr,
+        count: usize,
+        stream: CUstream
+    ) => api::memcpy_dtod_async;
+    cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, count: usize) => api::memcpy;
+    cuMemcpy_ptds(dst: CUdeviceptr, src: CUdeviceptr, count: usize) => api::memcpy;
+    cuMemcpyAsync(
+        dst: CUdeviceptr,
+        src: CUdeviceptr,
+        count: usize,
+        stream: CUstream
+    ) => api::memcpy_async;
+    cuMemcpyAsync_ptsz(
+        dst: CUdeviceptr,
+        src: CUdeviceptr,
+        count: usize,
+        stream: CUstream
+    ) => api::memcpy_async;
+    cuMemsetD8_v2(dst: CUdeviceptr, value: c_uchar, count: usize) => api::memset_d8;
+    cuMemsetD8_v2_ptds(dst: CUdeviceptr, value: c_uchar, count: usize) => api::memset_d8;
+    cuMemsetD16_v2(dst: CUdeviceptr, value: c_ushort, count: usize) => api::memset_d16;
+    cuMemsetD16_v2_ptds(dst: CUdeviceptr, value: c_ushort, count: usize) => api::memset_d16;
+    cuMemsetD32_v2(dst: CUdeviceptr, value: c_uint, count: usize) => api::memset_d32;
+    cuMemsetD32_v2_ptds(dst: CUdeviceptr, value: c_uint, count: usize) => api::memset_d32;
+    cuMemsetD8Async(
+        dst: CUdeviceptr,
+        value: c_uchar,
+        count: usize,
+        stream: CUstream
+    ) => api::memset_d8_async;
+    cuMemsetD8Async_ptsz(
+        dst: CUdeviceptr,
+        value: c_uchar,
+        count: usize,
+        stream: CUstream
+    ) => api::memset_d8_async;
+    cuMemsetD16Async(
+        dst: CUdeviceptr,
+        value: c_ushort,
+        count: usize,
+        stream: CUstream
+    ) => api::memset_d16_async;
+    cuMemsetD16Async_ptsz(
+        dst: CUdeviceptr,
+        value: c_ushort,
+        count: usize,
+        stream: CUstream
+    ) => api::memset_d16_async;
+    cuMemsetD32Async(
+        dst: CUdeviceptr,
+        value: c_uint,
+        count: usize,
+        stream: CUstream
+    ) => api::memset_d32_async;
+    cuMemsetD32Async_ptsz(
+        dst: CUdeviceptr,
+        value: c_uint,
+        count: usize,
+        stream: CUstream
+    ) => api::memset_d32_async;
+    cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, stream: CUstream) => api::mem_alloc_async;
+    cuMemAllocAsync_ptsz(
+        dptr: *mut CUdeviceptr,
+        bytesize: usize,
+        stream: CUstream
+    ) => api::mem_alloc_async;
+    cuMemFreeAsync(dptr: CUdeviceptr, stream: CUstream) => api::mem_free_async;
+    cuMemFreeAsync_ptsz(dptr: CUdeviceptr, stream: CUstream) => api::mem_free_async;
+    cuMemAllocFromPoolAsync(
+        dptr: *mut CUdeviceptr,
+        bytesize: usize,
+        pool: CUmemoryPool,
+        stream: CUstream
+    ) => api::mem_alloc_from_pool_async;
+    cuMemAllocFromPoolAsync_ptsz(
+        dptr: *mut CUdeviceptr,
+        bytesize: usize,
+        pool: CUmemoryPool,
+        stream: CUstream
+    ) => api::mem_alloc_from_pool_async;
+    cuDeviceGetDefaultMemPool(
+        pool: *mut CUmemoryPool,
+        dev: CUdevice
+    ) => api::device_get_default_mem_pool;
+    cuDeviceGetMemPool(pool: *mut CUmemoryPool, dev: CUdevice) => api::device_get_mem_pool;
+    cuMemPoolSetAttribute(
+        pool: CUmemoryPool,
+        attribute: c_int,
+        value: *mut c_void
+    ) => api::mem_pool_set_attribute;
+    cuMemPoolGetAttribute(
+        pool: CUmemoryPool,
+        attribute: c_int,
+        value: *mut c_void
+    ) => api::mem_pool_get_attribute;
+    cuMemPoolTrimTo(pool: CUmemoryPool, min_bytes_to_keep: usize) => api::mem_pool_trim_to;
+    cuMemAllocHost_v2(pp: *mut *mut c_void, bytesize: usize) => api::mem_alloc_host;
+    cuMemHostAlloc(pp: *mut *mut c_void, bytesize: usize, flags: c_uint) => api::mem_host_alloc;
+    cuMemFreeHost(p: *mut c_void) => api::mem_free_host;
+    cuMemHostGetDevicePointer_v2(
+        pdptr: *mut CUdeviceptr,
+        p: *mut c_void,
+        flags: c_uint
+    ) => api::mem_host_get_device_pointer;
+    cuMemHostRegister_v2(p: *mut c_void, bytesize: usize, flags: c_uint) => api::mem_host_register;
+    cuMemHostUnregister(p: *mut c_void) => api::mem_host_unregister;
     cuModuleLoadData(module: *mut CUmodule, image: *const c_void) => api::module_load_data;
     cuModuleGetFunction(
         hfunc: *mut CUfunction,
@@ -127,6 +296,21 @@ define_exports! {
     cuStreamSynchronize(stream: CUstream) => api::stream_synchronize;
     cuStreamSynchronize_ptsz(stream: CUstream) => api::stream_synchronize;
     cuStreamCreate(stream: *mut CUstream, flags: c_uint) => work::stream_create;
+    cuStreamCreateWithPriority(
+        stream: *mut CUstream,
+        flags: c_uint,
+        priority: c_int
+    ) => work::stream_create_with_priority;
+    cuStreamGetPriority(stream: CUstream, priority: *mut c_int) => work::stream_get_priority;
+    cuStreamGetPriority_ptsz(stream: CUstream, priority: *mut c_int) => work::stream_get_priority;
+    cuStreamGetFlags(stream: CUstream, flags: *mut c_uint) => work::stream_get_flags;
+    cuStreamGetFlags_ptsz(stream: CUstream, flags: *mut c_uint) => work::stream_get_flags;
+    cuStreamWaitEvent(stream: CUstream, event: CUevent, flags: c_uint) => work::stream_wait_event;
+    cuStreamWaitEvent_ptsz(
+        stream: CUstream,
+        event: CUevent,
+        flags: c_uint
+    ) => work::stream_wait_event;
     cuStreamDestroy(stream: CUstream) => work::stream_destroy;
     cuStreamDestroy_v2(stream: CUstream) => work::stream_destroy;
     cuStreamQuery(stream: CUstream) => work::stream_query;
@@ -136,6 +320,22 @@ define_exports! {
     cuEventDestroy_v2(event: CUevent) => work::event_destroy;
     cuEventRecord(event: CUevent, stream: CUstream) => work::event_record;
     cuEventRecord_ptsz(event: CUevent, stream: CUstream) => work::event_record;
+    cuEventRecordWithFlags(
+        event: CUevent,
+        stream: CUstream,
+        flags: c_uint
+    ) => work::event_record_with_flags;
+    cuEventRecordWithFlags_ptsz(
+        event: CUevent,
+        stream: CUstream,
+        flags: c_uint
+    ) => work::event_record_with_flags;
+    cuEventElapsedTime(ms: *mut c_float, start: CUevent, end: CUevent) => work::event_elapsed_time;
+    cuEventElapsedTime_v2(
+        ms: *mut c_float,
+        start: CUevent,
+        end: CUevent
+    ) => work::event_elapsed_time;
     cuEventQuery(event: CUevent) => work::event_query;
     cuEventSynchronize(event: CUevent) => work::event_synchronize;
     cuStreamBeginCapture(stream: CUstream) => api::stream_begin_capture;

@@ -485,7 +485,7 @@ pub static SYMBOLS: &[Symbol] = &[
     Symbol { name: "cuWaitExternalSemaphoresAsync", variants: &[l(10000, "cuWaitExternalSemaphoresAsync"), p(10000, "cuWaitExternalSemaphoresAsync_ptsz")] },
 ];
 
-// The real driver's exports that exports.rs does not implement (651): each records its
+// The real driver's exports that exports.rs does not implement (581): each records its
 // call and returns 801 (CUDA_ERROR_NOT_SUPPORTED).
 super::unsupported::unsupported_exports! {
     cuArray3DCreate
@@ -519,19 +519,12 @@ super::unsupported::unsupported_exports! {
     cuCtxGetCacheConfig
     cuCtxGetDevResource
     cuCtxGetExecAffinity
-    cuCtxGetFlags
     cuCtxGetId
     cuCtxGetLimit
     cuCtxGetSharedMemConfig
-    cuCtxGetStreamPriorityRange
-    cuCtxPopCurrent
-    cuCtxPopCurrent_v2
-    cuCtxPushCurrent
-    cuCtxPushCurrent_v2
     cuCtxRecordEvent
     cuCtxResetPersistingL2Cache
     cuCtxSetCacheConfig
-    cuCtxSetFlags
     cuCtxSetLimit
     cuCtxSetSharedMemConfig
     cuCtxWaitEvent
@@ -540,34 +533,24 @@ super::unsupported::unsupported_exports! {
     cuDevResourceGenerateDesc
     cuDevSmResourceSplitByCount
     cuDeviceCanAccessPeer
-    cuDeviceComputeCapability
-    cuDeviceGetAttribute
     cuDeviceGetByPCIBusId
-    cuDeviceGetDefaultMemPool
     cuDeviceGetDevResource
     cuDeviceGetExecAffinitySupport
     cuDeviceGetGraphMemAttribute
     cuDeviceGetHostAtomicCapabilities
     cuDeviceGetLuid
-    cuDeviceGetMemPool
-    cuDeviceGetName
     cuDeviceGetNvSciSyncAttributes
     cuDeviceGetP2PAtomicCapabilities
     cuDeviceGetP2PAttribute
-    cuDeviceGetPCIBusId
     cuDeviceGetProperties
     cuDeviceGetTexture1DLinearMaxWidth
     cuDeviceGraphMemTrim
-    cuDevicePrimaryCtxGetState
     cuDevicePrimaryCtxReset
     cuDevicePrimaryCtxReset_v2
-    cuDevicePrimaryCtxSetFlags
-    cuDevicePrimaryCtxSetFlags_v2
     cuDeviceRegisterAsyncNotification
     cuDeviceSetGraphMemAttribute
     cuDeviceSetMemPool
     cuDeviceTotalMem
-    cuDeviceTotalMem_v2
     cuDeviceUnregisterAsyncNotification
     cuEGLApiInit
     cuEGLStreamConsumerAcquireFrame
@@ -579,10 +562,6 @@ super::unsupported::unsupported_exports! {
     cuEGLStreamProducerDisconnect
     cuEGLStreamProducerPresentFrame
     cuEGLStreamProducerReturnFrame
-    cuEventElapsedTime
-    cuEventElapsedTime_v2
-    cuEventRecordWithFlags
-    cuEventRecordWithFlags_ptsz
     cuExternalMemoryGetMappedBuffer
     cuExternalMemoryGetMappedMipmappedArray
     cuFlushGPUDirectRDMAWrites
@@ -613,8 +592,6 @@ super::unsupported::unsupported_exports! {
     cuGLUnmapBufferObject
     cuGLUnmapBufferObjectAsync
     cuGLUnregisterBufferObject
-    cuGetErrorName
-    cuGetErrorString
     cuGetExportTable
     cuGraphAddBatchMemOpNode
     cuGraphAddChildGraphNode
@@ -784,12 +761,7 @@ super::unsupported::unsupported_exports! {
     cuMemAddressReserve
     cuMemAdvise
     cuMemAdvise_v2
-    cuMemAllocAsync
-    cuMemAllocAsync_ptsz
-    cuMemAllocFromPoolAsync
-    cuMemAllocFromPoolAsync_ptsz
     cuMemAllocHost
-    cuMemAllocHost_v2
     cuMemAllocManaged
     cuMemAllocPitch
     cuMemAllocPitch_v2
@@ -801,9 +773,6 @@ super::unsupported::unsupported_exports! {
     cuMemDiscardBatchAsync
     cuMemDiscardBatchAsync_ptsz
     cuMemExportToShareableHandle
-    cuMemFreeAsync
-    cuMemFreeAsync_ptsz
-    cuMemFreeHost
     cuMemGetAccess
     cuMemGetAddressRange
     cuMemGetAddressRange_v2
@@ -814,15 +783,10 @@ super::unsupported::unsupported_exports! {
     cuMemGetDefaultMemPool
     cuMemGetHandleForAddressRange
     cuMemGetInfo
-    cuMemGetInfo_v2
     cuMemGetMemPool
-    cuMemHostAlloc
     cuMemHostGetDevicePointer
-    cuMemHostGetDevicePointer_v2
     cuMemHostGetFlags
     cuMemHostRegister
-    cuMemHostRegister_v2
-    cuMemHostUnregister
     cuMemImportFromShareableHandle
     cuMemMap
     cuMemMapArrayAsync
@@ -832,12 +796,9 @@ super::unsupported::unsupported_exports! {
     cuMemPoolExportPointer
     cuMemPoolExportToShareableHandle
     cuMemPoolGetAccess
-    cuMemPoolGetAttribute
     cuMemPoolImportFromShareableHandle
     cuMemPoolImportPointer
     cuMemPoolSetAccess
-    cuMemPoolSetAttribute
-    cuMemPoolTrimTo
     cuMemPrefetchAsync
     cuMemPrefetchAsync_ptsz
     cuMemPrefetchAsync_v2
@@ -851,7 +812,6 @@ super::unsupported::unsupported_exports! {
     cuMemSetAccess
     cuMemSetMemPool
     cuMemUnmap
-    cuMemcpy
     cuMemcpy2D
     cuMemcpy2DAsync
     cuMemcpy2DAsync_v2
@@ -875,8 +835,6 @@ super::unsupported::unsupported_exports! {
     cuMemcpy3DPeer_ptds
     cuMemcpy3D_v2
     cuMemcpy3D_v2_ptds
-    cuMemcpyAsync
-    cuMemcpyAsync_ptsz
     cuMemcpyAtoA
     cuMemcpyAtoA_v2
     cuMemcpyAtoA_v2_ptds
@@ -898,13 +856,7 @@ super::unsupported::unsupported_exports! {
     cuMemcpyDtoA_v2_ptds
     cuMemcpyDtoD
     cuMemcpyDtoDAsync
-    cuMemcpyDtoDAsync_v2
-    cuMemcpyDtoDAsync_v2_ptsz
-    cuMemcpyDtoD_v2
-    cuMemcpyDtoD_v2_ptds
     cuMemcpyDtoHAsync
-    cuMemcpyDtoHAsync_v2
-    cuMemcpyDtoHAsync_v2_ptsz
     cuMemcpyHtoA
     cuMemcpyHtoAAsync
     cuMemcpyHtoAAsync_v2
@@ -912,18 +864,11 @@ super::unsupported::unsupported_exports! {
     cuMemcpyHtoA_v2
     cuMemcpyHtoA_v2_ptds
     cuMemcpyHtoDAsync
-    cuMemcpyHtoDAsync_v2
-    cuMemcpyHtoDAsync_v2_ptsz
     cuMemcpyPeer
     cuMemcpyPeerAsync
     cuMemcpyPeerAsync_ptsz
     cuMemcpyPeer_ptds
-    cuMemcpy_ptds
     cuMemsetD16
-    cuMemsetD16Async
-    cuMemsetD16Async_ptsz
-    cuMemsetD16_v2
-    cuMemsetD16_v2_ptds
     cuMemsetD2D16
     cuMemsetD2D16Async
     cuMemsetD2D16Async_ptsz
@@ -940,15 +885,7 @@ super::unsupported::unsupported_exports! {
     cuMemsetD2D8_v2
     cuMemsetD2D8_v2_ptds
     cuMemsetD32
-    cuMemsetD32Async
-    cuMemsetD32Async_ptsz
-    cuMemsetD32_v2
-    cuMemsetD32_v2_ptds
     cuMemsetD8
-    cuMemsetD8Async
-    cuMemsetD8Async_ptsz
-    cuMemsetD8_v2
-    cuMemsetD8_v2_ptds
     cuMipmappedArrayCreate
     cuMipmappedArrayDestroy
     cuMipmappedArrayGetLevel
@@ -1002,7 +939,6 @@ super::unsupported::unsupported_exports! {
     cuStreamBeginCaptureToGraph_ptsz
     cuStreamCopyAttributes
     cuStreamCopyAttributes_ptsz
-    cuStreamCreateWithPriority
     cuStreamEndCapture
     cuStreamEndCapture_ptsz
     cuStreamGetAttribute
@@ -1019,13 +955,9 @@ super::unsupported::unsupported_exports! {
     cuStreamGetCtx_v2_ptsz
     cuStreamGetDevice
     cuStreamGetDevice_ptsz
-    cuStreamGetFlags
-    cuStreamGetFlags_ptsz
     cuStreamGetGreenCtx
     cuStreamGetId
     cuStreamGetId_ptsz
-    cuStreamGetPriority
-    cuStreamGetPriority_ptsz
     cuStreamIsCapturing
     cuStreamIsCapturing_ptsz
     cuStreamSetAttribute
@@ -1034,8 +966,6 @@ super::unsupported::unsupported_exports! {
     cuStreamUpdateCaptureDependencies_ptsz
     cuStreamUpdateCaptureDependencies_v2
     cuStreamUpdateCaptureDependencies_v2_ptsz
-    cuStreamWaitEvent
-    cuStreamWaitEvent_ptsz
     cuStreamWaitValue32
     cuStreamWaitValue32_ptsz
     cuStreamWaitValue32_v2

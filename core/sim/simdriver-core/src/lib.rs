@@ -20,6 +20,8 @@ pub mod error;
 pub mod exports;
 #[rustfmt::skip]
 mod generated;
+#[rustfmt::skip]
+pub mod generated_device;
 pub mod gpa;
 pub mod inject;
 pub mod record;
@@ -69,6 +71,8 @@ pub type CUfunction = *mut c_void;
 pub type CUstream = *mut c_void;
 /// `CUevent`: an opaque pointer.
 pub type CUevent = *mut c_void;
+/// `CUmemoryPool`: an opaque pointer.
+pub type CUmemoryPool = *mut c_void;
 /// `cuuint64_t`.
 pub type Cuuint64 = u64;
 /// `CUdriverProcAddressQueryResult`: a C enum, written as `int`.

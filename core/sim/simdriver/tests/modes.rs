@@ -408,8 +408,13 @@ fn contexts_devices_and_streams() {
         assert_eq!(sim::cuStreamSynchronize(0x1234 as *mut c_void), 400);
         assert_eq!(sim::cuCtxDestroy_v2(c3), 0);
         assert_eq!(sim::cuCtxGetCurrent(&mut current), 0);
-        assert!(current.is_null());
+        assert_eq!(
+            current, c1,
+            "destroying the current context pops it: the one below (c1) is current again"
+        );
         assert_eq!(sim::cuCtxDestroy(c1), 0);
+        assert_eq!(sim::cuCtxGetCurrent(&mut current), 0);
+        assert!(current.is_null());
         assert_eq!(sim::cuCtxDestroy(c1), 201);
     }
 }
