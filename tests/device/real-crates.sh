@@ -15,6 +15,11 @@
 #   cudarc 0.19.10         wrappers loading each export lazily by name (`dynamic-loading`), with
 #                          an `extern` fallback under a cfg; the suite is its own driver tests
 #                          (`cuda-13010`, `driver`, `nvrtc`).
+#   cust_raw 0.11.3        bindgen output whose build script links through a finder crate
+#                          (`find_cuda_helper::include_cuda()`); the suite is its dependent cust
+#                          0.3.2's own unit tests. cust links libcuda itself too (the same finder
+#                          call in its build script, and an `extern` block of its own for
+#                          cuGraphDebugDotPrint): both crates are migrated by one command.
 # Linking the original needs a libcuda.so, which this machine lacks: a stub exporting every
 # function of the real driver (tests/ground-truth/driver-13000-exports.txt), built with cc and
 # used only for the link; its SONAME is libcuda.so.1, so the device loads its real driver.
@@ -41,6 +46,8 @@ publish = false
 cuda-driver-sys = "=0.3.0"
 rustacuda = "=0.1.3"
 cudarc = { version = "=0.19.10", default-features = false }
+cust_raw = "=0.11.3"
+cust = "=0.3.2"
 
 [workspace]
 TOML
@@ -48,7 +55,7 @@ TOML
   cargo fetch --quiet --manifest-path "$fetch/Cargo.toml"
   local registry
   registry=$(dirname "$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/cuda-driver-sys-0.3.0 | head -1)")
-  for crate in cuda-driver-sys-0.3.0 rustacuda-0.1.3 cudarc-0.19.10; do
+  for crate in cuda-driver-sys-0.3.0 rustacuda-0.1.3 cudarc-0.19.10 cust_raw-0.11.3 cust-0.3.2; do
     rm -rf "${work:?}/$crate" "$work/$crate-migrated"
     cp -r "$registry/$crate" "$work/$crate"
     # Inside this repository's target folder: each its own workspace, as in the registry.
@@ -56,6 +63,8 @@ TOML
   done
   cp -r "$work/cuda-driver-sys-0.3.0" "$work/cuda-driver-sys-0.3.0-migrated"
   cp -r "$work/cudarc-0.19.10" "$work/cudarc-0.19.10-migrated"
+  cp -r "$work/cust_raw-0.11.3" "$work/cust_raw-0.11.3-migrated"
+  cp -r "$work/cust-0.3.2" "$work/cust-0.3.2-migrated"
 
   # The command, then one migration per crate: nothing else is edited.
   cargo build --quiet -p cuda-entry-cli
@@ -67,6 +76,12 @@ TOML
       "$work/$crate-migrated" >"$out/migrate-$crate.log" || [ $? = 3 ]
     grep -v "^    \|is .* at [0-9]* (PFN_" "$out/migrate-$crate.log" | tail -n 12
   done
+  # The finder-crate shape: the bindings and their dependent, which links libcuda itself, in one
+  # run (the finder calls in both build scripts are removed, cust's own extern block declared).
+  echo "=== cuda-entry migrate --write cust_raw-0.11.3 cust-0.3.2"
+  (cd "$work" && "$root/target/debug/cuda-entry" migrate --write --allow-no-vcs \
+    --dependency "$dependency" cust_raw-0.11.3-migrated cust-0.3.2-migrated) >"$out/migrate-cust.log"
+  grep -v "^    \|is .* at [0-9]* (PFN_\|^[-+@ ]" "$out/migrate-cust.log" | tail -n 12
 
   # The stub libcuda.so, for linking the original only.
   # cuda-driver-sys's build script looks in $CUDA_LIBRARY_PATH/lib64.
@@ -99,6 +114,18 @@ TOML
     collect "cudarc" "$variant" env CARGO_TARGET_DIR="$work/target-cudarc-$variant" \
       cargo test --no-run --message-format=json --manifest-path "$dir/Cargo.toml" --lib \
       --no-default-features --features std,driver,nvrtc,dynamic-loading,cuda-13010
+  done
+  # cust's unit tests, against each cust_raw. The original finds the stub through
+  # find_cuda_helper's CUDA_LIBRARY_PATH; the migrated build is given no CUDA at all.
+  for variant in original migrated; do
+    local raw=$work/cust_raw-0.11.3 cust=$work/cust-0.3.2 cuda=(CUDA_LIBRARY_PATH="$stub")
+    if [ "$variant" = migrated ]; then
+      raw=$work/cust_raw-0.11.3-migrated cust=$work/cust-0.3.2-migrated
+      cuda=(-u CUDA_LIBRARY_PATH -u CUDA_PATH -u CUDA_ROOT -u CUDA_TOOLKIT_ROOT_DIR)
+    fi
+    collect "cust" "$variant" env "${cuda[@]}" CARGO_TARGET_DIR="$work/target-cust-$variant" \
+      cargo test --no-run --message-format=json --manifest-path "$cust/Cargo.toml" --lib \
+      --config "patch.crates-io.cust_raw.path=\"$raw\""
   done
   # The device takes at most 64 MiB of carried files: debug info stays here.
   strip --strip-debug "$out"/original/* "$out"/migrated/*
@@ -174,7 +201,7 @@ import re, sys
 def outcomes(path):
     result = {}
     for line in open(path, errors="replace"):
-        m = re.match(r"test (\S+) \.\.\. (ok|FAILED|ignored)", line)
+        m = re.match(r"test (\S+)(?: - should panic)? \.\.\. (ok|FAILED|ignored)", line)
         if m:
             result[m.group(1)] = m.group(2)
     return result
