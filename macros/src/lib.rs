@@ -13,6 +13,7 @@ mod from_driver;
 mod lint;
 mod pipeline;
 mod probes;
+mod scope;
 mod shape;
 #[cfg(test)]
 mod snapshots;
@@ -24,7 +25,31 @@ mod toml_reference;
 /// version. See the `cuda-entry` crate for the documentation.
 #[proc_macro_attribute]
 pub fn cuda_entry(args: TokenStream, item: TokenStream) -> TokenStream {
+    if let Some(error) = misplaced() {
+        return error;
+    }
     pipeline::cuda_entry(args.into(), item.into()).into()
+}
+
+/// One error where the attribute is written in an `impl` block or a `trait` (`scope`): the
+/// expansion cannot be there, and rustc's errors for it would not say where it can.
+fn misplaced() -> Option<TokenStream> {
+    let at = proc_macro::Span::call_site();
+    let block = scope::enclosing(&at.local_file()?, at.line(), at.column())?;
+    let (place, what) = match block {
+        scope::Block::Impl => ("an `impl` block", "a method"),
+        scope::Block::Trait => ("a `trait`", "a provided method"),
+    };
+    let message = format!(
+        "`#[cuda_entry]` expands to items of a module (a function, and a module of the same \
+         name with its `pointer()` and its statics), which cannot be in {place}: move the \
+         declaration out, to the module around it, and call it from {what}"
+    );
+    Some(
+        syn::Error::new(proc_macro2::Span::call_site(), message)
+            .into_compile_error()
+            .into(),
+    )
 }
 
 /// Proves that a `#[repr(C)]` or `#[repr(transparent)]` struct or union holds every value the

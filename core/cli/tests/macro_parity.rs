@@ -179,6 +179,17 @@ const NOT_CHECKED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Cases whose declaration is written in an `impl` block or a `trait`, where the attribute cannot
+/// expand: the macro refuses it with one message; the command lists it as not checked (status 3:
+/// not a pass), since it judges module items, and the build fails anyway.
+const MISPLACED: &[(&str, &str)] = &[
+    (
+        "declaration-in-impl",
+        "the declaration is in an `impl` block",
+    ),
+    ("declaration-in-trait", "the declaration is in a `trait`"),
+];
+
 /// The kind names of each case's mistakes, in order (`MistakeKind::name()`, which the macro does
 /// not print and the command does): one rule, one name.
 const KINDS: &[(&str, &[&str])] = &[
@@ -382,6 +393,26 @@ fn assert_not_checked(name: &str, why: &str, doc: &Value, status: i32) {
     assert_eq!(status, 3, "{name} ({why}): not checked must not pass");
 }
 
+/// For a case listed in [`MISPLACED`]: the command judges nothing in it, and lists the
+/// declaration as not checked at the macro's line, saying where it is (status 3).
+fn assert_misplaced(name: &str, why: &str, error: &Reported, doc: &Value, status: i32) {
+    assert_eq!(
+        doc["declarations"],
+        Value::Array(Vec::new()),
+        "{name} ({why}): the command judged something"
+    );
+    let unread = doc["not_checked"].as_array().expect("not_checked");
+    assert_eq!(unread.len(), 1, "{name} ({why}): {doc}");
+    let reason = unread[0]["reason"].as_str().expect("a reason");
+    assert!(
+        (reason.starts_with("in an `impl` block") || reason.starts_with("in a `trait`"))
+            && reason.contains("move the declaration to the module around it"),
+        "{name} ({why}): {reason}"
+    );
+    assert_eq!(unread[0]["line"], error.line, "{name} ({why}): {doc}");
+    assert_eq!(status, 3, "{name} ({why}): not checked must not pass");
+}
+
 /// The exceptions of `list` that name no case of `cases`: each exception is a case of the suite.
 fn gone<'a>(list: &[(&'a str, &str)], cases: &[(String, PathBuf)]) -> Vec<&'a str> {
     list.iter()
@@ -415,7 +446,7 @@ fn the_command_rejects_what_the_macro_rejects_with_its_words() {
     let cases = cases_named("ui");
     assert!(cases.len() >= 40, "only {} cases", cases.len());
     let pass_cases = cases_named("ui-pass");
-    for list in [RUSTC_ERRORS, LINT_ERRORS, DERIVE_ERRORS] {
+    for list in [RUSTC_ERRORS, LINT_ERRORS, DERIVE_ERRORS, MISPLACED] {
         assert_eq!(
             gone(list, &cases),
             Vec::<&str>::new(),
@@ -474,6 +505,15 @@ fn the_command_rejects_what_the_macro_rejects_with_its_words() {
                 "{name}: no `error:` line in\n{stderr}"
             );
             assert_not_checked(name, why, &doc, status);
+            continue;
+        }
+        if let Some((_, why)) = MISPLACED.iter().find(|(case, _)| case == name) {
+            // The macro's one error, and nothing of rustc's: the expansion is not attempted.
+            assert!(
+                expected.len() == 1 && rustc.is_empty(),
+                "{name} ({why}): one error of the macro's, none of rustc's:\n{stderr}"
+            );
+            assert_misplaced(name, why, &expected[0], &doc, status);
             continue;
         }
         assert!(

@@ -70,11 +70,11 @@ fn not_checked(cfg_attr: bool, context: &Context) -> String {
             "in the body of `{name}`: the command does not expand macros, so it cannot read this \
              declaration"
         ),
-        Context::Impl => "in an `impl` block: the command reads declarations among items and in \
-                          `extern` blocks, not associated functions"
+        Context::Impl => "in an `impl` block, where `#[cuda_entry]` cannot expand (the build \
+                          fails): move the declaration to the module around it"
             .to_owned(),
-        Context::Trait => "in a trait: the command reads declarations among items and in `extern` \
-                           blocks, not trait functions"
+        Context::Trait => "in a `trait`, where `#[cuda_entry]` cannot expand (the build fails): \
+                           move the declaration to the module around it"
             .to_owned(),
         Context::Items => "not on a function declaration or an `extern` block, where the macro \
                            reads it"
