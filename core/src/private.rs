@@ -17,7 +17,7 @@ pub use abi::{
     NO_OTHERS, NumberClass, Passed, PassedFallback, Probe, ProbeFallback, class_mismatch, layout,
     pointer, value,
 };
-pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback};
+pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback, callback_portable};
 pub use values::{
     AccessFallback, AccessProbe, InteriorMutable, InvalidValues, Produced, Proven, ProvenFallback,
     ValueFallback, ValueProbe, WriteThrough, status, valid, writable,

@@ -70,10 +70,26 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
     };
     let args = quote!(#expect, #classes, TYPEDEFS);
     let call = at.call(quote_spanned!(at.first=> #p::callback::<#ty>), args);
+    // Elsewhere the ABI, the arity and what the driver passes, without the table's layouts.
+    let proven = (0..c.params.len()).map(|i| {
+        let a = format_ident!("A{i}");
+        quote_spanned!(at.first=> #p::Proven::<<#ty as #p::CFn>::#a>::FROM_DRIVER)
+    });
+    let args = quote!(#expect, &[#(#proven),*], TYPEDEFS);
+    let portable = at.call(
+        quote_spanned!(at.first=> #p::callback_portable::<#ty>),
+        args,
+    );
     quote_spanned! {at.first=>
-        #[cfg(target_pointer_width = "64")]
         const _: () = {
-            #call
+            #[cfg(target_pointer_width = "64")]
+            {
+                #call
+            }
+            #[cfg(not(target_pointer_width = "64"))]
+            {
+                #portable
+            }
         };
     }
 }

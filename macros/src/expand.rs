@@ -256,11 +256,10 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
 
     let body = body.finish();
     // None without assertions: no empty constant.
+    // On every target: the layouts inside are kept to 64-bit pointers (`assertion`).
     let checks = (!checks.is_empty()).then(|| {
         quote! {
             #(#cfgs)*
-            // The table's figures hold where pointers have 64 bits.
-            #[cfg(target_pointer_width = "64")]
             const _: () = { #checks };
         }
     });
@@ -454,8 +453,9 @@ fn gnu_pe_retention(text: &mut Text, private: &str) {
 }
 
 /// `const` assertions of what the tokens of the declared types leave open (the rules'
-/// [`Assertion`]s), each at the declared type (the caller keeps them to targets with 64-bit
-/// pointers, where the table's figures hold). A failure is the rules' message at the type, with
+/// [`Assertion`]s), each at the declared type, on every target: sizes, alignments and classes
+/// only where pointers have 64 bits (the table's figures), the rest (a pointer, what the driver
+/// may write, the status) everywhere. A failure is the rules' message at the type, with
 /// no frame of `cuda_entry` (the checks are `#[track_caller]`).
 fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
     let assertions = checked.assertions();
@@ -483,6 +483,8 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
     let at = At::of(ty);
     // Every path at the type, so that a failure points at it.
     let p = private_at(at.first);
+    // What depends on the width of a pointer (layouts and classes), and what does not.
+    let mut layouts = TokenStream::new();
     let mut body = TokenStream::new();
     if let Some(expected) = &a.layout {
         let expect = expect(&p, expected);
@@ -506,7 +508,7 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
             ),
         };
         let args = quote!(#expect, #class, #before, #after, TYPEDEFS);
-        body.extend(at.call(quote_spanned!(at.first=> #p::value::<#ty>), args));
+        layouts.extend(at.call(quote_spanned!(at.first=> #p::value::<#ty>), args));
     }
     if a.pointee.is_some() || a.second.is_some() {
         // `c_void` at either level leaves what is below it unchecked.
@@ -515,14 +517,14 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
             let args = quote!(#void, #expect, TYPEDEFS);
-            body.extend(at.call(quote_spanned!(at.first=> #p::layout::<#pointee>), args));
+            layouts.extend(at.call(quote_spanned!(at.first=> #p::layout::<#pointee>), args));
         }
         if let Some(expected) = &a.second {
             let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
             let skip = quote_spanned!(at.first=> #void || #p::Probe::<#second>::VOID);
             let expect = expect(&p, expected);
             let args = quote!(#skip, #expect, TYPEDEFS);
-            body.extend(at.call(quote_spanned!(at.first=> #p::layout::<#second>), args));
+            layouts.extend(at.call(quote_spanned!(at.first=> #p::layout::<#second>), args));
         }
     } else if a.pointer {
         body.extend(quote!(#p::pointer::<#ty>();));
@@ -561,8 +563,19 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         let args = quote!(#found, #before, #after, TYPEDEFS);
         body.extend(at.call(quote_spanned!(at.first=> #p::status), args));
     }
+    // The layouts first, as the rules judge them: a wrong size is the first thing to fix.
+    let layouts = (!layouts.is_empty()).then(|| {
+        quote_spanned! {at.first=>
+            // The table's figures hold where pointers have 64 bits.
+            #[cfg(target_pointer_width = "64")]
+            {
+                #layouts
+            }
+        }
+    });
     quote_spanned! {at.first=>
         const _: () = {
+            #layouts
             #body
         };
     }

@@ -204,16 +204,26 @@ pub const fn callback<F: CFn>(
     ret: Option<Classes>,
     typedefs: &str,
 ) {
-    if let Some(message) = callback_message::<F>(expect, (classes, proven), ret, typedefs) {
+    if let Some(message) = callback_message::<F>(expect, Some((classes, ret)), proven, typedefs) {
         panic!("{}", message.as_str());
     }
 }
 
-/// [`callback`]'s message, `None` when `F` matches.
+/// [`callback`] where pointers are not 64 bits wide, so the table's layouts do not hold: the
+/// ABI, the arity and what the driver passes (`proven`) only.
+#[track_caller]
+pub const fn callback_portable<F: CFn>(expect: CCallback<'_>, proven: &[bool], typedefs: &str) {
+    if let Some(message) = callback_message::<F>(expect, None, proven, typedefs) {
+        panic!("{}", message.as_str());
+    }
+}
+
+/// [`callback`]'s message, `None` when `F` matches; without `classes`, layouts and classes are
+/// not compared.
 const fn callback_message<F: CFn>(
     expect: CCallback<'_>,
-    (classes, proven): (&[Option<Classes>], &[bool]),
-    ret: Option<Classes>,
+    classes: Option<(&[Option<Classes>], Option<Classes>)>,
+    proven: &[bool],
     typedefs: &str,
 ) -> Option<Message> {
     let wrong = match F::ABI {
@@ -222,7 +232,7 @@ const fn callback_message<F: CFn>(
             "has an unwinding ABI: a panic must not unwind into the driver",
         )),
         FnAbi::NotAFunction => Some(Message::text("is not a function pointer")),
-        FnAbi::C | FnAbi::System => match wrong_signature::<F>(expect, classes, ret) {
+        FnAbi::C | FnAbi::System => match wrong_signature::<F>(expect, classes) {
             None => unproven(proven),
             wrong => wrong,
         },
@@ -260,8 +270,7 @@ const fn unproven(proven: &[bool]) -> Option<Message> {
 /// What is wrong with `F`'s arity, parameters or return, in words.
 const fn wrong_signature<F: CFn>(
     expect: CCallback<'_>,
-    classes: &[Option<Classes>],
-    ret: Option<Classes>,
+    classes: Option<(&[Option<Classes>], Option<Classes>)>,
 ) -> Option<Message> {
     if F::ARITY != expect.params.len() {
         let s = if F::ARITY == 1 { "" } else { "s" };
@@ -272,6 +281,9 @@ const fn wrong_signature<F: CFn>(
                 .then(s),
         );
     }
+    let Some((classes, ret)) = classes else {
+        return None;
+    };
     let mut i = 0;
     while i < expect.params.len() {
         let c = expect.params[i];
@@ -321,9 +333,14 @@ mod tests {
         ret: Option<Classes>,
     ) -> String {
         let proven = [true; 8];
-        callback_message::<F>(expect, (classes, &proven[..classes.len()]), ret, "\nt")
-            .map(|m| m.as_str().to_owned())
-            .unwrap_or_default()
+        callback_message::<F>(
+            expect,
+            Some((classes, ret)),
+            &proven[..classes.len()],
+            "\nt",
+        )
+        .map(|m| m.as_str().to_owned())
+        .unwrap_or_default()
     }
 
     #[test]
@@ -349,16 +366,40 @@ mod tests {
     #[test]
     fn a_parameter_not_proven_valid_is_named() {
         let pointer = Some(Classes::POINTER);
-        let wrong = callback_message::<HostFn>(HOST_FN, (&[pointer], &[false]), None, "\nt")
-            .map(|m| m.as_str().to_owned())
-            .unwrap_or_default();
-        assert!(
-            wrong.starts_with("b takes parameter 1 as a type not proven valid"),
-            "{wrong}"
+        // With the layouts (64-bit targets) and without (the portable check): the same words.
+        for classes in [Some((&[pointer][..], None)), None] {
+            let wrong = callback_message::<HostFn>(HOST_FN, classes, &[false], "\nt")
+                .map(|m| m.as_str().to_owned())
+                .unwrap_or_default();
+            assert!(
+                wrong.starts_with("b takes parameter 1 as a type not proven valid"),
+                "{wrong}"
+            );
+            assert!(
+                wrong.ends_with("where the driver passes any value C allows a\nt"),
+                "{wrong}"
+            );
+        }
+    }
+
+    #[test]
+    fn without_layouts_the_abi_and_the_arity_are_still_checked() {
+        type Wide = Option<unsafe extern "C" fn(u64)>;
+        type Two = Option<unsafe extern "C" fn(*mut c_void, i32)>;
+        type Rust = Option<fn(*mut c_void)>;
+        let portable = |wrong: Option<Message>| wrong.map(|m| m.as_str().to_owned());
+        // A parameter of another size passes where layouts are not compared...
+        assert_eq!(
+            portable(callback_message::<Wide>(HOST_FN, None, &[true], "")),
+            None
         );
-        assert!(
-            wrong.ends_with("where the driver passes any value C allows a\nt"),
-            "{wrong}"
+        // ...but not another arity or ABI.
+        let two = portable(callback_message::<Two>(HOST_FN, None, &[true, true], ""));
+        assert_eq!(two.as_deref(), Some("b takes 2 parameters a"));
+        let rust = portable(callback_message::<Rust>(HOST_FN, None, &[true], ""));
+        assert_eq!(
+            rust.as_deref(),
+            Some("b has the Rust ABI, which C cannot call a")
         );
     }
 

@@ -31,7 +31,6 @@ impl launch_host_func::Signature for () {
         let _ = launch_host_func;
     };
 }
-#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
     use ::cuda_entry::__private as __cuda_entry;
@@ -39,42 +38,48 @@ const _: () = {
     use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
     const _: () = {
-        __cuda_entry::value::<CUstream>(
-            __cuda_entry::Expect {
-                size: 8usize,
-                align: 8usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
-                after: ": declare it with a type of the C layout",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            (
-                __cuda_entry::Passed::<CUstream>::CLASSES,
-                &[
-                    __cuda_entry::Classes::POINTER,
-                    __cuda_entry::Classes::integer(::core::mem::size_of::<*const ()>()),
-                ],
-            ),
-            "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
-            ": declare it with a pointer type, or an integer of 8 bytes",
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<CUstream>(
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<CUstream>::CLASSES,
+                    &[
+                        __cuda_entry::Classes::POINTER,
+                        __cuda_entry::Classes::integer(::core::mem::size_of::<*const ()>()),
+                    ],
+                ),
+                "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
+                ": declare it with a pointer type, or an integer of 8 bytes",
+                TYPEDEFS,
+            );
+        }
     };
     const _: () = {
-        __cuda_entry::value::<CUhostFn>(
-            __cuda_entry::Expect {
-                size: 8usize,
-                align: 8usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn` (8 bytes, align 8), but `CUhostFn` is ",
-                after: ": declare it with a type of the C layout",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            (__cuda_entry::Passed::<CUhostFn>::CLASSES, &[]),
-            "",
-            "",
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<CUhostFn>(
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn` (8 bytes, align 8), but `CUhostFn` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (__cuda_entry::Passed::<CUhostFn>::CLASSES, &[]),
+                "",
+                "",
+                TYPEDEFS,
+            );
+        }
     };
     const _: () = {
         __cuda_entry::pointer::<*mut c_void>();
@@ -90,20 +95,23 @@ const _: () = {
         );
     };
     const _: () = {
-        __cuda_entry::value::<CUresult>(
-            __cuda_entry::Expect {
-                size: 4usize,
-                align: 4usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
-                after: ": declare it with a type of the C layout",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
-            "",
-            "",
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<CUresult>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
+                "",
+                "",
+                TYPEDEFS,
+            );
+        }
         __cuda_entry::status(
             (
                 __cuda_entry::ClassProbe::<CUresult>::CLASS,
@@ -121,28 +129,49 @@ const _: () = {
     #[allow(unused_imports)]
     use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
-    #[cfg(target_pointer_width = "64")]
     const _: () = {
-        __cuda_entry::callback::<CUhostFn>(
-            __cuda_entry::CCallback {
-                params: &[__cuda_entry::CValue {
-                    size: 8usize,
-                    align: 8usize,
-                    also: &[],
-                    classes: &[__cuda_entry::Classes::POINTER],
-                    words: ", where C has `void *userData` (8 bytes, align 8, passed in an integer register)",
-                }],
-                ret: ::core::option::Option::None,
-                before: "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, a callback `void (*)(void *userData)`, but `CUhostFn` ",
-                after: ": declare it `Option<unsafe extern \"C\" fn(*mut c_void)>`",
-            },
-            (
-                &[__cuda_entry::Passed::<<CUhostFn as __cuda_entry::CFn>::A0>::CLASSES],
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::callback::<CUhostFn>(
+                __cuda_entry::CCallback {
+                    params: &[__cuda_entry::CValue {
+                        size: 8usize,
+                        align: 8usize,
+                        also: &[],
+                        classes: &[__cuda_entry::Classes::POINTER],
+                        words: ", where C has `void *userData` (8 bytes, align 8, passed in an integer register)",
+                    }],
+                    ret: ::core::option::Option::None,
+                    before: "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, a callback `void (*)(void *userData)`, but `CUhostFn` ",
+                    after: ": declare it `Option<unsafe extern \"C\" fn(*mut c_void)>`",
+                },
+                (
+                    &[__cuda_entry::Passed::<<CUhostFn as __cuda_entry::CFn>::A0>::CLASSES],
+                    &[__cuda_entry::Proven::<<CUhostFn as __cuda_entry::CFn>::A0>::FROM_DRIVER],
+                ),
+                __cuda_entry::Passed::<<CUhostFn as __cuda_entry::CFn>::Ret>::CLASSES,
+                TYPEDEFS,
+            );
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            __cuda_entry::callback_portable::<CUhostFn>(
+                __cuda_entry::CCallback {
+                    params: &[__cuda_entry::CValue {
+                        size: 8usize,
+                        align: 8usize,
+                        also: &[],
+                        classes: &[__cuda_entry::Classes::POINTER],
+                        words: ", where C has `void *userData` (8 bytes, align 8, passed in an integer register)",
+                    }],
+                    ret: ::core::option::Option::None,
+                    before: "parameter 2 `f` of `PFN_cuLaunchHostFunc_v10000` is `CUhostFn fn`, a callback `void (*)(void *userData)`, but `CUhostFn` ",
+                    after: ": declare it `Option<unsafe extern \"C\" fn(*mut c_void)>`",
+                },
                 &[__cuda_entry::Proven::<<CUhostFn as __cuda_entry::CFn>::A0>::FROM_DRIVER],
-            ),
-            __cuda_entry::Passed::<<CUhostFn as __cuda_entry::CFn>::Ret>::CLASSES,
-            TYPEDEFS,
-        );
+                TYPEDEFS,
+            );
+        }
     };
 };
 const _: () = {

@@ -44,7 +44,6 @@ impl ctx_create_v4::Signature for () {
         let _ = ctx_create_v4;
     };
 }
-#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
     use gpu_sys::cuda_entry::__private as __cuda_entry;
@@ -52,18 +51,21 @@ const _: () = {
     use gpu_sys::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
     const _: () = {
-        __cuda_entry::layout::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>(
-            __cuda_entry::Probe::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>::VOID,
-            __cuda_entry::Expect {
-                size: 8usize,
-                align: 8usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to ",
-                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::layout::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>(
+                __cuda_entry::Probe::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>::VOID,
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to ",
+                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                TYPEDEFS,
+            );
+        }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut CUcontext>::READ_ONLY,
             "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through (its pointee is not `const`), but `*mut CUcontext` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
@@ -71,18 +73,21 @@ const _: () = {
         __cuda_entry :: valid (__cuda_entry :: Proven :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through, but `*mut CUcontext` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , TYPEDEFS) ;
     };
     const _: () = {
-        __cuda_entry::layout::<<*mut c_void as __cuda_entry::CPointer>::Pointee>(
-            __cuda_entry::Probe::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
-            __cuda_entry::Expect {
-                size: 24usize,
-                align: 8usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, a pointer to `CUctxCreateParams` (24 bytes, align 8), but `*mut c_void` points to ",
-                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::layout::<<*mut c_void as __cuda_entry::CPointer>::Pointee>(
+                __cuda_entry::Probe::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
+                __cuda_entry::Expect {
+                    size: 24usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, a pointer to `CUctxCreateParams` (24 bytes, align 8), but `*mut c_void` points to ",
+                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                TYPEDEFS,
+            );
+        }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,
             "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
@@ -95,58 +100,67 @@ const _: () = {
         );
     };
     const _: () = {
-        __cuda_entry::value::<u32>(
-            __cuda_entry::Expect {
-                size: 4usize,
-                align: 4usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags` (4 bytes, align 4), but `u32` is ",
-                after: ": declare it with a type of the C layout",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            (
-                __cuda_entry::Passed::<u32>::CLASSES,
-                &[__cuda_entry::Classes::integer(4usize)],
-            ),
-            "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags`, passed in an integer register, but `u32` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<u32>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags` (4 bytes, align 4), but `u32` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<u32>::CLASSES,
+                    &[__cuda_entry::Classes::integer(4usize)],
+                ),
+                "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags`, passed in an integer register, but `u32` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                TYPEDEFS,
+            );
+        }
     };
     const _: () = {
-        __cuda_entry::value::<CUdevice>(
-            __cuda_entry::Expect {
-                size: 4usize,
-                align: 4usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is ",
-                after: ": declare it with a type of the C layout",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            (
-                __cuda_entry::Passed::<CUdevice>::CLASSES,
-                &[__cuda_entry::Classes::integer(4usize)],
-            ),
-            "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is ",
-            ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<CUdevice>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev` (4 bytes, align 4), but `CUdevice` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<CUdevice>::CLASSES,
+                    &[__cuda_entry::Classes::integer(4usize)],
+                ),
+                "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                TYPEDEFS,
+            );
+        }
     };
     const _: () = {
-        __cuda_entry::value::<CUresult>(
-            __cuda_entry::Expect {
-                size: 4usize,
-                align: 4usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
-                after: ": declare it with a type of the C layout",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
-            "",
-            "",
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<CUresult>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "the return type of `PFN_cuCtxCreate_v12050` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
+                "",
+                "",
+                TYPEDEFS,
+            );
+        }
         __cuda_entry::status(
             (
                 __cuda_entry::ClassProbe::<CUresult>::CLASS,

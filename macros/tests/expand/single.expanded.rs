@@ -30,7 +30,6 @@ impl mem_alloc::Signature for () {
         let _ = mem_alloc;
     };
 }
-#[cfg(target_pointer_width = "64")]
 const _: () = {
     #[allow(unused_imports)]
     use ::cuda_entry::__private as __cuda_entry;
@@ -38,22 +37,25 @@ const _: () = {
     use ::cuda_entry::__private::fallbacks::*;
     const TYPEDEFS: &str = "\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)";
     const _: () = {
-        __cuda_entry::layout::<<*mut CUdeviceptr as __cuda_entry::CPointer>::Pointee>(
-            __cuda_entry::Probe::<<*mut CUdeviceptr as __cuda_entry::CPointer>::Pointee>::VOID,
-            __cuda_entry::Expect {
-                size: 8usize,
-                align: 8usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to ",
-                after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                others: &[(
-                    4usize,
-                    4usize,
-                    "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)",
-                )],
-            },
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::layout::<<*mut CUdeviceptr as __cuda_entry::CPointer>::Pointee>(
+                __cuda_entry::Probe::<<*mut CUdeviceptr as __cuda_entry::CPointer>::Pointee>::VOID,
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to ",
+                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                    others: &[(
+                        4usize,
+                        4usize,
+                        "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)",
+                    )],
+                },
+                TYPEDEFS,
+            );
+        }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut CUdeviceptr>::READ_ONLY,
             "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through (its pointee is not `const`), but `*mut CUdeviceptr` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
@@ -61,43 +63,49 @@ const _: () = {
         __cuda_entry :: valid (__cuda_entry :: Proven :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to " , ": point to an integer type of 8 bytes (`u64` or `i64`)" , TYPEDEFS) ;
     };
     const _: () = {
-        __cuda_entry::value::<usize>(
-            __cuda_entry::Expect {
-                size: 8usize,
-                align: 8usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8), but `usize` is ",
-                after: ": declare it with a type of the C layout",
-                others: &[(
-                    4usize,
-                    4usize,
-                    "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)",
-                )],
-            },
-            (
-                __cuda_entry::Passed::<usize>::CLASSES,
-                &[__cuda_entry::Classes::integer(8usize)],
-            ),
-            "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize`, passed in an integer register, but `usize` is ",
-            ": declare it with an integer type of 8 bytes (`u64` or `i64`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<usize>(
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize` (8 bytes, align 8), but `usize` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: &[(
+                        4usize,
+                        4usize,
+                        "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)",
+                    )],
+                },
+                (
+                    __cuda_entry::Passed::<usize>::CLASSES,
+                    &[__cuda_entry::Classes::integer(8usize)],
+                ),
+                "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize`, passed in an integer register, but `usize` is ",
+                ": declare it with an integer type of 8 bytes (`u64` or `i64`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                TYPEDEFS,
+            );
+        }
     };
     const _: () = {
-        __cuda_entry::value::<CUresult>(
-            __cuda_entry::Expect {
-                size: 4usize,
-                align: 4usize,
-                also: __cuda_entry::NO_LAYOUTS,
-                before: "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
-                after: ": declare it with a type of the C layout",
-                others: __cuda_entry::NO_OTHERS,
-            },
-            (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
-            "",
-            "",
-            TYPEDEFS,
-        );
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<CUresult>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "the return type of `PFN_cuMemAlloc_v3020` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
+                "",
+                "",
+                TYPEDEFS,
+            );
+        }
         __cuda_entry::status(
             (
                 __cuda_entry::ClassProbe::<CUresult>::CLASS,
