@@ -384,11 +384,8 @@ fn run_one(s: &Scenario, exe: &Path, nocapture: bool) -> Outcome {
     }
     child.envs(s.env.iter().copied());
     if nocapture {
-        return match child
-            .stdout(Stdio::inherit())
-            .stderr(Stdio::inherit())
-            .status()
-        {
+        child.stdout(Stdio::inherit()).stderr(Stdio::inherit());
+        return match spawned(|| child.status()) {
             Ok(status) => Outcome {
                 passed: status.success(),
                 output: if status.success() {
@@ -403,7 +400,7 @@ fn run_one(s: &Scenario, exe: &Path, nocapture: bool) -> Outcome {
             },
         };
     }
-    match child.output() {
+    match spawned(|| child.output()) {
         Ok(out) => Outcome {
             passed: out.status.success(),
             output: format!(
@@ -421,6 +418,25 @@ fn run_one(s: &Scenario, exe: &Path, nocapture: bool) -> Outcome {
             passed: false,
             output: format!("spawn: {e}"),
         },
+    }
+}
+
+/// Starts the scenario's process with `start`, again (up to three more times) where Windows
+/// fails to create it for a reason of its own: Wine answers `ERROR_INTERNAL_ERROR` (1359) now
+/// and then when many processes start at once, which is no fault of the scenario.
+fn spawned<T>(mut start: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    const ERROR_INTERNAL_ERROR: i32 = 1359;
+    let mut tries = 0;
+    loop {
+        match start() {
+            Err(e)
+                if cfg!(windows) && tries < 3 && e.raw_os_error() == Some(ERROR_INTERNAL_ERROR) =>
+            {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100 << tries));
+            }
+            result => return result,
+        }
     }
 }
 
