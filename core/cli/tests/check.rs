@@ -471,7 +471,7 @@ fn declarations_the_parse_cannot_read_are_not_checked_and_not_passed() {
         ("hidden/lib.rs:14", "in the body of `cfg_if!`"),
         ("hidden/lib.rs:19", "behind `cfg_attr`"),
         ("hidden/lib.rs:23", "in an `impl` block"),
-        ("hidden/lib.rs:28", "in a trait"),
+        ("hidden/lib.rs:28", "in a `trait`"),
     ];
     assert_eq!(unchecked.len(), said.len(), "{}", out.stdout);
     for (line, (at, why)) in unchecked.iter().zip(said) {
