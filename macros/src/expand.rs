@@ -554,7 +554,8 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
             quote!(#ty)
         };
         // Proven to hold every value the driver may store (`c_void`: left unchecked).
-        let proven = quote_spanned!(at.first=> #p::Proven::<#value>::FROM_DRIVER);
+        let proven = quote_spanned!(at.first=>
+            (#p::Proven::<#value>::FROM_DRIVER, #p::ValueProbe::<#value>::INVALID));
         let args = quote!(#proven, #before, #after, TYPEDEFS);
         body.extend(at.call(quote_spanned!(at.first=> #p::valid), args));
     }

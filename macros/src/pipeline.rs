@@ -37,7 +37,9 @@ pub(crate) fn expand(
             }
         }
     }
-    match item.validate() {
+    // Names are the compiler's to resolve (`type u32 = u64;`): the rules read only what no item
+    // can shadow, and the expansion's assertions judge every type as it resolves.
+    match rules::judged_by_the_compiler(|| item.validate()) {
         Ok(declarations) => declarations
             .iter()
             .zip(&paths)

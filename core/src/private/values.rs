@@ -193,15 +193,18 @@ impl<T: ?Sized + Produced> Proven<T> {
 }
 
 /// Fails compilation unless `proven` ([`Proven`]; `c_void`, unchecked, is): the message is
-/// `before`, words saying the type is not proven, `after`, `typedefs`. One probe per value: the
-/// tokens name the kinds they can see (`bool`, `NonZero`...) earlier, in the macro's own error.
+/// `before`, the words naming the type's kind where it is one with known invalid values
+/// (`invalid`, [`ValueProbe`]: `bool`, `char`, `NonZero`, references, `NonNull`, function
+/// pointers, whatever they are called) or else saying it is not proven, `after`, `typedefs`.
 #[track_caller]
-pub const fn valid(proven: bool, before: &str, after: &str, typedefs: &str) {
+pub const fn valid((proven, invalid): (bool, &str), before: &str, after: &str, typedefs: &str) {
     if !proven {
-        let message = Message::text(before)
-            .then(value_words::UNPROVEN)
-            .then(after)
-            .then(typedefs);
+        let words = if invalid.is_empty() {
+            value_words::UNPROVEN
+        } else {
+            invalid
+        };
+        let message = Message::text(before).then(words).then(after).then(typedefs);
         panic!("{}", message.as_str());
     }
 }
@@ -291,8 +294,8 @@ mod tests {
                 "",
             );
             writable(AccessProbe::<*mut u8>::READ_ONLY, "");
-            valid(Proven::<u8>::FROM_DRIVER, "", "", "");
-            valid(Proven::<c_void>::FROM_DRIVER, "", "", "");
+            valid((Proven::<u8>::FROM_DRIVER, ""), "", "", "");
+            valid((Proven::<c_void>::FROM_DRIVER, ""), "", "", "");
         }
     }
 
@@ -376,8 +379,19 @@ mod tests {
             .starts_with("a `char`")
         );
         assert_eq!(
-            text(|| valid(Proven::<bool>::FROM_DRIVER, "<", ">", "")),
+            text(|| valid((Proven::<[bool; 2]>::FROM_DRIVER, ""), "<", ">", "")),
             format!("<{}>", value_words::UNPROVEN)
+        );
+        // A kind with known invalid values is named, whatever it is called.
+        type Flag = bool;
+        assert_eq!(
+            text(|| valid(
+                (Proven::<Flag>::FROM_DRIVER, ValueProbe::<Flag>::INVALID),
+                "<",
+                ">",
+                ""
+            )),
+            format!("<{}>", value_words::BOOL)
         );
         assert_eq!(text(|| writable(true, "read only")), "read only");
     }

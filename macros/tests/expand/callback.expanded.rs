@@ -87,12 +87,7 @@ const _: () = {
             __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,
             "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry::valid(
-            __cuda_entry::Proven::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::FROM_DRIVER,
-            "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through, but `*mut c_void` points to ",
-            ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)",
-            TYPEDEFS,
-        );
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through, but `*mut c_void` points to " , ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)" , TYPEDEFS) ;
     };
     const _: () = {
         #[cfg(target_pointer_width = "64")]

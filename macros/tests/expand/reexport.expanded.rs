@@ -70,7 +70,7 @@ const _: () = {
             __cuda_entry::AccessProbe::<*mut CUcontext>::READ_ONLY,
             "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through (its pointee is not `const`), but `*mut CUcontext` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry :: valid (__cuda_entry :: Proven :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through, but `*mut CUcontext` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , TYPEDEFS) ;
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through, but `*mut CUcontext` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , TYPEDEFS) ;
     };
     const _: () = {
         #[cfg(target_pointer_width = "64")]
@@ -92,12 +92,7 @@ const _: () = {
             __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,
             "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry::valid(
-            __cuda_entry::Proven::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::FROM_DRIVER,
-            "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through, but `*mut c_void` points to ",
-            ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)",
-            TYPEDEFS,
-        );
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through, but `*mut c_void` points to " , ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)" , TYPEDEFS) ;
     };
     const _: () = {
         #[cfg(target_pointer_width = "64")]

@@ -60,7 +60,7 @@ const _: () = {
             __cuda_entry::AccessProbe::<*mut CUdeviceptr>::READ_ONLY,
             "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through (its pointee is not `const`), but `*mut CUdeviceptr` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry :: valid (__cuda_entry :: Proven :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to " , ": point to an integer type of 8 bytes (`u64` or `i64`)" , TYPEDEFS) ;
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to " , ": point to an integer type of 8 bytes (`u64` or `i64`)" , TYPEDEFS) ;
     };
     const _: () = {
         #[cfg(target_pointer_width = "64")]

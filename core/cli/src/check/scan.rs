@@ -9,12 +9,13 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use cuda_entry_table::rules::{EntryItem, Mistake, is_cuda_entry, is_entry_attribute};
+use cuda_entry_table::rules::{self, EntryItem, Mistake, is_cuda_entry, is_entry_attribute};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 use syn::{Attribute, ForeignItem, ForeignItemFn, Ident, ImplItemFn, Item, ItemFn, TraitItemFn};
 
 mod modules;
+mod shadowed;
 
 use super::ruling;
 use super::{Declaration, Scanned, Unchecked, Unversioned};
@@ -38,6 +39,7 @@ fn scan(file: &Path, ast: &syn::File, attributes: Vec<tokens::Found>) -> Scanned
         modules: modules::Modules::of(file),
         follow: Vec::new(),
         unread: Vec::new(),
+        shadowed: shadowed::names(ast),
     };
     finder.visit_file(ast);
     let mut unchecked: Vec<Unchecked> = attributes
@@ -163,6 +165,10 @@ struct Finder<'a> {
     /// What this file brings in that cannot be read: an `include!` of a file named at build
     /// time, a module whose file is not there.
     unread: Vec<Unchecked>,
+    /// The names this file gives its own items or `use` renames that the rules would read as
+    /// standard types (`type u32 = u64;`): its declarations' names are then left to the
+    /// compiler, as the macro leaves every name.
+    shadowed: Vec<String>,
 }
 
 impl Finder<'_> {
@@ -183,13 +189,22 @@ impl Finder<'_> {
                 .get(&(name.line, name.column))
                 .copied()
                 .unwrap_or(name.line);
-            let note = never_compiled(&decl.attrs).or_else(|| enclosing.clone());
+            let mut notes: Vec<String> = never_compiled(&decl.attrs)
+                .or_else(|| enclosing.clone())
+                .into_iter()
+                .collect();
+            let judged = if self.shadowed.is_empty() {
+                ruling::declaration(decl, &block)
+            } else {
+                notes.push(shadowed::note(&self.shadowed));
+                rules::judged_by_the_compiler(|| ruling::declaration(decl, &block))
+            };
             self.found.push(Declaration {
                 file: self.file.to_path_buf(),
                 line,
                 function: decl.ident.to_string(),
-                judged: ruling::declaration(decl, &block),
-                notes: note.into_iter().collect(),
+                judged,
+                notes,
             });
         }
         // A block the macro rejects that declares nothing: its mistakes still fail the build.

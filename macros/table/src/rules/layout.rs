@@ -7,6 +7,8 @@ use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::{Expr, GenericArgument, Lit, PathArguments, Type};
 
+use super::names;
+
 /// What the tokens of a type say about its layout. Sizes are those of 64-bit targets, where
 /// CUDA runs and where the table's figures hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +81,9 @@ pub(crate) fn read(ty: &Type) -> Read {
                     let Some(GenericArgument::Type(inner)) = args.args.first() else {
                         return Read::Unknown;
                     };
+                    if !is_standard_path(&p.path) && names::names() == names::Names::Unshadowable {
+                        return Read::Unknown;
+                    }
                     match name.as_str() {
                         "NonNull" => Read::Pointer(Box::new(read(inner))),
                         "Option" => match read_option(inner) {
@@ -95,15 +100,11 @@ pub(crate) fn read(ty: &Type) -> Read {
     }
 }
 
-/// Whether a path's prefix, if any, is the standard library's or libc's (`u64`, `std::ffi::c_int`,
-/// `::core::ffi::c_void`, `libc::c_int`, `std::os::raw::c_uint`): a name under another prefix
-/// (`ffi::u64`, a module of the user's) may be anything.
+/// Whether a path may be read as the standard type it names ([`names::standard`]): a name under
+/// another prefix (`ffi::u64`, a module of the user's) may be anything, and so may a bare name
+/// where the compiler judges ([`names::judged_by_the_compiler`]).
 fn is_standard_path(path: &syn::Path) -> bool {
-    let mut segments = path.segments.iter().map(|s| s.ident.to_string());
-    match path.segments.len() {
-        1 => path.leading_colon.is_none(),
-        _ => matches!(segments.next().as_deref(), Some("std" | "core" | "libc")),
-    }
+    names::standard(path)
 }
 
 /// `Option<T>` where `T` is non-nullable, so the `Option` has its layout.
@@ -112,7 +113,10 @@ fn read_option(inner: &Type) -> Option<Read> {
         Type::Paren(p) => read_option(&p.elem),
         Type::Group(g) => read_option(&g.elem),
         Type::Reference(_) | Type::FnPtr(_) => Some(read(inner)),
-        Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "NonNull") => {
+        Type::Path(p)
+            if p.path.segments.last().is_some_and(|s| s.ident == "NonNull")
+                && (names::names() == names::Names::Usual || is_standard_path(&p.path)) =>
+        {
             Some(read(inner))
         }
         _ => None,

@@ -65,6 +65,7 @@ mod headers;
 mod judge;
 mod layout;
 mod mistake;
+mod names;
 mod record;
 mod signature;
 #[cfg(test)]
@@ -81,6 +82,7 @@ pub use callback::{CallbackAssertion, Value};
 pub use declaration::{Declaration, EntryItem, Parameter, is_c_type, parse_item};
 pub use layout::tokens_text;
 pub use mistake::{Mistake, MistakeKind};
+pub use names::judged_by_the_compiler;
 pub use validate::{Checked, twin};
 pub use words::{
     Miss, Reader, headers_of, oldest_first, release, table_range, typedef_at, typedef_list,

@@ -6,6 +6,7 @@
 
 use syn::{GenericArgument, PathArguments, PointerMutability, Type};
 
+use super::names::{self, Names};
 use crate::{CType, Class, value_words};
 
 /// What the tokens show is wrong with a value the driver produces.
@@ -60,7 +61,7 @@ fn pointer(ty: &Type) -> Option<(bool, &Type)> {
         Type::Group(g) => pointer(&g.elem),
         Type::Ptr(p) => Some((matches!(p.mutability, PointerMutability::Const(_)), &p.elem)),
         Type::Reference(r) => Some((false, &r.elem)),
-        Type::Path(p) if p.qself.is_none() => {
+        Type::Path(p) if p.qself.is_none() && read_by_name(&p.path) => {
             let last = p.path.segments.last()?;
             let inner = single_argument(&last.arguments)?;
             match last.ident.to_string().as_str() {
@@ -84,7 +85,7 @@ pub(crate) fn invalid(ty: &Type) -> Option<&'static str> {
     match strip(ty) {
         Type::Reference(_) => Some(value_words::REFERENCE),
         Type::FnPtr(_) => Some(value_words::FUNCTION),
-        Type::Path(p) if p.qself.is_none() => {
+        Type::Path(p) if p.qself.is_none() && read_by_name(&p.path) => {
             let last = p.path.segments.last()?;
             let name = last.ident.to_string();
             match (name.as_str(), &last.arguments) {
@@ -120,6 +121,13 @@ pub(crate) fn instead(c_pointee: &CType) -> String {
                                         `MaybeUninit<T>` (or `c_void` to leave it unchecked)"
             .to_owned(),
     }
+}
+
+/// Whether a path is read as the type its last segment usually names (`bool`, `NonNull<T>`,
+/// `Option<&T>`): always for the command, only where no item can shadow it for the macro
+/// ([`names`]).
+fn read_by_name(path: &syn::Path) -> bool {
+    names::names() == Names::Usual || names::standard(path)
 }
 
 fn strip(ty: &Type) -> &Type {
