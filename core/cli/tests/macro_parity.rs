@@ -564,12 +564,7 @@ fn the_command_rejects_what_the_macro_rejects_with_its_words() {
                 "{name}: the command refuses other places than the build:\n{stderr}\n{doc}"
             );
             assert_eq!(status, 1, "{name}: rejected, yet the command passes it");
-            let kinds: Vec<&str> = reported.iter().map(|(_, k)| k.as_str()).collect();
-            let listed = KINDS
-                .iter()
-                .find(|(case, _)| case == name)
-                .unwrap_or_else(|| panic!("{name}: list its kinds in KINDS: {kinds:?}"));
-            assert_eq!(kinds, listed.1, "{name}");
+            assert_kinds(name, &reported);
             kinds_checked += 1;
             continue;
         }
@@ -614,12 +609,7 @@ fn the_command_rejects_what_the_macro_rejects_with_its_words() {
                 assert_eq!(d["message"], d["mistakes"][0]["message"], "{name}: {d}");
             }
         }
-        let kinds: Vec<&str> = reported.iter().map(|(_, k)| k.as_str()).collect();
-        let listed = KINDS
-            .iter()
-            .find(|(case, _)| case == name)
-            .unwrap_or_else(|| panic!("{name}: list its kinds in KINDS: {kinds:?}"));
-        assert_eq!(kinds, listed.1, "{name}");
+        assert_kinds(name, &reported);
         kinds_checked += 1;
     }
     assert_eq!(
@@ -634,6 +624,16 @@ fn the_command_rejects_what_the_macro_rejects_with_its_words() {
         Vec::<&str>::new(),
         "listed, but no such case"
     );
+}
+
+/// The kinds of the mistakes the command reports in a case are those [`KINDS`] lists for it.
+fn assert_kinds(name: &str, reported: &[(Reported, String)]) {
+    let kinds: Vec<&str> = reported.iter().map(|(_, k)| k.as_str()).collect();
+    let listed = KINDS
+        .iter()
+        .find(|(case, _)| case == name)
+        .unwrap_or_else(|| panic!("{name}: list its kinds in KINDS: {kinds:?}"));
+    assert_eq!(kinds, listed.1, "{name}");
 }
 
 /// Every declaration of a document accepted, nothing left unread: the run passes.
