@@ -631,7 +631,7 @@ fn assert_kinds(name: &str, reported: &[(Reported, String)]) {
     let kinds: Vec<&str> = reported.iter().map(|(_, k)| k.as_str()).collect();
     let listed = KINDS
         .iter()
-        .find(|(case, _)| case == name)
+        .find(|(case, _)| *case == name)
         .unwrap_or_else(|| panic!("{name}: list its kinds in KINDS: {kinds:?}"));
     assert_eq!(kinds, listed.1, "{name}");
 }
