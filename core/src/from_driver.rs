@@ -13,8 +13,8 @@ use core::num::{Saturating, Wrapping};
 use core::ptr::NonNull;
 
 /// Every value of the type's size is a valid value of the type (padding aside), so the driver
-/// may store any: integers, floats, raw pointers, `Option<NonNull<T>>`, `Option` of a function
-/// pointer, and arrays and transparent wrappers of them (`Cell`, `UnsafeCell`, `ManuallyDrop`,
+/// may store any: integers, floats, raw pointers, `Option<NonNull<T>>`, `Option<NonZero<T>>`,
+/// `Option` of a function pointer, and arrays and transparent wrappers of them (`Cell`, `UnsafeCell`, `ManuallyDrop`,
 /// `Wrapping`, `Saturating`, the integer and pointer atomics), `MaybeUninit<T>` of any `T`.
 ///
 /// Not `bool` (0 and 1 only), `char`, `NonZero*` (not 0), references and `NonNull` (not NULL,
@@ -35,10 +35,11 @@ use core::ptr::NonNull;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not proven valid for every value the driver may store",
     label = "the driver produces this value",
-    note = "integers, floats, raw pointers, `Option<NonNull<T>>`, `Option` of a function \
-            pointer, `MaybeUninit<T>`, arrays and transparent wrappers of them are; a struct of \
-            yours is with `#[derive(cuda_entry::FromDriver)]`; an enum, `bool`, `char`, \
-            `NonZero`, a reference, `NonNull` or a bare function pointer never is"
+    note = "integers, floats, raw pointers, `Option<NonNull<T>>`, `Option<NonZero<T>>`, \
+            `Option` of a function pointer, `MaybeUninit<T>`, arrays and transparent wrappers \
+            of them are; a struct of yours is with `#[derive(cuda_entry::FromDriver)]`; an \
+            enum, `bool`, `char`, `NonZero`, a reference, `NonNull` or a bare function pointer \
+            never is"
 )]
 pub unsafe trait FromDriver {}
 
@@ -64,6 +65,17 @@ from_driver!(
     f32,
     f64,
     ()
+);
+
+macro_rules! optional_non_zero {
+    ($($t:ty),* $(,)?) => {
+        // SAFETY: `Option<NonZero<T>>` has `T`'s size and alignment, 0 being `None` (a layout
+        // `core::num::NonZero` guarantees): every bit pattern is a value.
+        $(unsafe impl FromDriver for Option<core::num::NonZero<$t>> {})*
+    };
+}
+optional_non_zero!(
+    u8, i8, u16, i16, u32, i32, u64, i64, u128, i128, usize, isize
 );
 
 // SAFETY: a raw pointer to a sized type is any address, NULL and dangling included.

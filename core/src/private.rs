@@ -6,6 +6,9 @@ mod abi;
 mod callback;
 #[path = "private/values.rs"]
 mod values;
+#[cfg(test)]
+#[path = "private/verdicts.rs"]
+mod verdicts;
 
 pub use crate::by_value::{Byte, Classes};
 pub use crate::entry::Entry;
