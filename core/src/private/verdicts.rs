@@ -34,9 +34,12 @@ struct Facts {
     any_address: bool,
 }
 
-/// The verdicts (passed by value, produced by the driver) of `T` itself and of each container
-/// of it, as the rule computes them from `T`'s facts.
-fn expected(f: Facts) -> [(&'static str, bool, bool); 9] {
+/// A shape's name, and its verdicts: passed by value, produced by the driver.
+type Verdicts = [(&'static str, bool, bool); 9];
+
+/// The verdicts of `T` itself and of each container of it, as the rule computes them from `T`'s
+/// facts.
+fn expected(f: Facts) -> Verdicts {
     let (value, produced) = (f.scalar, f.any_bits);
     [
         ("T", value, produced),
@@ -131,7 +134,7 @@ type RustFn = fn(*mut c_void);
 #[test]
 fn every_container_of_every_type_at_every_position_gets_the_rules_verdict() {
     // (name, facts, what the probes answer for T and each container).
-    let table: Vec<(&str, Facts, [(&str, bool, bool); 9])> = vec![
+    let table: Vec<(&str, Facts, Verdicts)> = vec![
         ("u32", facts(true, true, false, false), found!(u32)),
         ("f64", facts(true, true, false, false), found!(f64)),
         ("*mut u8", facts(true, true, false, false), found!(*mut u8)),
