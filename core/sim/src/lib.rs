@@ -71,9 +71,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 pub use child::in_child;
-pub use config::{Config, Driver, Mode, Runtime, RuntimeMode, When};
+pub use config::{Config, Mode, RuntimeMode, When};
 pub use error::Error;
-pub use library::{Call, Simulator};
+pub use library::{Call, Driver, Runtime, Simulator};
 
 use library::Library;
 

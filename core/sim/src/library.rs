@@ -5,7 +5,47 @@ use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 
 use crate::Error;
-use crate::config::{Driver, Runtime};
+
+/// Which simulated driver: each is a shared object of its own, because a missing export cannot be
+/// switched off by configuration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Driver {
+    /// A CUDA 12.0+ driver with `cuGetProcAddress_v2` (and the 4-argument `cuGetProcAddress`),
+    /// reporting 13000 unless told otherwise: `libcuda_entry_simdriver.so`, always built.
+    #[default]
+    Current,
+    /// A CUDA 11.3-11.8 driver: the 4-argument `cuGetProcAddress` only, reporting 11080.
+    /// Needs the feature `simdriver-11x`.
+    Cuda11x,
+    /// A driver before CUDA 11.3: no `cuGetProcAddress` at all, reporting 11020. Needs the
+    /// feature `simdriver-old`.
+    BeforeCuda113,
+}
+
+impl Driver {
+    /// The version this build reports when neither the configuration nor
+    /// `CUDA_ENTRY_SIM_VERSION` names one (each build's `default_version`).
+    pub(crate) fn default_version(self) -> i32 {
+        match self {
+            Driver::Current => 13000,
+            Driver::Cuda11x => 11080,
+            Driver::BeforeCuda113 => 11020,
+        }
+    }
+}
+
+/// Which simulated runtime (`libcudart` look-alike), for entries declared with
+/// `resolver = "runtime"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Runtime {
+    /// A CUDA 12.5+ runtime with `cudaGetDriverEntryPointByVersion`, reporting 13000. Needs the
+    /// feature `simruntime`.
+    Current,
+    /// A CUDA 12.0-12.4 runtime without it, reporting 12040. Needs the feature `simruntime-old`.
+    BeforeCuda125,
+}
 
 /// One of the simulated libraries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -264,23 +264,25 @@ fn the_records_api_opens_the_installed_copy() {
 
 #[test]
 fn each_build_is_copied_for_the_version_it_reports_by_default() {
-    let mut builds = vec![(
-        cuda_entry_sim::Driver::Current,
-        "cuda_entry_simdriver",
-        13000,
-    )];
-    #[cfg(feature = "simdriver-11x")]
-    builds.push((
-        cuda_entry_sim::Driver::Cuda11x,
-        "cuda_entry_simdriver_11x",
-        11080,
-    ));
-    #[cfg(feature = "simdriver-old")]
-    builds.push((
-        cuda_entry_sim::Driver::BeforeCuda113,
-        "cuda_entry_simdriver_old",
-        11020,
-    ));
+    let builds = [
+        (
+            cuda_entry_sim::Driver::Current,
+            "cuda_entry_simdriver",
+            13000,
+        ),
+        #[cfg(feature = "simdriver-11x")]
+        (
+            cuda_entry_sim::Driver::Cuda11x,
+            "cuda_entry_simdriver_11x",
+            11080,
+        ),
+        #[cfg(feature = "simdriver-old")]
+        (
+            cuda_entry_sim::Driver::BeforeCuda113,
+            "cuda_entry_simdriver_old",
+            11020,
+        ),
+    ];
     for (build, stem, version) in builds {
         let mut command = Command::new("true");
         // The default: whatever this process's environment says does not count.

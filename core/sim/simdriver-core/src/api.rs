@@ -24,6 +24,7 @@ mod launch;
 mod memory;
 mod module;
 mod pool;
+pub mod work;
 
 pub use context::{
     ctx_create, ctx_create_v3, ctx_create_v4, ctx_destroy, ctx_get_current, ctx_get_device,
@@ -269,7 +270,7 @@ fn alive(ctx: CUcontext) -> SimResult {
 }
 
 fn valid_stream(stream: CUstream) -> SimResult {
-    super::work::valid_stream(stream)
+    work::valid_stream(stream)
 }
 
 /// The only device is 0.

@@ -4,12 +4,13 @@
 
 use std::ffi::{c_char, c_float, c_int, c_uchar, c_uint, c_ushort, c_void};
 
+use super::api::{self, work};
 use super::config::{self, Mode};
 use super::{
     CUcontext, CUctxCreateParams, CUdevice, CUdeviceptr, CUdeviceptrV1, CUexecAffinityParam,
     CUfunction, CUmemoryPool, CUmodule, CUstream, CUuuid,
 };
-use super::{CUevent, CUresult, SimError, SimResult, api, inject, record, work};
+use super::{CUevent, CUresult, SimError, SimResult, inject, record};
 
 /// Defines `extern "C"` exports that forward to their implementations through [`answer`]:
 /// `name(args) => implementation;` becomes `#[no_mangle] pub unsafe extern "C" fn name(args)`.

@@ -145,3 +145,47 @@ pub unsafe fn get_proc_address(
         _ => Err(SimError::NotFound),
     }
 }
+
+/// Declares the crate root's build: the version `cuDriverGetVersion` reports by default (also
+/// defined as `DEFAULT_VERSION`) and the `cuGetProcAddress*` exports it has, which this defines.
+///
+/// ```text
+/// cuda_entry_simdriver_core::build! {
+///     default_version: 11080,
+///     exports: [cuGetProcAddress],
+/// }
+/// ```
+///
+/// `exports` lists any of `cuGetProcAddress_v2` and `cuGetProcAddress` (or none).
+#[macro_export]
+macro_rules! build {
+    (default_version: $version:expr, exports: [$($name:ident),* $(,)?] $(,)?) => {
+        $($crate::build!(@export $name);)*
+
+        /// The version `cuDriverGetVersion` reports when `CUDA_ENTRY_SIM_VERSION` is unset.
+        pub const DEFAULT_VERSION: i32 = $version;
+
+        $crate::register_build!(BUILD in $crate::build::BUILDS: DEFAULT_VERSION, [$($name),*]);
+    };
+    (@export cuGetProcAddress_v2) => {
+        $crate::export! {
+            cuGetProcAddress_v2(
+                symbol: *const ::std::ffi::c_char,
+                pfn: *mut *mut ::std::ffi::c_void,
+                cuda_version: ::std::ffi::c_int,
+                flags: $crate::Cuuint64,
+                symbol_status: *mut $crate::CUdriverProcAddressQueryResult
+            ) => $crate::gpa::get_proc_address_v2;
+        }
+    };
+    (@export cuGetProcAddress) => {
+        $crate::export! {
+            cuGetProcAddress(
+                symbol: *const ::std::ffi::c_char,
+                pfn: *mut *mut ::std::ffi::c_void,
+                cuda_version: ::std::ffi::c_int,
+                flags: $crate::Cuuint64
+            ) => $crate::gpa::get_proc_address;
+        }
+    };
+}

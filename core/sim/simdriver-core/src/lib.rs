@@ -19,18 +19,15 @@ pub mod config;
 pub mod error;
 pub mod exports;
 #[rustfmt::skip]
-mod generated;
-#[rustfmt::skip]
 pub mod generated_device;
 pub mod gpa;
 pub mod inject;
 pub mod record;
 pub mod table;
 pub mod unsupported;
-pub mod work;
 
 use std::collections::HashMap;
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::sync::OnceLock;
 
 pub use build::{Build, Export, build};
@@ -41,8 +38,8 @@ pub use config::{
 pub use error::{SimError, SimResult, rc};
 pub use exports::*;
 pub use record::{
-    calls, cuda_entry_sim_calls, cuda_entry_sim_each_call, cuda_entry_sim_implements,
-    cuda_entry_sim_last_call, cuda_entry_sim_reset, last_call, recorded, reset,
+    calls, cuda_entry_sim_calls, cuda_entry_sim_each_call, cuda_entry_sim_last_call,
+    cuda_entry_sim_reset, last_call, recorded, reset,
 };
 
 /// What the macros of this crate name from the crate that invokes them.
@@ -151,6 +148,30 @@ pub fn export_address(name: &str) -> Option<*mut c_void> {
 /// Whether `name` is an export this driver implements (not one of the [`unsupported`] stubs).
 pub fn is_implemented(name: &str) -> bool {
     exports::common_export_address(name).is_some() || build().export_address(name).is_some()
+}
+
+/// `int cuda_entry_sim_implements(const char *name)`: 1 when `name` is an export this library
+/// implements, 0 when it is one of the real driver's exports it only stubs (returning 801,
+/// `CUDA_ERROR_NOT_SUPPORTED`), -1 when it is no export of the driver (or NULL).
+///
+/// # Safety
+/// `name` must be NULL or point to a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuda_entry_sim_implements(name: *const c_char) -> c_int {
+    if name.is_null() {
+        return -1;
+    }
+    // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
+    let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
+        return -1;
+    };
+    if is_implemented(name) {
+        1
+    } else if unsupported::address(name).is_some() {
+        0
+    } else {
+        -1
+    }
 }
 
 /// Every export name of this driver: the simulated CUDA API and the unsupported stubs, without the

@@ -4,7 +4,7 @@
 //! must land in `cuCtxCreate_v4`) by asking these exports after the call.
 
 use std::collections::BTreeMap;
-use std::ffi::{CStr, c_char, c_int, c_void};
+use std::ffi::{CStr, c_char, c_void};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
@@ -124,29 +124,5 @@ pub unsafe extern "C" fn cuda_entry_sim_each_call(
         // SAFETY: the caller promises `visit` may be called with `context`; the name is a static,
         // NUL-terminated string.
         unsafe { visit(context, name_nul.as_ptr().cast(), count) };
-    }
-}
-
-/// `int cuda_entry_sim_implements(const char *name)`: 1 when `name` is an export this library
-/// implements, 0 when it is one of the real driver's exports it only stubs (returning 801,
-/// `CUDA_ERROR_NOT_SUPPORTED`), -1 when it is no export of the driver (or NULL).
-///
-/// # Safety
-/// `name` must be NULL or point to a NUL-terminated string.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuda_entry_sim_implements(name: *const c_char) -> c_int {
-    if name.is_null() {
-        return -1;
-    }
-    // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
-    let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
-        return -1;
-    };
-    if super::is_implemented(name) {
-        1
-    } else if super::unsupported::address(name).is_some() {
-        0
-    } else {
-        -1
     }
 }

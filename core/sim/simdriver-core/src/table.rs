@@ -1,6 +1,6 @@
 //! Which export answers which (symbol, version, flags).
 //!
-//! The table ([`SYMBOLS`], in `generated.rs`) is generated from two sources: the typedefs of the
+//! The table ([`SYMBOLS`], in `table/symbols.rs`) is generated from two sources: the typedefs of the
 //! CUDA headers up to the driver's 13.0 (`PFN_cuMemAlloc_v2000`, `PFN_cuMemAlloc_v3020`,
 //! `PFN_cuLaunchKernel_v7000_ptsz`..., from `cuda-entry-table`), and the real driver's exports
 //! (tests/ground-truth/driver-13000-exports.txt). A symbol's variants are named by the rule every
@@ -11,6 +11,9 @@
 //! tests/ground-truth/driver-13000-getprocaddress.tsv, so an error here fails it.
 
 use super::config::Mode;
+
+#[rustfmt::skip]
+mod symbols;
 
 /// One ABI variant of a symbol.
 #[derive(Clone, Copy, Debug)]
@@ -52,7 +55,7 @@ pub(crate) const fn p(version: i32, export: &'static str) -> Variant {
 
 /// The symbols the simulator resolves, sorted by name: every symbol driver 580.159.04 resolves
 /// (generated).
-pub use super::generated::SYMBOLS;
+pub use symbols::SYMBOLS;
 
 /// What a lookup found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

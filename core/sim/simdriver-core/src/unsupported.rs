@@ -8,7 +8,7 @@
 //! 801 (`CUDA_ERROR_NOT_SUPPORTED`) without reading its arguments: a test that reaches one learns
 //! which function it needed, instead of crashing or silently succeeding.
 //!
-//! The list is generated (`generated.rs`, by `tests/generated.rs`) as the real driver's exports
+//! The list is generated (`unsupported/stubs.rs`, by `tests/generated.rs`) as the real driver's exports
 //! minus the implemented ones: implementing one means adding it to `exports.rs` and regenerating.
 
 /// Defines each named export as a stub: `#[no_mangle] extern "C" fn name() -> CUresult`, returning
@@ -48,4 +48,7 @@ macro_rules! unsupported_exports {
 }
 pub(crate) use unsupported_exports;
 
-pub use super::generated::{NAMES, address};
+#[rustfmt::skip]
+mod stubs;
+
+pub use stubs::{NAMES, address};

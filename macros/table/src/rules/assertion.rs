@@ -4,12 +4,12 @@
 
 use syn::Type;
 
+use super::callback::{CallbackAssertion, Value, Words, value_words};
 use super::headers::Toolkits;
 use super::judge::{Left, everything, judge, pointee, second};
 use super::layout::{read, type_text};
-use super::signature::{
-    Level, Site, by_value, elsewhere, is_unit, of_pointee, of_second, typedefs_note,
-};
+use super::signature::typedefs_note;
+use super::site::{Level, Site, by_value, c_param, elsewhere, is_unit, of_pointee, of_second};
 use super::validate::Checked;
 use crate::{CType, Class, Passing, Typedef};
 
@@ -327,4 +327,64 @@ fn assertion<'a>(
         valid: written.then(|| site.invalid_pointee(c)),
         status: status.then(|| site.invalid_status()),
     })
+}
+
+impl Checked<'_> {
+    /// The compile-time assertions of the callback parameters: each declared type must be a
+    /// function pointer of the `"C"` or `"system"` ABI with the C signature's arity, parameter
+    /// and return layouts and classes. Empty for an `unverified` declaration.
+    pub fn callbacks(&self) -> Vec<CallbackAssertion<'_>> {
+        let Some(typedef) = self.typedef else {
+            return Vec::new();
+        };
+        let within = Toolkits::of(typedef);
+        let decl = self.declaration;
+        let mut out = Vec::new();
+        for (i, (p, c)) in decl.params.iter().zip(typedef.params).enumerate() {
+            let Some(callback) = c.ty.callback else {
+                continue;
+            };
+            let site = Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
+            let words = Words::new(&site, callback);
+            let value = |ty: &CType, words: String| {
+                let layouts = within.layouts(ty);
+                let (size, align) = layouts.first().copied().unwrap_or((ty.size, ty.align));
+                Value {
+                    size,
+                    align,
+                    also: layouts.into_iter().skip(1).collect(),
+                    passing: ty.passing(),
+                    words,
+                }
+            };
+            let params = callback
+                .params
+                .iter()
+                .map(|q| {
+                    let words = format!(
+                        ", where C has `{}` ({})",
+                        c_param(q),
+                        value_words(&q.ty, within)
+                    );
+                    value(&q.ty, words)
+                })
+                .collect();
+            let ret = (callback.ret.class != Class::Void).then(|| {
+                let words = format!(
+                    ", where C returns `{}` ({})",
+                    callback.ret.spelling,
+                    value_words(&callback.ret, within)
+                );
+                value(&callback.ret, words)
+            });
+            out.push(CallbackAssertion {
+                ty: &p.ty,
+                params,
+                ret,
+                before: words.before,
+                after: words.after,
+            });
+        }
+        out
+    }
 }

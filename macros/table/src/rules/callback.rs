@@ -15,8 +15,7 @@ use super::headers::Toolkits;
 use super::judge::{Wrong, judge};
 use super::layout::{Read, read, type_text};
 use super::mistake::{Mistake, MistakeKind};
-use super::signature::{Site, is_unit};
-use super::validate::Checked;
+use super::site::{Site, c_param, is_unit};
 use crate::{CType, Callback, Class, Param, Passing, Typedef, class_words};
 
 /// What the tokens of a type declared for a callback show.
@@ -208,7 +207,7 @@ fn found(wrong: Wrong, r: &Read) -> String {
 }
 
 /// `8 bytes, align 8, passed in an integer register`.
-fn value_words(c: &CType, within: Toolkits) -> String {
+pub(crate) fn value_words(c: &CType, within: Toolkits) -> String {
     let register = if c.class == Class::Floating {
         "a floating-point register"
     } else {
@@ -219,15 +218,6 @@ fn value_words(c: &CType, within: Toolkits) -> String {
 
 fn parameters(n: usize) -> String {
     format!("{n} parameter{}", if n == 1 { "" } else { "s" })
-}
-
-/// A callback's parameter as C writes it: `void *userData`, `CUresult status`.
-fn c_param(p: &Param) -> String {
-    if p.ty.spelling.ends_with('*') {
-        format!("{}{}", p.ty.spelling, p.name)
-    } else {
-        format!("{} {}", p.ty.spelling, p.name)
-    }
 }
 
 /// The words around what is wrong with a declared callback: `parameter 3 `fn` of
@@ -363,66 +353,6 @@ pub struct Value {
     pub passing: Passing,
     /// The words after what is found: `, where C has `void *userData` (8 bytes, align 8, ...)`.
     pub words: String,
-}
-
-impl Checked<'_> {
-    /// The compile-time assertions of the callback parameters: each declared type must be a
-    /// function pointer of the `"C"` or `"system"` ABI with the C signature's arity, parameter
-    /// and return layouts and classes. Empty for an `unverified` declaration.
-    pub fn callbacks(&self) -> Vec<CallbackAssertion<'_>> {
-        let Some(typedef) = self.typedef else {
-            return Vec::new();
-        };
-        let within = Toolkits::of(typedef);
-        let decl = self.declaration;
-        let mut out = Vec::new();
-        for (i, (p, c)) in decl.params.iter().zip(typedef.params).enumerate() {
-            let Some(callback) = c.ty.callback else {
-                continue;
-            };
-            let site = Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
-            let words = Words::new(&site, callback);
-            let value = |ty: &CType, words: String| {
-                let layouts = within.layouts(ty);
-                let (size, align) = layouts.first().copied().unwrap_or((ty.size, ty.align));
-                Value {
-                    size,
-                    align,
-                    also: layouts.into_iter().skip(1).collect(),
-                    passing: ty.passing(),
-                    words,
-                }
-            };
-            let params = callback
-                .params
-                .iter()
-                .map(|q| {
-                    let words = format!(
-                        ", where C has `{}` ({})",
-                        c_param(q),
-                        value_words(&q.ty, within)
-                    );
-                    value(&q.ty, words)
-                })
-                .collect();
-            let ret = (callback.ret.class != Class::Void).then(|| {
-                let words = format!(
-                    ", where C returns `{}` ({})",
-                    callback.ret.spelling,
-                    value_words(&callback.ret, within)
-                );
-                value(&callback.ret, words)
-            });
-            out.push(CallbackAssertion {
-                ty: &p.ty,
-                params,
-                ret,
-                before: words.before,
-                after: words.after,
-            });
-        }
-        out
-    }
 }
 
 #[cfg(test)]

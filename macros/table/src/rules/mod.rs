@@ -68,6 +68,7 @@ mod mistake;
 mod names;
 mod record;
 mod signature;
+mod site;
 #[cfg(test)]
 mod tests;
 mod validate;

@@ -252,7 +252,7 @@ pub unsafe fn ctx_get_device_v2(device: *mut CUdevice, ctx: CUcontext) -> SimRes
 /// None.
 pub unsafe fn ctx_synchronize() -> SimResult {
     current_context()?;
-    crate::work::synchronized_all();
+    super::work::synchronized_all();
     Ok(())
 }
 

@@ -14,7 +14,7 @@ use crate::{CUdeviceptr, CUfunction, CUstream, SimError, SimResult};
 pub unsafe fn stream_synchronize(stream: CUstream) -> SimResult {
     current_context()?;
     valid_stream(stream)?;
-    crate::work::synchronized(stream);
+    super::work::synchronized(stream);
     Ok(())
 }
 
@@ -117,6 +117,6 @@ pub unsafe fn launch_kernel(
         vector_add(&mut st, kernel_params, threads)?;
     }
     drop(st);
-    crate::work::launched(stream);
+    super::work::launched(stream);
     Ok(())
 }

@@ -156,7 +156,7 @@ fn on_stream<T>(stream: CUstream, work: impl FnOnce(&mut State) -> SimResult<T>)
     valid_stream(stream)?;
     let out = work(&mut st)?;
     drop(st);
-    crate::work::launched(stream);
+    super::work::launched(stream);
     Ok(out)
 }
 

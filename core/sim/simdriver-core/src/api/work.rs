@@ -18,9 +18,9 @@ use std::ffi::{c_float, c_int, c_uint};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
-use super::api::{clamp_priority, current_context};
-use super::inject::pending_queries;
-use super::{CUevent, CUstream, SimError, SimResult};
+use super::{clamp_priority, current_context};
+use crate::inject::pending_queries;
+use crate::{CUevent, CUstream, SimError, SimResult};
 
 /// `CU_STREAM_NON_BLOCKING`, the one flag cuda.h defines for streams besides `CU_STREAM_DEFAULT`.
 const STREAM_FLAGS: c_uint = 0x1;
