@@ -17,8 +17,8 @@ pub use crate::registry::Registered;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
     CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
-    NO_OTHERS, NumberClass, Passed, PassedFallback, Probe, ProbeFallback, class_mismatch, layout,
-    pointer, value,
+    NO_OTHERS, NumberClass, Passed, PassedFallback, Probe, ProbeFallback, c_classes,
+    class_mismatch, layout, pointer, value,
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback, callback_portable};
 pub use values::{

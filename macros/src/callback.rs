@@ -14,24 +14,8 @@ use crate::shape::At;
 
 /// The assertions of every callback parameter, in one `const` block of their own; empty when
 /// the declaration has none.
-pub(crate) fn assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
-    let callbacks = checked.callbacks();
-    if callbacks.is_empty() {
-        return TokenStream::new();
-    }
-    let typedefs = checked.typedefs_lines();
-    let each = callbacks.iter().map(assertion);
-    quote! {
-        // For the probes' answers where no inherent constant applies.
-        #[allow(unused_imports)]
-        use #private::fallbacks::*;
-        // The checks' paths start with this one identifier, made at each declared type.
-        #[allow(unused_imports)]
-        use #private as __cuda_entry;
-        // The lines that end every message: the symbol's typedefs.
-        const TYPEDEFS: &str = #typedefs;
-        #(#each)*
-    }
+pub(crate) fn assertions(checked: &Checked<'_>) -> TokenStream {
+    checked.callbacks().iter().map(assertion).collect()
 }
 
 fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
@@ -68,20 +52,20 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
         (&[#(#classes),*], &[#(#proven),*]),
         #p::Passed::<<#ty as #p::CFn>::Ret>::CLASSES
     };
-    let args = quote!(#expect, #classes, TYPEDEFS);
+    let args = quote!(#expect, #classes, __cuda_entry_typedefs);
     let call = at.call(quote_spanned!(at.first=> #p::callback::<#ty>), args);
     // Elsewhere the ABI, the arity and what the driver passes, without the table's layouts.
     let proven = (0..c.params.len()).map(|i| {
         let a = format_ident!("A{i}");
         quote_spanned!(at.first=> #p::Proven::<<#ty as #p::CFn>::#a>::FROM_DRIVER)
     });
-    let args = quote!(#expect, &[#(#proven),*], TYPEDEFS);
+    let args = quote!(#expect, &[#(#proven),*], __cuda_entry_typedefs);
     let portable = at.call(
         quote_spanned!(at.first=> #p::callback_portable::<#ty>),
         args,
     );
     quote_spanned! {at.first=>
-        const _: () = {
+        {
             #[cfg(target_pointer_width = "64")]
             {
                 #call
@@ -90,7 +74,7 @@ fn assertion(c: &CallbackAssertion<'_>) -> TokenStream {
             {
                 #portable
             }
-        };
+        }
     }
 }
 

@@ -64,9 +64,10 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         })
     };
     let legacy = record(version, DefaultStream::per_thread(checked.per_thread()));
-    let checks = abi_assertions(checked, &paths.private());
-    let callbacks = crate::callback::assertions(checked, &paths.private());
+    let checks = abi_assertions(checked);
+    let callbacks = crate::callback::assertions(checked);
     let lint = crate::lint::signature(decl);
+    let private = paths.private();
     let mod_doc = format!(
         " The driver entry behind `{name}()`: `{symbol}` at version {version} \
          (`{typedef_name}`){}.",
@@ -255,27 +256,38 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
     gnu_pe_retention(&mut body, p);
 
     let body = body.finish();
-    // None without assertions: no empty constant.
-    // On every target: the layouts inside are kept to 64-bit pointers (`assertion`).
-    let checks = (!checks.is_empty()).then(|| {
+    // One constant per declaration for every check, callbacks and the lint block included:
+    // each constant is a body the compiler builds, checks and evaluates, and one costs less
+    // than one per parameter (docs/performance.md). On every target: the layouts inside are
+    // kept to 64-bit pointers (`assertion`).
+    let typedefs = (!checks.is_empty() || !callbacks.is_empty()).then(|| {
+        let typedefs = checked.typedefs_lines();
         quote! {
-            #(#cfgs)*
-            const _: () = { #checks };
+            // For the probes' answers where no inherent constant applies: one glob import of
+            // the fallback traits (one item, where naming the four made four more).
+            #[allow(unused_imports)]
+            use #private::fallbacks::*;
+            // The checks' paths start with this one identifier, made at each declared type.
+            #[allow(unused_imports)]
+            use #private as __cuda_entry;
+            // The lines that end every message: the symbol's typedefs (a local, not a
+            // constant: no body of its own; unused where only the 64-bit layouts use it).
+            #[allow(unused_variables)]
+            let __cuda_entry_typedefs: &str = #typedefs;
         }
     });
-    let callbacks =
-        (!callbacks.is_empty()).then(|| quote!(#(#cfgs)* const _: () = { #callbacks };));
     quote! {
         #function
 
         #signature
 
-        #checks
-
-        #callbacks
-
         #(#cfgs)*
-        #lint
+        const _: () = {
+            #lint
+            #typedefs
+            #checks
+            #callbacks
+        };
 
         #(#cfgs)*
         #[doc = #mod_doc]
@@ -457,25 +469,8 @@ fn gnu_pe_retention(text: &mut Text, private: &str) {
 /// only where pointers have 64 bits (the table's figures), the rest (a pointer, what the driver
 /// may write, the status) everywhere. A failure is the rules' message at the type, with
 /// no frame of `cuda_entry` (the checks are `#[track_caller]`).
-fn abi_assertions(checked: &Checked<'_>, private: &TokenStream) -> TokenStream {
-    let assertions = checked.assertions();
-    if assertions.is_empty() {
-        return TokenStream::new();
-    }
-    let typedefs = checked.typedefs_lines();
-    let each = assertions.iter().map(assertion);
-    quote! {
-        // For the probes' answers where no inherent constant applies: one glob import of the
-        // fallback traits (one item, where naming the four made four more).
-        #[allow(unused_imports)]
-        use #private::fallbacks::*;
-        // The checks' paths start with this one identifier, made at each declared type.
-        #[allow(unused_imports)]
-        use #private as __cuda_entry;
-        // The lines that end every message: the symbol's typedefs.
-        const TYPEDEFS: &str = #typedefs;
-        #(#each)*
-    }
+fn abi_assertions(checked: &Checked<'_>) -> TokenStream {
+    checked.assertions().iter().map(assertion).collect()
 }
 
 fn assertion(a: &Assertion<'_>) -> TokenStream {
@@ -488,27 +483,23 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
     let mut body = TokenStream::new();
     if let Some(expected) = &a.layout {
         let expect = expect(&p, expected);
-        let (class, before, after) = match &a.class {
+        match &a.class {
             Some(ClassRule {
                 passing,
                 before,
                 after,
             }) => {
                 let c = passing_classes(&p, *passing);
-                (
-                    quote_spanned!(at.first=> (#p::Passed::<#ty>::CLASSES, #c)),
-                    before.as_str(),
-                    after.as_str(),
-                )
+                let class = quote_spanned!(at.first=> (#p::Passed::<#ty>::CLASSES, #c));
+                let args = quote!(#expect, #class, #before, #after, __cuda_entry_typedefs);
+                layouts.extend(at.call(quote_spanned!(at.first=> #p::value::<#ty>), args));
             }
-            None => (
-                quote_spanned!(at.first=> (#p::Passed::<#ty>::CLASSES, &[])),
-                "",
-                "",
-            ),
-        };
-        let args = quote!(#expect, #class, #before, #after, TYPEDEFS);
-        layouts.extend(at.call(quote_spanned!(at.first=> #p::value::<#ty>), args));
+            // No class to prove (a status, whose own check proves more): the layout alone.
+            None => {
+                let args = quote!(false, #expect, __cuda_entry_typedefs);
+                layouts.extend(at.call(quote_spanned!(at.first=> #p::layout::<#ty>), args));
+            }
+        }
     }
     if a.pointee.is_some() || a.second.is_some() {
         // `c_void` at either level leaves what is below it unchecked.
@@ -516,14 +507,14 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         let void = quote_spanned!(at.first=> #p::Probe::<#pointee>::VOID);
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
-            let args = quote!(#void, #expect, TYPEDEFS);
+            let args = quote!(#void, #expect, __cuda_entry_typedefs);
             layouts.extend(at.call(quote_spanned!(at.first=> #p::layout::<#pointee>), args));
         }
         if let Some(expected) = &a.second {
             let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
             let skip = quote_spanned!(at.first=> #void || #p::Probe::<#second>::VOID);
             let expect = expect(&p, expected);
-            let args = quote!(#skip, #expect, TYPEDEFS);
+            let args = quote!(#skip, #expect, __cuda_entry_typedefs);
             layouts.extend(at.call(quote_spanned!(at.first=> #p::layout::<#second>), args));
         }
     } else if a.pointer {
@@ -556,12 +547,12 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // Proven to hold every value the driver may store (`c_void`: left unchecked).
         let proven = quote_spanned!(at.first=>
             (#p::Proven::<#value>::FROM_DRIVER, #p::ValueProbe::<#value>::INVALID));
-        let args = quote!(#proven, #before, #after, TYPEDEFS);
+        let args = quote!(#proven, #before, #after, __cuda_entry_typedefs);
         body.extend(at.call(quote_spanned!(at.first=> #p::valid), args));
     }
     if let Some((before, after)) = &a.status {
         let found = quote_spanned!(at.first=> (#p::ClassProbe::<#ty>::CLASS, #p::ValueProbe::<#ty>::INVALID));
-        let args = quote!(#found, #before, #after, TYPEDEFS);
+        let args = quote!(#found, #before, #after, __cuda_entry_typedefs);
         body.extend(at.call(quote_spanned!(at.first=> #p::status), args));
     }
     // The layouts first, as the rules judge them: a wrong size is the first thing to fix.
@@ -574,11 +565,13 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
             }
         }
     });
+    // A block of the declaration's one constant: a failure stops its evaluation, so the
+    // declaration's first failing check is the one reported.
     quote_spanned! {at.first=>
-        const _: () = {
+        {
             #layouts
             #body
-        };
+        }
     }
 }
 

@@ -20,13 +20,11 @@ pub(crate) fn signature(decl: &Declaration) -> TokenStream {
     let types = decl.params.iter().map(|p| &p.ty);
     let ret = &decl.ret;
     quote! {
-        const _: () = {
-            #[allow(dead_code)]
-            unsafe #abi {
-                // Two declarations of one name in different modules may differ.
-                #[allow(clashing_extern_declarations)]
-                fn #name(#(_: #types),*) -> #ret;
-            }
-        };
+        #[allow(dead_code)]
+        unsafe #abi {
+            // Two declarations of one name in different modules may differ.
+            #[allow(clashing_extern_declarations)]
+            fn #name(#(_: #types),*) -> #ret;
+        }
     }
 }

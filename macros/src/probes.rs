@@ -6,9 +6,27 @@ use cuda_entry_table::{ByteClass, Passing};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-/// The classes C passes a type of `passing` in, any one of which a declared type may have: `&[..]`
-/// of `cuda_entry::Classes` built at compile time.
+/// The classes C passes a type of `passing` in, any one of which a declared type may have: a
+/// constant of `cuda_entry::__private::c_classes`, or `&[..]` of `cuda_entry::Classes` built at
+/// compile time.
 pub(crate) fn passing_classes(p: &Ident, passing: Passing) -> TokenStream {
+    // The common ones are constants of the crate: a path costs the compiler less than a list
+    // built at each parameter.
+    let constant = match passing {
+        Passing::Integer(1) => Some("INTEGER_1"),
+        Passing::Integer(2) => Some("INTEGER_2"),
+        Passing::Integer(4) => Some("INTEGER_4"),
+        Passing::Integer(8) => Some("INTEGER_8"),
+        Passing::Pointer => Some("POINTER"),
+        Passing::Handle => Some("HANDLE"),
+        Passing::Float(8) => Some("F64"),
+        Passing::Float(4) => Some("F32"),
+        _ => None,
+    };
+    if let Some(name) = constant {
+        let name = Ident::new(name, Span::call_site());
+        return quote!(#p::c_classes::#name);
+    }
     let classes = quote!(#p::Classes);
     let each = match passing {
         Passing::Integer(size) => {

@@ -287,6 +287,29 @@ pub const NO_OTHERS: &[(usize, usize, &str)] = &[];
 /// [`Expect::also`] where there are none.
 pub const NO_LAYOUTS: &[(usize, usize)] = &[];
 
+/// The classes of the C types most parameters have, as constants the expansion names: a path
+/// costs the compiler less than building the list at each parameter (docs/performance.md).
+pub mod c_classes {
+    use crate::by_value::Classes;
+
+    /// An integer of 1 byte.
+    pub const INTEGER_1: &[Classes] = &[Classes::integer(1)];
+    /// An integer of 2 bytes.
+    pub const INTEGER_2: &[Classes] = &[Classes::integer(2)];
+    /// An integer of 4 bytes.
+    pub const INTEGER_4: &[Classes] = &[Classes::integer(4)];
+    /// An integer of 8 bytes.
+    pub const INTEGER_8: &[Classes] = &[Classes::integer(8)];
+    /// A pointer.
+    pub const POINTER: &[Classes] = &[Classes::POINTER];
+    /// An opaque handle: a pointer, or an integer of its size.
+    pub const HANDLE: &[Classes] = &[Classes::POINTER, Classes::integer(size_of::<*const ()>())];
+    /// A C `float`.
+    pub const F32: &[Classes] = &[Classes::F32];
+    /// A C `double`.
+    pub const F64: &[Classes] = &[Classes::F64];
+}
+
 impl Expect<'_> {
     /// Whether `found` is the C layout or one of the others accepted.
     const fn accepts(&self, found: Layout) -> bool {

@@ -59,291 +59,6 @@ impl launch::Signature for () {
     };
 }
 const _: () = {
-    #[allow(unused_imports)]
-    use ::cuda_entry::__private as __cuda_entry;
-    #[allow(unused_imports)]
-    use ::cuda_entry::__private::fallbacks::*;
-    const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)";
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<CUfunction>(
-                __cuda_entry::Expect {
-                    size: 8usize,
-                    align: 8usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<CUfunction>::CLASSES,
-                    &[
-                        __cuda_entry::Classes::POINTER,
-                        __cuda_entry::Classes::integer(::core::mem::size_of::<*const ()>()),
-                    ],
-                ),
-                "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is ",
-                ": declare it with a pointer type, or an integer of 8 bytes",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<u32>(
-                __cuda_entry::Expect {
-                    size: 4usize,
-                    align: 4usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX` (4 bytes, align 4), but `u32` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<u32>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
-                ),
-                "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX`, passed in an integer register, but `u32` is ",
-                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<u32>(
-                __cuda_entry::Expect {
-                    size: 4usize,
-                    align: 4usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY` (4 bytes, align 4), but `u32` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<u32>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
-                ),
-                "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY`, passed in an integer register, but `u32` is ",
-                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<u32>(
-                __cuda_entry::Expect {
-                    size: 4usize,
-                    align: 4usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ` (4 bytes, align 4), but `u32` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<u32>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
-                ),
-                "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ`, passed in an integer register, but `u32` is ",
-                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<u32>(
-                __cuda_entry::Expect {
-                    size: 4usize,
-                    align: 4usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX` (4 bytes, align 4), but `u32` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<u32>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
-                ),
-                "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX`, passed in an integer register, but `u32` is ",
-                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<u32>(
-                __cuda_entry::Expect {
-                    size: 4usize,
-                    align: 4usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY` (4 bytes, align 4), but `u32` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<u32>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
-                ),
-                "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY`, passed in an integer register, but `u32` is ",
-                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<u32>(
-                __cuda_entry::Expect {
-                    size: 4usize,
-                    align: 4usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ` (4 bytes, align 4), but `u32` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<u32>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
-                ),
-                "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ`, passed in an integer register, but `u32` is ",
-                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<u32>(
-                __cuda_entry::Expect {
-                    size: 4usize,
-                    align: 4usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes` (4 bytes, align 4), but `u32` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<u32>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
-                ),
-                "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes`, passed in an integer register, but `u32` is ",
-                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<CUstream>(
-                __cuda_entry::Expect {
-                    size: 8usize,
-                    align: 8usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (
-                    __cuda_entry::Passed::<CUstream>::CLASSES,
-                    &[
-                        __cuda_entry::Classes::POINTER,
-                        __cuda_entry::Classes::integer(::core::mem::size_of::<*const ()>()),
-                    ],
-                ),
-                "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
-                ": declare it with a pointer type, or an integer of 8 bytes",
-                TYPEDEFS,
-            );
-        }
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::layout::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>(
-                __cuda_entry::Probe::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
-                __cuda_entry::Expect {
-                    size: 8usize,
-                    align: 8usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
-                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                TYPEDEFS,
-            );
-        }
-        __cuda_entry::writable(
-            __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
-            "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
-        );
-        __cuda_entry :: writable (! __cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID && __cuda_entry :: AccessProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: READ_ONLY , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through at both levels (neither pointee is `const`), but `*mut *mut c_void` points to a pointer that promises no write: declare `*mut *mut T` (or `*mut *mut c_void`)") ;
-        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , TYPEDEFS) ;
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::layout::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>(
-                __cuda_entry::Probe::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
-                __cuda_entry::Expect {
-                    size: 8usize,
-                    align: 8usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
-                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                TYPEDEFS,
-            );
-        }
-        __cuda_entry::writable(
-            __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
-            "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
-        );
-        __cuda_entry :: writable (! __cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID && __cuda_entry :: AccessProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: READ_ONLY , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through at both levels (neither pointee is `const`), but `*mut *mut c_void` points to a pointer that promises no write: declare `*mut *mut T` (or `*mut *mut c_void`)") ;
-        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , TYPEDEFS) ;
-    };
-    const _: () = {
-        #[cfg(target_pointer_width = "64")]
-        {
-            __cuda_entry::value::<CUresult>(
-                __cuda_entry::Expect {
-                    size: 4usize,
-                    align: 4usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
-                    after: ": declare it with a type of the C layout",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
-                "",
-                "",
-                TYPEDEFS,
-            );
-        }
-        __cuda_entry::status(
-            (
-                __cuda_entry::ClassProbe::<CUresult>::CLASS,
-                __cuda_entry::ValueProbe::<CUresult>::INVALID,
-            ),
-            "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
-            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
-            TYPEDEFS,
-        );
-    };
-};
-const _: () = {
     #[allow(dead_code)]
     unsafe extern "C" {
         #[allow(clashing_extern_declarations)]
@@ -360,6 +75,282 @@ const _: () = {
             _: *mut *mut c_void,
             _: *mut *mut c_void,
         ) -> CUresult;
+    }
+    #[allow(unused_imports)]
+    use ::cuda_entry::__private as __cuda_entry;
+    #[allow(unused_imports)]
+    use ::cuda_entry::__private::fallbacks::*;
+    #[allow(unused_variables)]
+    let __cuda_entry_typedefs: &str = "\nthe typedefs of `cuLaunchKernel`:\n    version = 4000: CUresult PFN_cuLaunchKernel_v4000(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)";
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<CUfunction>(
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f` (8 bytes, align 8), but `CUfunction` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<CUfunction>::CLASSES,
+                    __cuda_entry::c_classes::HANDLE,
+                ),
+                "parameter 1 `f` of `PFN_cuLaunchKernel_v4000` is `CUfunction f`, passed in an integer register, but `CUfunction` is ",
+                ": declare it with a pointer type, or an integer of 8 bytes",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<u32>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX` (4 bytes, align 4), but `u32` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<u32>::CLASSES,
+                    __cuda_entry::c_classes::INTEGER_4,
+                ),
+                "parameter 2 `gx` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimX`, passed in an integer register, but `u32` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<u32>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY` (4 bytes, align 4), but `u32` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<u32>::CLASSES,
+                    __cuda_entry::c_classes::INTEGER_4,
+                ),
+                "parameter 3 `gy` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimY`, passed in an integer register, but `u32` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<u32>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ` (4 bytes, align 4), but `u32` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<u32>::CLASSES,
+                    __cuda_entry::c_classes::INTEGER_4,
+                ),
+                "parameter 4 `gz` of `PFN_cuLaunchKernel_v4000` is `unsigned int gridDimZ`, passed in an integer register, but `u32` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<u32>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX` (4 bytes, align 4), but `u32` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<u32>::CLASSES,
+                    __cuda_entry::c_classes::INTEGER_4,
+                ),
+                "parameter 5 `bx` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimX`, passed in an integer register, but `u32` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<u32>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY` (4 bytes, align 4), but `u32` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<u32>::CLASSES,
+                    __cuda_entry::c_classes::INTEGER_4,
+                ),
+                "parameter 6 `by` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimY`, passed in an integer register, but `u32` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<u32>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ` (4 bytes, align 4), but `u32` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<u32>::CLASSES,
+                    __cuda_entry::c_classes::INTEGER_4,
+                ),
+                "parameter 7 `bz` of `PFN_cuLaunchKernel_v4000` is `unsigned int blockDimZ`, passed in an integer register, but `u32` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<u32>(
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes` (4 bytes, align 4), but `u32` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<u32>::CLASSES,
+                    __cuda_entry::c_classes::INTEGER_4,
+                ),
+                "parameter 8 `shared` of `PFN_cuLaunchKernel_v4000` is `unsigned int sharedMemBytes`, passed in an integer register, but `u32` is ",
+                ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::value::<CUstream>(
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream` (8 bytes, align 8), but `CUstream` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                (
+                    __cuda_entry::Passed::<CUstream>::CLASSES,
+                    __cuda_entry::c_classes::HANDLE,
+                ),
+                "parameter 9 `stream` of `PFN_cuLaunchKernel_v4000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
+                ": declare it with a pointer type, or an integer of 8 bytes",
+                __cuda_entry_typedefs,
+            );
+        }
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::layout::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>(
+                __cuda_entry::Probe::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
+                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                __cuda_entry_typedefs,
+            );
+        }
+        __cuda_entry::writable(
+            __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
+            "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        __cuda_entry :: writable (! __cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID && __cuda_entry :: AccessProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: READ_ONLY , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through at both levels (neither pointee is `const`), but `*mut *mut c_void` points to a pointer that promises no write: declare `*mut *mut T` (or `*mut *mut c_void`)") ;
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , __cuda_entry_typedefs) ;
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::layout::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>(
+                __cuda_entry::Probe::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
+                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                __cuda_entry_typedefs,
+            );
+        }
+        __cuda_entry::writable(
+            __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
+            "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
+        );
+        __cuda_entry :: writable (! __cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID && __cuda_entry :: AccessProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: READ_ONLY , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through at both levels (neither pointee is `const`), but `*mut *mut c_void` points to a pointer that promises no write: declare `*mut *mut T` (or `*mut *mut c_void`)") ;
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , __cuda_entry_typedefs) ;
+    }
+    {
+        #[cfg(target_pointer_width = "64")]
+        {
+            __cuda_entry::layout::<CUresult>(
+                false,
+                __cuda_entry::Expect {
+                    size: 4usize,
+                    align: 4usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult` (4 bytes, align 4), but `CUresult` is ",
+                    after: ": declare it with a type of the C layout",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                __cuda_entry_typedefs,
+            );
+        }
+        __cuda_entry::status(
+            (
+                __cuda_entry::ClassProbe::<CUresult>::CLASS,
+                __cuda_entry::ValueProbe::<CUresult>::INVALID,
+            ),
+            "the return type of `PFN_cuLaunchKernel_v4000` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
+            ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
+            __cuda_entry_typedefs,
+        );
     }
 };
 #[doc = " The driver entry behind `launch()`: `cuLaunchKernel` at version 4000 (`PFN_cuLaunchKernel_v4000`)."]
@@ -481,12 +472,18 @@ impl mem_free::Signature for () {
 }
 #[cfg(unix)]
 const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_mem_free(_: CUdeviceptr) -> CUresult;
+    }
     #[allow(unused_imports)]
     use ::cuda_entry::__private as __cuda_entry;
     #[allow(unused_imports)]
     use ::cuda_entry::__private::fallbacks::*;
-    const TYPEDEFS: &str = "\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)";
-    const _: () = {
+    #[allow(unused_variables)]
+    let __cuda_entry_typedefs: &str = "\nthe typedefs of `cuMemFree`:\n    version = 2000: CUresult PFN_cuMemFree_v2000(CUdeviceptr_v1 dptr)\n    version = 3020: CUresult PFN_cuMemFree_v3020(CUdeviceptr_v2 dptr)";
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::value::<CUdeviceptr>(
@@ -504,18 +501,19 @@ const _: () = {
                 },
                 (
                     __cuda_entry::Passed::<CUdeviceptr>::CLASSES,
-                    &[__cuda_entry::Classes::integer(8usize)],
+                    __cuda_entry::c_classes::INTEGER_8,
                 ),
                 "parameter 1 `dptr` of `PFN_cuMemFree_v3020` is `CUdeviceptr_v2 dptr`, passed in an integer register, but `CUdeviceptr` is ",
                 ": declare it with an integer type of 8 bytes (`u64` or `i64`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
-    };
-    const _: () = {
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry::value::<CUresult>(
+            __cuda_entry::layout::<CUresult>(
+                false,
                 __cuda_entry::Expect {
                     size: 4usize,
                     align: 4usize,
@@ -524,10 +522,7 @@ const _: () = {
                     after: ": declare it with a type of the C layout",
                     others: __cuda_entry::NO_OTHERS,
                 },
-                (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
-                "",
-                "",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
         __cuda_entry::status(
@@ -537,16 +532,8 @@ const _: () = {
             ),
             "the return type of `PFN_cuMemFree_v3020` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
-            TYPEDEFS,
+            __cuda_entry_typedefs,
         );
-    };
-};
-#[cfg(unix)]
-const _: () = {
-    #[allow(dead_code)]
-    unsafe extern "C" {
-        #[allow(clashing_extern_declarations)]
-        fn __cuda_entry_lint_mem_free(_: CUdeviceptr) -> CUresult;
     }
 };
 #[cfg(unix)]

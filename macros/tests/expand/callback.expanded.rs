@@ -32,12 +32,19 @@ impl launch_host_func::Signature for () {
     };
 }
 const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_launch_host_func(_: CUstream, _: CUhostFn, _: *mut c_void)
+        -> CUresult;
+    }
     #[allow(unused_imports)]
     use ::cuda_entry::__private as __cuda_entry;
     #[allow(unused_imports)]
     use ::cuda_entry::__private::fallbacks::*;
-    const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
-    const _: () = {
+    #[allow(unused_variables)]
+    let __cuda_entry_typedefs: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::value::<CUstream>(
@@ -51,21 +58,19 @@ const _: () = {
                 },
                 (
                     __cuda_entry::Passed::<CUstream>::CLASSES,
-                    &[
-                        __cuda_entry::Classes::POINTER,
-                        __cuda_entry::Classes::integer(::core::mem::size_of::<*const ()>()),
-                    ],
+                    __cuda_entry::c_classes::HANDLE,
                 ),
                 "parameter 1 `stream` of `PFN_cuLaunchHostFunc_v10000` is `CUstream hStream`, passed in an integer register, but `CUstream` is ",
                 ": declare it with a pointer type, or an integer of 8 bytes",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
-    };
-    const _: () = {
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry::value::<CUhostFn>(
+            __cuda_entry::layout::<CUhostFn>(
+                false,
                 __cuda_entry::Expect {
                     size: 8usize,
                     align: 8usize,
@@ -74,25 +79,23 @@ const _: () = {
                     after: ": declare it with a type of the C layout",
                     others: __cuda_entry::NO_OTHERS,
                 },
-                (__cuda_entry::Passed::<CUhostFn>::CLASSES, &[]),
-                "",
-                "",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
-    };
-    const _: () = {
+    }
+    {
         __cuda_entry::pointer::<*mut c_void>();
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,
             "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through, but `*mut c_void` points to " , ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)" , TYPEDEFS) ;
-    };
-    const _: () = {
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 3 `user_data` of `PFN_cuLaunchHostFunc_v10000` is `void *userData`, which the driver writes through, but `*mut c_void` points to " , ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)" , __cuda_entry_typedefs) ;
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry::value::<CUresult>(
+            __cuda_entry::layout::<CUresult>(
+                false,
                 __cuda_entry::Expect {
                     size: 4usize,
                     align: 4usize,
@@ -101,10 +104,7 @@ const _: () = {
                     after: ": declare it with a type of the C layout",
                     others: __cuda_entry::NO_OTHERS,
                 },
-                (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
-                "",
-                "",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
         __cuda_entry::status(
@@ -114,17 +114,10 @@ const _: () = {
             ),
             "the return type of `PFN_cuLaunchHostFunc_v10000` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
-            TYPEDEFS,
+            __cuda_entry_typedefs,
         );
-    };
-};
-const _: () = {
-    #[allow(unused_imports)]
-    use ::cuda_entry::__private as __cuda_entry;
-    #[allow(unused_imports)]
-    use ::cuda_entry::__private::fallbacks::*;
-    const TYPEDEFS: &str = "\nthe typedefs of `cuLaunchHostFunc`:\n    version = 10000: CUresult PFN_cuLaunchHostFunc_v10000(CUstream hStream, CUhostFn fn, void *userData)\n    version = 13010: CUresult PFN_cuLaunchHostFunc_v13010(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode)";
-    const _: () = {
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::callback::<CUhostFn>(
@@ -133,7 +126,7 @@ const _: () = {
                         size: 8usize,
                         align: 8usize,
                         also: &[],
-                        classes: &[__cuda_entry::Classes::POINTER],
+                        classes: __cuda_entry::c_classes::POINTER,
                         words: ", where C has `void *userData` (8 bytes, align 8, passed in an integer register)",
                     }],
                     ret: ::core::option::Option::None,
@@ -145,7 +138,7 @@ const _: () = {
                     &[__cuda_entry::Proven::<<CUhostFn as __cuda_entry::CFn>::A0>::FROM_DRIVER],
                 ),
                 __cuda_entry::Passed::<<CUhostFn as __cuda_entry::CFn>::Ret>::CLASSES,
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
         #[cfg(not(target_pointer_width = "64"))]
@@ -156,7 +149,7 @@ const _: () = {
                         size: 8usize,
                         align: 8usize,
                         also: &[],
-                        classes: &[__cuda_entry::Classes::POINTER],
+                        classes: __cuda_entry::c_classes::POINTER,
                         words: ", where C has `void *userData` (8 bytes, align 8, passed in an integer register)",
                     }],
                     ret: ::core::option::Option::None,
@@ -164,17 +157,9 @@ const _: () = {
                     after: ": declare it `Option<unsafe extern \"C\" fn(*mut c_void)>`",
                 },
                 &[__cuda_entry::Proven::<<CUhostFn as __cuda_entry::CFn>::A0>::FROM_DRIVER],
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
-    };
-};
-const _: () = {
-    #[allow(dead_code)]
-    unsafe extern "C" {
-        #[allow(clashing_extern_declarations)]
-        fn __cuda_entry_lint_launch_host_func(_: CUstream, _: CUhostFn, _: *mut c_void)
-        -> CUresult;
     }
 };
 #[doc = " The driver entry behind `launch_host_func()`: `cuLaunchHostFunc` at version 10000 (`PFN_cuLaunchHostFunc_v10000`)."]

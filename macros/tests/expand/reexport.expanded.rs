@@ -45,12 +45,23 @@ impl ctx_create_v4::Signature for () {
     };
 }
 const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_ctx_create_v4(
+            _: *mut CUcontext,
+            _: *mut c_void,
+            _: u32,
+            _: CUdevice,
+        ) -> CUresult;
+    }
     #[allow(unused_imports)]
     use gpu_sys::cuda_entry::__private as __cuda_entry;
     #[allow(unused_imports)]
     use gpu_sys::cuda_entry::__private::fallbacks::*;
-    const TYPEDEFS: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
-    const _: () = {
+    #[allow(unused_variables)]
+    let __cuda_entry_typedefs: &str = "\nthe typedefs of `cuCtxCreate`:\n    version = 2000: CUresult PFN_cuCtxCreate_v2000(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 3020: CUresult PFN_cuCtxCreate_v3020(CUcontext *pctx, unsigned int flags, CUdevice_v1 dev)\n    version = 11040: CUresult PFN_cuCtxCreate_v11040(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice_v1 dev)\n    version = 12050: CUresult PFN_cuCtxCreate_v12050(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev)";
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::layout::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>(
@@ -63,16 +74,16 @@ const _: () = {
                     after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                     others: __cuda_entry::NO_OTHERS,
                 },
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut CUcontext>::READ_ONLY,
             "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through (its pointee is not `const`), but `*mut CUcontext` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through, but `*mut CUcontext` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , TYPEDEFS) ;
-    };
-    const _: () = {
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, which the driver writes through, but `*mut CUcontext` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , __cuda_entry_typedefs) ;
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::layout::<<*mut c_void as __cuda_entry::CPointer>::Pointee>(
@@ -85,16 +96,16 @@ const _: () = {
                     after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
                     others: __cuda_entry::NO_OTHERS,
                 },
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,
             "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through (its pointee is not `const`), but `*mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through, but `*mut c_void` points to " , ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)" , TYPEDEFS) ;
-    };
-    const _: () = {
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, which the driver writes through, but `*mut c_void` points to " , ": point to a type of the C layout whose every value is valid, or `MaybeUninit<T>` (or `c_void` to leave it unchecked)" , __cuda_entry_typedefs) ;
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::value::<u32>(
@@ -108,15 +119,15 @@ const _: () = {
                 },
                 (
                     __cuda_entry::Passed::<u32>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
+                    __cuda_entry::c_classes::INTEGER_4,
                 ),
                 "parameter 3 `flags` of `PFN_cuCtxCreate_v12050` is `unsigned int flags`, passed in an integer register, but `u32` is ",
                 ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
-    };
-    const _: () = {
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::value::<CUdevice>(
@@ -130,18 +141,19 @@ const _: () = {
                 },
                 (
                     __cuda_entry::Passed::<CUdevice>::CLASSES,
-                    &[__cuda_entry::Classes::integer(4usize)],
+                    __cuda_entry::c_classes::INTEGER_4,
                 ),
                 "parameter 4 `dev` of `PFN_cuCtxCreate_v12050` is `CUdevice dev`, passed in an integer register, but `CUdevice` is ",
                 ": declare it with an integer type of 4 bytes (`u32` or `i32`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
-    };
-    const _: () = {
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry::value::<CUresult>(
+            __cuda_entry::layout::<CUresult>(
+                false,
                 __cuda_entry::Expect {
                     size: 4usize,
                     align: 4usize,
@@ -150,10 +162,7 @@ const _: () = {
                     after: ": declare it with a type of the C layout",
                     others: __cuda_entry::NO_OTHERS,
                 },
-                (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
-                "",
-                "",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
         __cuda_entry::status(
@@ -163,20 +172,8 @@ const _: () = {
             ),
             "the return type of `PFN_cuCtxCreate_v12050` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
-            TYPEDEFS,
+            __cuda_entry_typedefs,
         );
-    };
-};
-const _: () = {
-    #[allow(dead_code)]
-    unsafe extern "C" {
-        #[allow(clashing_extern_declarations)]
-        fn __cuda_entry_lint_ctx_create_v4(
-            _: *mut CUcontext,
-            _: *mut c_void,
-            _: u32,
-            _: CUdevice,
-        ) -> CUresult;
     }
 };
 #[doc = " The driver entry behind `ctx_create_v4()`: `cuCtxCreate` at version 12050 (`PFN_cuCtxCreate_v12050`), optional: the program runs without it."]

@@ -31,12 +31,18 @@ impl mem_alloc::Signature for () {
     };
 }
 const _: () = {
+    #[allow(dead_code)]
+    unsafe extern "C" {
+        #[allow(clashing_extern_declarations)]
+        fn __cuda_entry_lint_mem_alloc(_: *mut CUdeviceptr, _: usize) -> CUresult;
+    }
     #[allow(unused_imports)]
     use ::cuda_entry::__private as __cuda_entry;
     #[allow(unused_imports)]
     use ::cuda_entry::__private::fallbacks::*;
-    const TYPEDEFS: &str = "\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)";
-    const _: () = {
+    #[allow(unused_variables)]
+    let __cuda_entry_typedefs: &str = "\nthe typedefs of `cuMemAlloc`:\n    version = 2000: CUresult PFN_cuMemAlloc_v2000(CUdeviceptr_v1 *dptr, unsigned int bytesize)\n    version = 3020: CUresult PFN_cuMemAlloc_v3020(CUdeviceptr_v2 *dptr, size_t bytesize)";
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::layout::<<*mut CUdeviceptr as __cuda_entry::CPointer>::Pointee>(
@@ -53,16 +59,16 @@ const _: () = {
                         "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)",
                     )],
                 },
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut CUdeviceptr>::READ_ONLY,
             "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through (its pointee is not `const`), but `*mut CUdeviceptr` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
         );
-        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to " , ": point to an integer type of 8 bytes (`u64` or `i64`)" , TYPEDEFS) ;
-    };
-    const _: () = {
+        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, which the driver writes through, but `*mut CUdeviceptr` points to " , ": point to an integer type of 8 bytes (`u64` or `i64`)" , __cuda_entry_typedefs) ;
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
             __cuda_entry::value::<usize>(
@@ -80,18 +86,19 @@ const _: () = {
                 },
                 (
                     __cuda_entry::Passed::<usize>::CLASSES,
-                    &[__cuda_entry::Classes::integer(8usize)],
+                    __cuda_entry::c_classes::INTEGER_8,
                 ),
                 "parameter 2 `bytesize` of `PFN_cuMemAlloc_v3020` is `size_t bytesize`, passed in an integer register, but `usize` is ",
                 ": declare it with an integer type of 8 bytes (`u64` or `i64`), or a field-less enum of yours with `#[repr(C)]` that derives `cuda_entry::ByValue`",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
-    };
-    const _: () = {
+    }
+    {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry::value::<CUresult>(
+            __cuda_entry::layout::<CUresult>(
+                false,
                 __cuda_entry::Expect {
                     size: 4usize,
                     align: 4usize,
@@ -100,10 +107,7 @@ const _: () = {
                     after: ": declare it with a type of the C layout",
                     others: __cuda_entry::NO_OTHERS,
                 },
-                (__cuda_entry::Passed::<CUresult>::CLASSES, &[]),
-                "",
-                "",
-                TYPEDEFS,
+                __cuda_entry_typedefs,
             );
         }
         __cuda_entry::status(
@@ -113,15 +117,8 @@ const _: () = {
             ),
             "the return type of `PFN_cuMemAlloc_v3020` is `CUresult`, a status the driver may set to any `int`, but `CUresult` is ",
             ": declare `-> cuda_entry::types::CUresult`, or `-> i32` (or an alias of a primitive integer); the function returns `Result<(), Error>` either way",
-            TYPEDEFS,
+            __cuda_entry_typedefs,
         );
-    };
-};
-const _: () = {
-    #[allow(dead_code)]
-    unsafe extern "C" {
-        #[allow(clashing_extern_declarations)]
-        fn __cuda_entry_lint_mem_alloc(_: *mut CUdeviceptr, _: usize) -> CUresult;
     }
 };
 #[doc = " The driver entry behind `mem_alloc()`: `cuMemAlloc` at version 3020 (`PFN_cuMemAlloc_v3020`)."]
