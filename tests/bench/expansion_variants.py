@@ -7,8 +7,10 @@ EXPANDED is the macro crate's `-Zunpretty=expanded` output (rustc's pretty print
 expansion); OUT gets it without the prelude lines (a stable compiler builds it) and without each
 PART named:
 
-    asserts       the ABI assertions (the `const _` block of each declaration's checks)
-    lint          the extern block that gives the signature to rustc's FFI lints
+    asserts       the ABI assertions (in each declaration's one `const _` block: the imports,
+                  the typedefs' lines and the checks)
+    lint          the extern block that gives the signature to rustc's FFI lints (in the same
+                  block)
     registration  the entry's registration (its word in the registration section)
     manifest      the manifest record
     metadata      SYMBOL, VERSION, STREAM, TYPEDEF, pointer() and is_available(), and every doc
@@ -71,6 +73,39 @@ def remove(s, start_re, then_semicolon, at_least, name):
     return ''.join(out)
 
 
+def checks(s, at_least, asserts, lint):
+    """Each declaration's one constant, `const _: () = { <the lint block> <the assertions> };`,
+    without the assertions (the imports, the typedefs' lines and the checks), the lint block
+    (the `extern` block that gives the signature to rustc's FFI lints), or both (then the whole
+    constant)."""
+    out, i, n = [], 0, 0
+    pat = re.compile(r'const _: \(\) =\s*\{\s*(#\[allow\(dead_code\)\]\s*unsafe extern)')
+    while True:
+        m = pat.search(s, i)
+        if not m:
+            out.append(s[i:])
+            break
+        out.append(s[i:m.start()])
+        end = group_end(s, m.start())
+        k = end
+        while s[k] in ' \n':
+            k += 1
+        if s[k] != ';':
+            sys.exit(f"expansion_variants: checks: no `;` after {s[m.start():m.start() + 80]!r}")
+        lint_end = group_end(s, m.start(1))
+        head = s[m.start():m.start(1)]
+        lint_block = s[m.start(1):lint_end]
+        rest = s[lint_end:end - 1]
+        if not rest.strip():
+            sys.exit(f"expansion_variants: checks: no assertions in {s[m.start():m.start() + 80]!r}")
+        if not (asserts and lint):
+            out.append(head + ('' if lint else lint_block) + ('' if asserts else rest) + '};')
+        i, n = k + 1, n + 1
+    if n < at_least:
+        sys.exit(f"expansion_variants: checks: found {n} times, expected at least {at_least}")
+    return ''.join(out)
+
+
 def subn(pattern, s, at_least, name, flags=0):
     s, n = re.subn(pattern, '', s, flags=flags)
     if n < at_least:
@@ -92,10 +127,8 @@ def main():
     n = len(re.findall(r'pub static ENTRY: ' + private + r'::Entry', s))
     if n == 0:
         sys.exit("expansion_variants: no entry found: is this an expansion of #[cuda_entry]?")
-    if 'asserts' in parts:
-        s = remove(s, r'const _: \(\) =\s*\{\s*#\[allow\(unused_imports\)\]', True, n, 'asserts')
-    if 'lint' in parts:
-        s = remove(s, r'const _: \(\) =\s*\{\s*#\[allow\(dead_code\)\]\s*unsafe extern', True, n, 'lint')
+    if 'asserts' in parts or 'lint' in parts:
+        s = checks(s, n, 'asserts' in parts, 'lint' in parts)
     if 'registration' in parts:
         s = subn(r'#\[used\]\s*#\[unsafe\(link_section = "set_cuda_entry_registry_\d+_\d+"\)\]\s*'
                  r'static REGISTERED:[^;]*;', s, n, 'registration')
