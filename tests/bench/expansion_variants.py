@@ -51,7 +51,10 @@ def group_end(s, start):
         k += 1
 
 
-def remove(s, start_re, then_semicolon, at_least, name):
+def replace_items(s, start_re, then_semicolon, at_least, name, replace):
+    """Each item that `start_re` begins (through its brace group, and its `;` where
+    `then_semicolon`) replaced by `replace(match, item_text)`; fails when found fewer than
+    `at_least` times."""
     out, i, n = [], 0, 0
     pat = re.compile(start_re)
     while True:
@@ -67,10 +70,15 @@ def remove(s, start_re, then_semicolon, at_least, name):
             if s[k] != ';':
                 sys.exit(f"expansion_variants: {name}: no `;` after the item at {s[m.start():m.start() + 80]!r}")
             k += 1
+        out.append(replace(m, s[m.start():k]))
         i, n = k, n + 1
     if n < at_least:
         sys.exit(f"expansion_variants: {name}: found {n} times, expected at least {at_least}")
     return ''.join(out)
+
+
+def remove(s, start_re, then_semicolon, at_least, name):
+    return replace_items(s, start_re, then_semicolon, at_least, name, lambda m, item: '')
 
 
 def checks(s, at_least, asserts, lint):
@@ -78,32 +86,17 @@ def checks(s, at_least, asserts, lint):
     without the assertions (the imports, the typedefs' lines and the checks), the lint block
     (the `extern` block that gives the signature to rustc's FFI lints), or both (then the whole
     constant)."""
-    out, i, n = [], 0, 0
-    pat = re.compile(r'const _: \(\) =\s*\{\s*(#\[allow\(dead_code\)\]\s*unsafe extern)')
-    while True:
-        m = pat.search(s, i)
-        if not m:
-            out.append(s[i:])
-            break
-        out.append(s[i:m.start()])
-        end = group_end(s, m.start())
-        k = end
-        while s[k] in ' \n':
-            k += 1
-        if s[k] != ';':
-            sys.exit(f"expansion_variants: checks: no `;` after {s[m.start():m.start() + 80]!r}")
-        lint_end = group_end(s, m.start(1))
-        head = s[m.start():m.start(1)]
-        lint_block = s[m.start(1):lint_end]
-        rest = s[lint_end:end - 1]
+    def without(m, item):
+        start = m.start(1) - m.start()
+        lint_end = group_end(item, start)
+        rest = item[lint_end:item.rindex('}')]
         if not rest.strip():
-            sys.exit(f"expansion_variants: checks: no assertions in {s[m.start():m.start() + 80]!r}")
-        if not (asserts and lint):
-            out.append(head + ('' if lint else lint_block) + ('' if asserts else rest) + '};')
-        i, n = k + 1, n + 1
-    if n < at_least:
-        sys.exit(f"expansion_variants: checks: found {n} times, expected at least {at_least}")
-    return ''.join(out)
+            sys.exit(f"expansion_variants: checks: no assertions in {item[:80]!r}")
+        if asserts and lint:
+            return ''
+        return item[:start] + ('' if lint else item[start:lint_end]) + ('' if asserts else rest) + '};'
+    return replace_items(s, r'const _: \(\) =\s*\{\s*(#\[allow\(dead_code\)\]\s*unsafe extern)',
+                         True, at_least, 'checks', without)
 
 
 def subn(pattern, s, at_least, name, flags=0):
