@@ -6,7 +6,7 @@
 //! and `extern "C" fn(..)`.
 //!
 //! What the tokens show is judged here ([`check_callback`]); a type they do not show (an alias,
-//! `sys::CUhostFn`) is judged by the compiler, through the assertion [`Checked::callbacks`]
+//! `sys::CUhostFn`) is judged by the compiler, through the assertion [`Checked::callbacks`](super::Checked::callbacks)
 //! describes, and through it a spelled one too: a name is not a type.
 
 use syn::{ReturnType, Type, TypeFnPtr};
@@ -309,8 +309,9 @@ fn base_type(name: &str) -> String {
     .to_owned()
 }
 
-/// A callback parameter whose type the compiler must judge ([`Checked::callbacks`]): every one,
-/// whatever its tokens show, as a name is not a type.
+/// A callback parameter whose type the compiler must judge
+/// ([`Checked::callbacks`](super::Checked::callbacks)): every one, whatever its tokens show, as a
+/// name is not a type.
 #[derive(Clone)]
 pub struct CallbackAssertion<'a> {
     /// The declared type.
