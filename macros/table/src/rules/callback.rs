@@ -6,8 +6,9 @@
 //! and `extern "C" fn(..)`.
 //!
 //! What the tokens show is judged here ([`check_callback`]); a type they do not show (an alias,
-//! `sys::CUhostFn`) is judged by the compiler, through the assertion [`Checked::callbacks`](super::Checked::callbacks)
-//! describes, and through it a spelled one too: a name is not a type.
+//! `sys::CUhostFn`) is judged by the compiler, through the assertion
+//! [`Checked::callbacks`](super::Checked::callbacks) describes, and through it a spelled one too:
+//! a name is not a type.
 
 use syn::{ReturnType, Type, TypeFnPtr};
 
