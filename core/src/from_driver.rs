@@ -14,8 +14,9 @@ use core::ptr::NonNull;
 
 /// Every value of the type's size is a valid value of the type (padding aside), so the driver
 /// may store any: integers, floats, raw pointers, `Option<NonNull<T>>`, `Option<NonZero<T>>`,
-/// `Option` of a function pointer, and arrays and transparent wrappers of them (`Cell`, `UnsafeCell`, `ManuallyDrop`,
-/// `Wrapping`, `Saturating`, the integer and pointer atomics), `MaybeUninit<T>` of any `T`.
+/// `Option` of a function pointer, and arrays and transparent wrappers of them (`Cell`,
+/// `UnsafeCell`, `ManuallyDrop`, `Wrapping`, `Saturating`, the integer and pointer atomics),
+/// `MaybeUninit<T>` of any `T`.
 ///
 /// Not `bool` (0 and 1 only), `char`, `NonZero*` (not 0), references and `NonNull` (not NULL,
 /// and a reference must point to a valid value), bare function pointers (not NULL), `Box`,
