@@ -33,7 +33,7 @@ pub(crate) fn declaration(checked: &Checked<'_>, paths: &Paths) -> TokenStream {
         inner_vis,
     } = Shape::new(
         decl,
-        &types,
+        (&types, None),
         &decl.ret,
         &decl.abi,
         Some(docs),
@@ -316,6 +316,15 @@ pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
     let types: Vec<Type> = decl.params.iter().map(|p| c_type(&p.ty)).collect();
     let ret = c_type(&decl.ret);
     let types: Vec<&Type> = types.iter().collect();
+    // The function takes whatever a call passes where the type was not a C one.
+    let anything: Type = syn::parse_quote!(impl ::core::marker::Sized);
+    let params: Option<Vec<&Type>> = decl.params.iter().any(|p| !is_c_type(&p.ty)).then(|| {
+        decl.params
+            .iter()
+            .zip(&types)
+            .map(|(p, ty)| if is_c_type(&p.ty) { *ty } else { &anything })
+            .collect()
+    });
     let abi = syn::parse_quote!(extern "C");
     let Shape {
         function,
@@ -325,7 +334,7 @@ pub(crate) fn stub(decl: &Declaration, paths: &Paths) -> TokenStream {
         inner_vis,
     } = Shape::new(
         decl,
-        &types,
+        (&types, params.as_deref()),
         &ret,
         &abi,
         None,
@@ -505,17 +514,20 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // `c_void` at either level leaves what is below it unchecked.
         let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
         let void = quote_spanned!(at.first=> #p::Probe::<#pointee>::VOID);
+        // Either level may be an array of elements of the C type's layout.
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
-            let args = quote!(#void, #expect, __cuda_entry_typedefs);
-            layouts.extend(at.call(quote_spanned!(at.first=> #p::layout::<#pointee>), args));
+            let element = quote_spanned!(at.first=> #p::Element::<#pointee>::LAYOUT);
+            let args = quote!(#void, #element, #expect, __cuda_entry_typedefs);
+            layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#pointee>), args));
         }
         if let Some(expected) = &a.second {
             let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
             let skip = quote_spanned!(at.first=> #void || #p::Probe::<#second>::VOID);
             let expect = expect(&p, expected);
-            let args = quote!(#skip, #expect, __cuda_entry_typedefs);
-            layouts.extend(at.call(quote_spanned!(at.first=> #p::layout::<#second>), args));
+            let element = quote_spanned!(at.first=> #p::Element::<#second>::LAYOUT);
+            let args = quote!(#skip, #element, #expect, __cuda_entry_typedefs);
+            layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#second>), args));
         }
     } else if a.pointer {
         body.extend(quote!(#p::pointer::<#ty>();));
@@ -547,6 +559,16 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // Proven to hold every value the driver may store (`c_void`: left unchecked).
         let proven = quote_spanned!(at.first=>
             (#p::Proven::<#value>::FROM_DRIVER, #p::ValueProbe::<#value>::INVALID));
+        let args = quote!(#proven, #before, #after, __cuda_entry_typedefs);
+        body.extend(at.call(quote_spanned!(at.first=> #p::valid), args));
+    }
+    if let Some((before, after)) = &a.second_valid {
+        // What the second level holds (`c_void` at either level: left unchecked, as `c_void`'s
+        // slot is `c_void`).
+        let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
+        let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
+        let proven = quote_spanned!(at.first=>
+            (#p::Proven::<#second>::FROM_DRIVER, #p::ValueProbe::<#second>::INVALID));
         let args = quote!(#proven, #before, #after, __cuda_entry_typedefs);
         body.extend(at.call(quote_spanned!(at.first=> #p::valid), args));
     }

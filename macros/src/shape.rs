@@ -25,7 +25,7 @@ use crate::text::{PathCode, Text};
 pub(crate) enum Status {
     /// Through `name::ENTRY`: `Ok(())` for `CUDA_SUCCESS`, else the status as an `Error`.
     Checked,
-    /// A rejected declaration's stub: the same signature, a body that never runs.
+    /// A rejected declaration's stub: the same return type, a body that never runs.
     Stub,
 }
 
@@ -53,7 +53,7 @@ impl Shape {
     /// entry being `name::ENTRY` (`None` in a stub, whose body never runs).
     pub(crate) fn new(
         decl: &Declaration,
-        types: &[&Type],
+        (types, stub_params): (&[&Type], Option<&[&Type]>),
         ret: &Type,
         abi: &Abi,
         docs: Option<Docs>,
@@ -97,13 +97,27 @@ impl Shape {
             Some(Status::Checked) => quote!(#name::ENTRY.resolve()),
             _ => quote!(#name::pointer()),
         };
+        // A stub whose declared types were not all C types takes whatever a call passes there (no
+        // follow-on error at call sites): a generic function, which nothing else names.
+        let params = stub_params.unwrap_or(types);
+        let link = match stub_params {
+            Some(_) => quote!(()),
+            None => quote!({ let _ = #name; }),
+        };
+        let dead = stub_params.map(|_| quote!(#[allow(dead_code)]));
         let mut body = Group::new(
             Delimiter::Brace,
-            quote! {
-                match #pointer {
-                    #private::Result::Ok(#pfn) => #answer,
-                    #private::Result::Err(#error) => #private::Result::Err(#error),
-                }
+            match stub_params {
+                Some(_) => quote! {
+                    let _ = (#(#names,)*);
+                    #private::never()
+                },
+                None => quote! {
+                    match #pointer {
+                        #private::Result::Ok(#pfn) => #answer,
+                        #private::Result::Err(#error) => #private::Result::Err(#error),
+                    }
+                },
             },
         );
         // The declaration's span on the item's first and last tokens, and on the signature's
@@ -145,7 +159,8 @@ impl Shape {
             #docs
             #inline
             #[allow(clippy::too_many_arguments)] // the C signature's arity is not ours to change
-            #vis #unsafe_fn #name(#(#names: #types),*) -> #returns
+            #dead
+            #vis #unsafe_fn #name(#(#names: #params),*) -> #returns
             #body
         };
         let signature = quote! {
@@ -154,9 +169,7 @@ impl Shape {
             impl #name::Signature for () {
                 type Pfn = unsafe #abi fn(#(#names: #types),*) -> #ret;
                 type Status = unsafe #abi fn(#(#names: #types),*) -> #private::c_int;
-                const LINK: () = {
-                    let _ = #name;
-                };
+                const LINK: () = #link;
             }
         };
         let inner_vis = inner_visibility(vis);

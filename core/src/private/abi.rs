@@ -9,8 +9,10 @@
 
 use core::ffi::c_void;
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
+use super::seal::{CPointerMark, CPointerSlotMark, Seal};
 use crate::by_value::{ByValue, Byte, Classes};
 
 /// A thin pointer to data, and the type it points to: what a C `T *` parameter may be declared
@@ -23,7 +25,7 @@ use crate::by_value::{ByValue, Byte, Classes};
             reference or a `NonNull`, with `T` of the C pointee's layout, or `c_void` to leave \
             the pointee unchecked"
 )]
-pub trait CPointer {
+pub trait CPointer: Seal<CPointerMark> {
     /// The type pointed to.
     type Pointee;
 }
@@ -32,7 +34,8 @@ macro_rules! c_pointer {
     ($($pointer:ty),*) => {
         $(impl<'a, T> CPointer for $pointer {
             type Pointee = T;
-        })*
+        }
+        impl<'a, T> Seal<CPointerMark> for $pointer {})*
     };
 }
 c_pointer!(
@@ -54,7 +57,7 @@ c_pointer!(
     note = "declare a pointer to a pointer (`*mut *const T`), or `*mut c_void` to leave the \
             pointee unchecked"
 )]
-pub trait CPointerSlot {
+pub trait CPointerSlot: Seal<CPointerSlotMark> {
     /// What the pointee points to.
     type Pointee;
 }
@@ -62,10 +65,26 @@ pub trait CPointerSlot {
 impl<P: CPointer> CPointerSlot for P {
     type Pointee = P::Pointee;
 }
+impl<P: CPointer> Seal<CPointerSlotMark> for P {}
 
 impl CPointerSlot for c_void {
     type Pointee = c_void;
 }
+impl Seal<CPointerSlotMark> for c_void {}
+
+/// A pointer not yet written: where the driver stores the pointer itself (`const char **pStr`,
+/// `void **pp`), `&mut MaybeUninit<*const c_char>`; what it points to is checked as the pointer's.
+impl<P: CPointer> CPointerSlot for MaybeUninit<P> {
+    type Pointee = P::Pointee;
+}
+impl<P: CPointer> Seal<CPointerSlotMark> for MaybeUninit<P> {}
+
+/// An array of pointers (`data: &[*mut u64; 3]` for `void **data`): each element's pointee is
+/// checked as one pointer's.
+impl<P: CPointer, const N: usize> CPointerSlot for [P; N] {
+    type Pointee = P::Pointee;
+}
+impl<P: CPointer, const N: usize> Seal<CPointerSlotMark> for [P; N] {}
 
 /// The class of a type as the C calling convention sees it, where the compiler knows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,6 +366,46 @@ pub const fn layout<T>(skip: bool, expect: Expect<'_>, typedefs: &str) {
     }
 }
 
+/// `Element::<T>::LAYOUT`: the layout of one element where `T` is an array of at least one,
+/// answered by an inherent constant, else [`ElementFallback`]'s `None`: a C `T *` to an array of
+/// `T` (`char *luid`, 8 bytes; `float *pBorderColor`, 4 floats) may point to a Rust array of
+/// elements of `T`'s layout.
+#[derive(Debug)]
+pub struct Element<T: ?Sized>(PhantomData<T>);
+
+/// The answer for a type that is not an array of at least one element.
+pub trait ElementFallback {
+    /// Not an array.
+    const LAYOUT: Option<Layout> = None;
+}
+
+impl<T: ?Sized> ElementFallback for Element<T> {}
+
+impl<E, const N: usize> Element<[E; N]> {
+    /// One element's layout, for an array of at least one.
+    pub const LAYOUT: Option<Layout> = if N == 0 {
+        None
+    } else {
+        Some(Layout::of::<E>())
+    };
+}
+
+/// Fails compilation with the message when `T`, what a declared pointer points to, has neither
+/// the expected layout nor is an array of elements of it (`element`: [`Element`]'s answer),
+/// unless `skip` (the pointee is `c_void`, or a `c_void` stands above it). `#[track_caller]` as
+/// [`layout`].
+#[track_caller]
+pub const fn pointee<T>(skip: bool, element: Option<Layout>, expect: Expect<'_>, typedefs: &str) {
+    let found = Layout::of::<T>();
+    let array = match element {
+        Some(element) => expect.accepts(element),
+        None => false,
+    };
+    if !skip && !array && !expect.accepts(found) {
+        layout_failed(found, expect, typedefs);
+    }
+}
+
 /// [`layout`]'s failure: the message, panicked at the caller.
 #[track_caller]
 const fn layout_failed(found: Layout, expect: Expect<'_>, typedefs: &str) -> ! {
@@ -468,7 +527,7 @@ mod tests {
     type Opaque = c_void;
 
     #[allow(unused_imports)]
-    use {ClassFallback as _, PassedFallback as _, ProbeFallback as _};
+    use {ClassFallback as _, ElementFallback as _, PassedFallback as _, ProbeFallback as _};
 
     #[test]
     fn probes_see_through_aliases() {
@@ -487,6 +546,9 @@ mod tests {
                 Probe::<<<*mut *const Opaque as CPointer>::Pointee as CPointerSlot>::Pointee>::VOID
             );
             pointer::<NonNull<u64>>();
+            assert!(Element::<[u8; 8]>::LAYOUT.is_some());
+            assert!(Element::<[u8; 0]>::LAYOUT.is_none());
+            assert!(Element::<u64>::LAYOUT.is_none());
         }
     }
 

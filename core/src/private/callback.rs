@@ -6,6 +6,7 @@
 use core::ptr::NonNull;
 
 use super::abi::{Layout, Message, class_mismatch};
+use super::seal::{CFnMark, Seal};
 use crate::by_value::Classes;
 
 /// The calling convention of a function pointer type.
@@ -38,7 +39,7 @@ pub struct NoParameter;
     note = "declare `Option<unsafe extern \"C\" fn(..)>` with the parameter and return types of \
             the C callback (raw pointers, not references), as the macro's message says"
 )]
-pub trait CFn {
+pub trait CFn: Seal<CFnMark> {
     /// Its calling convention.
     const ABI: FnAbi;
     /// How many parameters it takes.
@@ -70,6 +71,7 @@ pub trait CFn {
 macro_rules! c_fn {
     // One pointer type: the impl.
     (@impl ($($pointer:tt)*) $abi:ident; [$($t:ident => $a:ident),*]; [$($none:ident),*]) => {
+        impl<R, $($t),*> Seal<CFnMark> for $($pointer)* {}
         impl<R, $($t),*> CFn for $($pointer)* {
             const ABI: FnAbi = FnAbi::$abi;
             const ARITY: usize = <[&str]>::len(&[$(stringify!($t)),*]);
@@ -114,10 +116,12 @@ macro_rules! not_a_function {
         type Ret = ();
     };
     ($($t:ty),*; $($p:ty),*) => {
-        $(impl CFn for $t {
+        $(impl Seal<CFnMark> for $t {}
+        impl CFn for $t {
             not_a_function!(@body);
         })*
-        $(impl<'a, T: ?Sized> CFn for $p {
+        $(impl<'a, T: ?Sized> Seal<CFnMark> for $p {}
+        impl<'a, T: ?Sized> CFn for $p {
             not_a_function!(@body);
         })*
     };

@@ -17,6 +17,7 @@ use cuda_entry_table::value_words;
 use cuda_entry_table::value_words::NOT_AN_INTEGER;
 
 use super::abi::{Message, NumberClass};
+use super::seal::{InteriorMutableMark, InvalidValuesMark, ProducedMark, Seal, WriteThroughMark};
 use crate::FromDriver;
 
 /// `AccessProbe::<P>::READ_ONLY`: whether the pointer type `P` is not proven to allow writes
@@ -38,32 +39,45 @@ impl<T: ?Sized> AccessFallback for AccessProbe<T> {}
 /// `Option`s, and shared references to what may be written through one (`Cell`, `UnsafeCell`,
 /// the atomics, arrays of them). One inherent impl, bounded by this trait, answers for all of
 /// them: a type the compiler could not resolve then meets one candidate, not several.
-pub trait WriteThrough {}
+pub trait WriteThrough: Seal<WriteThroughMark> {}
 
-impl<T: ?Sized> WriteThrough for *mut T {}
-impl<T: ?Sized> WriteThrough for &mut T {}
-impl<T: ?Sized> WriteThrough for NonNull<T> {}
-impl<T: ?Sized> WriteThrough for Option<&mut T> {}
-impl<T: ?Sized> WriteThrough for Option<NonNull<T>> {}
-impl<T: ?Sized + InteriorMutable> WriteThrough for &T {}
-impl<T: ?Sized + InteriorMutable> WriteThrough for Option<&T> {}
+macro_rules! write_through {
+    ($($(#[$bound:ident])? $t:ty),*) => {
+        $(
+            impl<T: ?Sized $(+ $bound)?> Seal<WriteThroughMark> for $t {}
+            impl<T: ?Sized $(+ $bound)?> WriteThrough for $t {}
+        )*
+    };
+}
+write_through!(*mut T, &mut T, NonNull<T>, Option<&mut T>, Option<NonNull<T>>,
+    #[InteriorMutable] &T, #[InteriorMutable] Option<&T>);
+// An array of such pointers, each of which the driver may write through (`void **data`).
+impl<P: WriteThrough, const N: usize> Seal<WriteThroughMark> for [P; N] {}
+impl<P: WriteThrough, const N: usize> WriteThrough for [P; N] {}
 
-/// Types whose bytes may be written through a shared reference: those of `UnsafeCell`.
-pub trait InteriorMutable {}
-
-impl<T: ?Sized> InteriorMutable for core::cell::UnsafeCell<T> {}
-impl<T: ?Sized> InteriorMutable for core::cell::Cell<T> {}
-impl<T: InteriorMutable, const N: usize> InteriorMutable for [T; N] {}
-impl<T: InteriorMutable> InteriorMutable for [T] {}
+/// Types whose bytes may be written through a shared reference: those of `UnsafeCell`. Sealed:
+/// a type of yours is `InteriorMutable` only through the `Cell`s or atomics it is made of, which
+/// the driver cannot see; declare `*mut T` for it.
+pub trait InteriorMutable: Seal<InteriorMutableMark> {}
 
 macro_rules! interior_mutable {
     ($($width:literal: $($t:ident),*;)*) => {
         $($(
             #[cfg(target_has_atomic = $width)]
+            impl Seal<InteriorMutableMark> for core::sync::atomic::$t {}
+            #[cfg(target_has_atomic = $width)]
             impl InteriorMutable for core::sync::atomic::$t {}
         )*)*
     };
 }
+impl<T: ?Sized> Seal<InteriorMutableMark> for core::cell::UnsafeCell<T> {}
+impl<T: ?Sized> InteriorMutable for core::cell::UnsafeCell<T> {}
+impl<T: ?Sized> Seal<InteriorMutableMark> for core::cell::Cell<T> {}
+impl<T: ?Sized> InteriorMutable for core::cell::Cell<T> {}
+impl<T: InteriorMutable, const N: usize> Seal<InteriorMutableMark> for [T; N] {}
+impl<T: InteriorMutable, const N: usize> InteriorMutable for [T; N] {}
+impl<T: InteriorMutable> Seal<InteriorMutableMark> for [T] {}
+impl<T: InteriorMutable> InteriorMutable for [T] {}
 interior_mutable!(
     "8": AtomicU8, AtomicI8, AtomicBool;
     "16": AtomicU16, AtomicI16;
@@ -71,6 +85,8 @@ interior_mutable!(
     "64": AtomicU64, AtomicI64;
     "ptr": AtomicUsize, AtomicIsize;
 );
+#[cfg(target_has_atomic = "ptr")]
+impl<T> Seal<InteriorMutableMark> for core::sync::atomic::AtomicPtr<T> {}
 #[cfg(target_has_atomic = "ptr")]
 impl<T> InteriorMutable for core::sync::atomic::AtomicPtr<T> {}
 
@@ -95,7 +111,7 @@ impl<T: ?Sized> ValueFallback for ValueProbe<T> {}
 
 /// Types with bit patterns that are not valid values, and the words that name their kind
 /// ([`value_words`]).
-pub trait InvalidValues {
+pub trait InvalidValues: Seal<InvalidValuesMark> {
     /// What it is, and which values are not valid.
     const WORDS: &'static str;
 }
@@ -107,12 +123,14 @@ impl<T: ?Sized + InvalidValues> ValueProbe<T> {
 
 macro_rules! invalid {
     ($words:expr => $($t:ty),*) => {
-        $(impl<T: ?Sized> InvalidValues for $t {
+        $(impl<T: ?Sized> Seal<InvalidValuesMark> for $t {}
+        impl<T: ?Sized> InvalidValues for $t {
             const WORDS: &'static str = $words;
         })*
     };
     ($words:expr; $($t:ty),*) => {
-        $(impl InvalidValues for $t {
+        $(impl Seal<InvalidValuesMark> for $t {}
+        impl InvalidValues for $t {
             const WORDS: &'static str = $words;
         })*
     };
@@ -128,20 +146,18 @@ invalid!(value_words::NON_NULL => NonNull<T>);
 /// Function pointer types of each arity, safe or not, of the C and the Rust ABI: NULL is not a
 /// valid one (an `Option` of one is valid).
 macro_rules! function_pointers {
+    (@one $t:ty; $($arg:ident),*) => {
+        impl<R, $($arg),*> Seal<InvalidValuesMark> for $t {}
+        impl<R, $($arg),*> InvalidValues for $t {
+            const WORDS: &'static str = value_words::FUNCTION;
+        }
+    };
     ($(($($arg:ident),*)),*) => {
         $(
-            impl<R, $($arg),*> InvalidValues for extern "C" fn($($arg),*) -> R {
-                const WORDS: &'static str = value_words::FUNCTION;
-            }
-            impl<R, $($arg),*> InvalidValues for unsafe extern "C" fn($($arg),*) -> R {
-                const WORDS: &'static str = value_words::FUNCTION;
-            }
-            impl<R, $($arg),*> InvalidValues for fn($($arg),*) -> R {
-                const WORDS: &'static str = value_words::FUNCTION;
-            }
-            impl<R, $($arg),*> InvalidValues for unsafe fn($($arg),*) -> R {
-                const WORDS: &'static str = value_words::FUNCTION;
-            }
+            function_pointers!(@one extern "C" fn($($arg),*) -> R; $($arg),*);
+            function_pointers!(@one unsafe extern "C" fn($($arg),*) -> R; $($arg),*);
+            function_pointers!(@one fn($($arg),*) -> R; $($arg),*);
+            function_pointers!(@one unsafe fn($($arg),*) -> R; $($arg),*);
         )*
     };
 }
@@ -182,9 +198,11 @@ impl<T: ?Sized> ProvenFallback for Proven<T> {}
 /// is not a value (nothing reads it as one) and so leaves what the driver writes unchecked, the
 /// explicit way out. One inherent impl of [`Proven`], bounded by this trait, answers for both: a
 /// type the compiler could not resolve then meets one candidate, not several.
-pub trait Produced {}
+pub trait Produced: Seal<ProducedMark> {}
 
+impl<T: FromDriver> Seal<ProducedMark> for T {}
 impl<T: FromDriver> Produced for T {}
+impl Seal<ProducedMark> for core::ffi::c_void {}
 impl Produced for core::ffi::c_void {}
 
 impl<T: ?Sized + Produced> Proven<T> {

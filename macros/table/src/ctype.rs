@@ -42,24 +42,12 @@ impl CType {
         own.split_whitespace().any(|word| word == "const")
     }
 
-    /// Whether the driver may write through this parameter: a pointer to data whose pointee is
-    /// not `const` (`CUdeviceptr *`, `void *`, `const char **`, whose `const char *` is written).
-    /// A Rust type that promises no write (`&T`, `*const T`) cannot stand for it, and what it
-    /// points to must be valid for every value the driver may store.
+    /// Whether the header allows the driver to write through this parameter: a pointer to data
+    /// whose pointee is not `const` (`CUdeviceptr *`, `void *`, `const char **`, whose
+    /// `const char *` is written). What a parameter's documentation adds is
+    /// [`Access::of`](crate::Access::of)'s.
     pub fn is_written_by_driver(&self) -> bool {
         self.pointer && self.class == Class::Pointer && self.pointee.is_some_and(|p| !p.is_const())
-    }
-
-    /// Whether the driver may also write at the second level: a `T **` whose pointee is an
-    /// explicit pointer to a `T` that is not `const` (`void **data`, which
-    /// `cuPointerGetAttributes` writes through, element by element), not `const char **` (whose
-    /// `char`s are the driver's, read only) nor a handle such as `CUcontext *` (whose pointee is
-    /// opaque, never written through).
-    pub fn is_second_written_by_driver(&self) -> bool {
-        self.is_written_by_driver()
-            && self.pointee.is_some_and(|p| {
-                p.pointer && p.class == Class::Pointer && p.pointee.is_some_and(|q| !q.is_const())
-            })
     }
 }
 

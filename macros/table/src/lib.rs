@@ -6,7 +6,9 @@
 //! pinned toolkit releases; never edit it by hand (see `macros/generator/README.md`).
 #![deny(missing_docs)]
 
-// What else the headers tell: the C types' classes, the export names, the CUresult codes.
+// What else the headers tell: the C types' classes, the export names, the CUresult codes; and
+// what the driver does through each level of a pointer parameter.
+mod access;
 mod ctype;
 mod exports;
 mod status;
@@ -20,6 +22,7 @@ mod request;
 pub mod rules;
 mod version;
 
+pub use access::{Access, DOCUMENTED, Use};
 pub use ctype::{
     BY_VALUE_RECORDS, ByteClass, ByteRun, Callback, Class, Layout, Passing, class_words,
     value_words,

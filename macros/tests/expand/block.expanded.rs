@@ -283,48 +283,14 @@ const _: () = {
     {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry::layout::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>(
-                __cuda_entry::Probe::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
-                __cuda_entry::Expect {
-                    size: 8usize,
-                    align: 8usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
-                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                __cuda_entry_typedefs,
-            );
+            __cuda_entry :: pointee :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > (__cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID , __cuda_entry :: Element :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: LAYOUT , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : __cuda_entry :: NO_OTHERS , } , __cuda_entry_typedefs) ;
         }
-        __cuda_entry::writable(
-            __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
-            "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
-        );
-        __cuda_entry :: writable (! __cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID && __cuda_entry :: AccessProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: READ_ONLY , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through at both levels (neither pointee is `const`), but `*mut *mut c_void` points to a pointer that promises no write: declare `*mut *mut T` (or `*mut *mut c_void`)") ;
-        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , __cuda_entry_typedefs) ;
     }
     {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry::layout::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>(
-                __cuda_entry::Probe::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>::VOID,
-                __cuda_entry::Expect {
-                    size: 8usize,
-                    align: 8usize,
-                    also: __cuda_entry::NO_LAYOUTS,
-                    before: "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to ",
-                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
-                    others: __cuda_entry::NO_OTHERS,
-                },
-                __cuda_entry_typedefs,
-            );
+            __cuda_entry :: pointee :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > (__cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID , __cuda_entry :: Element :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: LAYOUT , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : __cuda_entry :: NO_OTHERS , } , __cuda_entry_typedefs) ;
         }
-        __cuda_entry::writable(
-            __cuda_entry::AccessProbe::<*mut *mut c_void>::READ_ONLY,
-            "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through (its pointee is not `const`), but `*mut *mut c_void` promises no write: declare `*mut T` or `&mut T` (`Option<&mut T>` where NULL is allowed)",
-        );
-        __cuda_entry :: writable (! __cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: VOID && __cuda_entry :: AccessProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: READ_ONLY , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through at both levels (neither pointee is `const`), but `*mut *mut c_void` points to a pointer that promises no write: declare `*mut *mut T` (or `*mut *mut c_void`)") ;
-        __cuda_entry :: valid ((__cuda_entry :: Proven :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: FROM_DRIVER , __cuda_entry :: ValueProbe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: INVALID) , "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, which the driver writes through, but `*mut *mut c_void` points to " , ": point to a raw pointer (`*mut T`, `*const T`), or an `Option<NonNull<T>>`: NULL is a value the driver stores" , __cuda_entry_typedefs) ;
     }
     {
         #[cfg(target_pointer_width = "64")]

@@ -11,7 +11,7 @@ use super::layout::{read, type_text};
 use super::signature::typedefs_note;
 use super::site::{Level, Site, by_value, c_param, elsewhere, is_unit, of_pointee, of_second};
 use super::validate::Checked;
-use crate::{CType, Class, Passing, Typedef};
+use crate::{Access, CType, Class, Passing, Typedef};
 
 /// A `const` assertion of what the tokens of a declared type leave open, for the expansion to
 /// write: the compiler knows the type, the macro only its tokens. Each message is complete but for
@@ -36,13 +36,17 @@ pub struct Assertion<'a> {
     /// The driver writes through it: it must not promise otherwise (`&T`, `*const T`,
     /// `Option<&T>`); the message when it does.
     pub writable: Option<String>,
-    /// The driver writes at the second level too (`void **data`): the pointer it points to must
-    /// not promise otherwise; the message when it does.
+    /// The driver writes through the caller's pointers at the second level (`void **data`): the
+    /// pointer it points to must not promise otherwise; the message when it does.
     pub second_writable: Option<String>,
     /// The driver writes what it points to: that type must have no invalid values (`bool`,
     /// `char`, `NonZero`, references, `NonNull`, function pointers); the message before and after
     /// the words naming its kind ([`value_words`](crate::value_words)).
     pub valid: Option<(String, String)>,
+    /// The driver produces what the second level holds (stores it through the caller's pointers,
+    /// or fills memory of its own): that type must have no invalid values either, unless the
+    /// first level is `c_void`; the message before and after the words.
+    pub second_valid: Option<(String, String)>,
     /// It is the status the driver returns: it must hold every `int` (a primitive integer or
     /// `cuda_entry::types::CUresult`); the message before and after the words.
     pub status: Option<(String, String)>,
@@ -61,6 +65,7 @@ impl std::fmt::Debug for Assertion<'_> {
             .field("writable", &self.writable)
             .field("second_writable", &self.second_writable)
             .field("valid", &self.valid)
+            .field("second_valid", &self.second_valid)
             .field("status", &self.status)
             .finish()
     }
@@ -126,7 +131,7 @@ impl Checked<'_> {
                 let site = Site::parameter(typedef, i, p.name.to_string(), c, &p.ty);
                 let place = format!("parameter {} `{}`", i + 1, p.name);
                 let elsewhere = elsewhere(typedef, decl, Some(i));
-                let c = (&c.ty, &elsewhere[..]);
+                let c = (&c.ty, Access::of(typedef, i), &elsewhere[..]);
                 out.extend(assertion(&site, place, left, c, &p.ty));
             }
         }
@@ -137,7 +142,7 @@ impl Checked<'_> {
             let site = Site::ret(typedef, &decl.ret);
             let place = RETURN.to_owned();
             let elsewhere = elsewhere(typedef, decl, None);
-            let c = (&typedef.ret, &elsewhere[..]);
+            let c = (&typedef.ret, Access::NONE, &elsewhere[..]);
             out.extend(assertion(&site, place, left, c, &decl.ret));
         }
         out
@@ -163,6 +168,7 @@ impl Checked<'_> {
             writable: None,
             second_writable: None,
             valid: None,
+            second_valid: None,
             status: None,
         };
         if self.returns_status() {
@@ -245,13 +251,14 @@ fn assertion<'a>(
     site: &Site,
     place: String,
     left: Left,
-    (c, elsewhere): (&CType, &[(&'static Typedef, CType)]),
+    (c, access, elsewhere): (&CType, Access, &[(&'static Typedef, CType)]),
     ty: &'a Type,
 ) -> Option<Assertion<'a>> {
-    let written = c.is_written_by_driver();
+    let written = access.writes_first();
     // What the driver returns; a `CUresult` parameter (`cuGetErrorName`'s) is the caller's value.
     let status = place == RETURN && c.spelling == "CUresult";
-    if left.is_empty() && !written && !status {
+    let produces = written || access.writes_through_second() || access.produces_second();
+    if left.is_empty() && !produces && !status {
         return None;
     }
     // `at`: the C type at the level, whose every layout in the typedef's headers is accepted.
@@ -321,10 +328,11 @@ fn assertion<'a>(
             .then(|| expected(site.second(c), of_second, second(c)))
             .flatten(),
         writable: written.then(|| site.read_only()),
-        second_writable: c
-            .is_second_written_by_driver()
+        second_writable: access
+            .writes_through_second()
             .then(|| site.read_only_second()),
         valid: written.then(|| site.invalid_pointee(c)),
+        second_valid: access.produces_second().then(|| site.invalid_second(c)),
         status: status.then(|| site.invalid_status()),
     })
 }

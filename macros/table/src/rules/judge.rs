@@ -157,8 +157,10 @@ fn judge_pointee(c: &CType, p: &Read, left: &mut Left, within: Toolkits) -> Resu
         }
         _ => {}
     }
+    // An array of elements of the C pointee's layout: a C `T *` to an array of `T`.
+    let array = |c: &CType, r: &Read| r.element().is_some_and(|e| within.accepts(c, e));
     match p.layout() {
-        Some(found) if !within.accepts(c_pointee, found) => {
+        Some(found) if !within.accepts(c_pointee, found) && !array(c_pointee, p) => {
             return Err(Wrong::Pointee(found));
         }
         Some(_) => {}
@@ -173,7 +175,7 @@ fn judge_pointee(c: &CType, p: &Read, left: &mut Left, within: Toolkits) -> Resu
     match &**pp {
         Read::Void => {}
         pp => match pp.layout() {
-            Some(found) if !within.accepts(c_second, found) => {
+            Some(found) if !within.accepts(c_second, found) && !array(c_second, pp) => {
                 return Err(Wrong::Second(found));
             }
             Some(_) => {}
@@ -240,6 +242,14 @@ mod tests {
         assert_eq!(judged(&free, "&mut str"), Err(Wrong::Layout((16, 8))));
         assert_eq!(judged(&free, "*mut [usize]"), Err(Wrong::Layout((16, 8))));
         assert_eq!(judged(&free, "c_void"), Err(Wrong::NotAPointer));
+        // A C `T *` to an array of `T`: a Rust array of elements of `T`'s layout.
+        let luid = c("cuDeviceGetLuid", 10000, 0); // char *luid, 8 bytes
+        assert_eq!(judged(&luid, "&mut [c_char; 8]"), Ok(Left::default()));
+        assert_eq!(judged(&luid, "*mut [u8; 8]"), Ok(Left::default()));
+        assert_eq!(judged(&luid, "*mut [u8; 0]"), Err(Wrong::Pointee((0, 1))));
+        assert_eq!(judged(&luid, "*mut [u16; 4]"), Err(Wrong::Pointee((8, 2))));
+        assert_eq!(judged(&free, "&mut [usize; 2]"), Ok(Left::default()));
+        assert_eq!(judged(&free, "&mut [u32; 2]"), Err(Wrong::Pointee((8, 4))));
     }
 
     #[test]

@@ -24,14 +24,29 @@ pub(crate) enum Read {
     Function,
     /// A dynamically sized type (`str`, a slice, a trait object): a pointer to one is two words.
     Unsized,
-    /// An array or `()`: a size, an alignment, and whether its elements are floats (an array
-    /// of `f32` travels in floating-point registers where a C record of integers does not).
-    Aggregate { size: u32, align: u32, float: bool },
+    /// An array or `()`: a size, an alignment, whether its elements are floats (an array of
+    /// `f32` travels in floating-point registers where a C record of integers does not), and the
+    /// layout of one element of an array of at least one (what a C `T *` to an array of `T` may
+    /// point to).
+    Aggregate {
+        size: u32,
+        align: u32,
+        float: bool,
+        element: Option<(u32, u32)>,
+    },
     /// What only the compiler knows.
     Unknown,
 }
 
 impl Read {
+    /// The layout of one element, for an array of at least one.
+    pub(crate) fn element(&self) -> Option<(u32, u32)> {
+        match self {
+            Read::Aggregate { element, .. } => *element,
+            _ => None,
+        }
+    }
+
     /// The size and alignment, where the tokens tell them.
     pub(crate) fn layout(&self) -> Option<(u32, u32)> {
         match self {
@@ -65,6 +80,7 @@ pub(crate) fn read(ty: &Type) -> Read {
             size: 0,
             align: 1,
             float: false,
+            element: None,
         },
         Type::Array(a) => array(&a.elem, &a.len),
         Type::Path(p) if p.qself.is_none() => {
@@ -140,7 +156,12 @@ fn array(elem: &Type, len: &Expr) -> Read {
         Read::Number { float: true, .. } | Read::Aggregate { float: true, .. }
     );
     match size.checked_mul(n) {
-        Some(size) => Read::Aggregate { size, align, float },
+        Some(total) => Read::Aggregate {
+            size: total,
+            align,
+            float,
+            element: (n > 0).then_some((size, align)),
+        },
         None => Read::Unknown,
     }
 }

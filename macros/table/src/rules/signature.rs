@@ -14,7 +14,7 @@ use super::layout::read;
 use super::mistake::{Found, Mistake, MistakeKind, place};
 use super::site::{Level, Site, by_value, c_param, elsewhere, is_unit, of_pointee, of_second};
 use super::values::{judge_parameter, judge_status};
-use crate::{CType, Typedef, flavour};
+use crate::{Access, CType, Typedef, flavour};
 
 /// Arity, then each type against the C type, then the return type.
 pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut Found) {
@@ -40,7 +40,7 @@ pub(crate) fn check_signature(decl: &Declaration, typedef: &Typedef, found: &mut
                 mistakes.push((place::input(i), mistake, hint));
             } else if let Err(mistake) = check_callback(typedef, i, p.name.to_string(), c, &p.ty) {
                 mistakes.push((place::input(i), mistake, None));
-            } else if let Err(wrong) = judge_parameter(&c.ty, &p.ty) {
+            } else if let Err(wrong) = judge_parameter(Access::of(typedef, i), &p.ty) {
                 let mistake = site().wrong_value(wrong, &c.ty, &p.ty);
                 mistakes.push((place::input(i), mistake, None));
             }

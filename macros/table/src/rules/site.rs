@@ -67,6 +67,10 @@ impl Site {
                 let (before, after) = self.invalid_pointee(c);
                 (MistakeKind::InvalidValue, format!("{before}{words}{after}"))
             }
+            WrongValue::InvalidSecond(words) => {
+                let (before, after) = self.invalid_second(c);
+                (MistakeKind::InvalidValue, format!("{before}{words}{after}"))
+            }
             WrongValue::InvalidStatus(words) => {
                 let (before, after) = self.invalid_status();
                 (MistakeKind::InvalidValue, format!("{before}{words}{after}"))
@@ -85,11 +89,12 @@ impl Site {
         )
     }
 
-    /// A pointer to a pointer that promises no write, where the driver writes at the second
-    /// level (`void **data`, each element of which the driver writes through).
+    /// A pointer to a pointer that promises no write, where the driver writes through the
+    /// caller's pointers at the second level (`void **data`, each element of which the driver
+    /// writes through).
     pub(crate) fn read_only_second(&self) -> String {
         format!(
-            "{} is `{}`, which the driver writes through at both levels (neither pointee is \
+            "{} is `{}`, whose elements the driver writes through (the second level is not \
              `const`), but `{}` points to a pointer that promises no write: declare \
              `*mut *mut T` (or `*mut *mut c_void`)",
             self.position, self.c, self.rust
@@ -106,6 +111,22 @@ impl Site {
                 self.position, self.c, self.rust
             ),
             format!(": point to {instead}"),
+        )
+    }
+
+    /// A pointer to a pointer to a type with invalid values where the driver stores values at the
+    /// second level (through `data[i]`, or in memory of its own it points the first level to):
+    /// the text before and after the words naming the kind of type.
+    pub(crate) fn invalid_second(&self, c: &CType) -> (String, String) {
+        let below = c.pointee.and_then(|p| p.pointee);
+        let instead = below.map_or_else(String::new, instead);
+        (
+            format!(
+                "{} is `{}`, whose second level holds values the driver stores, but `{}` points \
+                 to a pointer to ",
+                self.position, self.c, self.rust
+            ),
+            format!(": point to a pointer to {instead}"),
         )
     }
 

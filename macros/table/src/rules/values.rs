@@ -7,7 +7,7 @@
 use syn::{GenericArgument, PathArguments, PointerMutability, Type};
 
 use super::names::{self, Names};
-use crate::{CType, Class, value_words};
+use crate::{Access, CType, Class, value_words};
 
 /// What the tokens show is wrong with a value the driver produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,29 +18,41 @@ pub(crate) enum WrongValue {
     ReadOnlySecond,
     /// A type with invalid values (the words naming its kind), where the driver writes one.
     InvalidPointee(&'static str),
+    /// The same at the second level (`*mut *mut bool` where the driver stores through `data[i]`).
+    InvalidSecond(&'static str),
     /// A status type with invalid values, or one that cannot hold every `int`.
     InvalidStatus(&'static str),
 }
 
-/// Judges a parameter of C type `c` declared as `ty`: when the driver writes through it, `ty`
-/// must be a pointer that may be written through, to a type without invalid values.
-pub(crate) fn judge_parameter(c: &CType, ty: &Type) -> Result<(), WrongValue> {
-    if !c.is_written_by_driver() {
-        return Ok(());
-    }
+/// Judges a parameter declared as `ty` that the driver uses as `access` says: where it writes
+/// the first level, `ty` must be a pointer that may be written through, to a type without invalid
+/// values; where it writes through the caller's pointers at the second level, those must allow
+/// writes; where the second level is the driver's (written or filled), what is there must have no
+/// invalid values either.
+pub(crate) fn judge_parameter(access: Access, ty: &Type) -> Result<(), WrongValue> {
     let Some((read_only, pointee)) = pointer(ty) else {
         return Ok(()); // not a pointer the tokens show: judged elsewhere, or by the compiler
     };
-    if read_only {
-        return Err(WrongValue::ReadOnly);
+    if access.writes_first() {
+        if read_only {
+            return Err(WrongValue::ReadOnly);
+        }
+        if let Some(words) = invalid(pointee) {
+            return Err(WrongValue::InvalidPointee(words));
+        }
     }
-    if c.is_second_written_by_driver() && pointer(pointee).is_some_and(|(read_only, _)| read_only) {
+    let Some((second_read_only, second)) = pointer(pointee) else {
+        return Ok(());
+    };
+    if access.writes_through_second() && second_read_only {
         return Err(WrongValue::ReadOnlySecond);
     }
-    match invalid(pointee) {
-        Some(words) => Err(WrongValue::InvalidPointee(words)),
-        None => Ok(()),
+    if access.produces_second()
+        && let Some(words) = invalid(second)
+    {
+        return Err(WrongValue::InvalidSecond(words));
     }
+    Ok(())
 }
 
 /// Judges the declared return type of a typedef returning `CUresult`: it must hold every `int`.
@@ -157,47 +169,63 @@ mod tests {
     use super::*;
     use crate::find;
 
-    fn c(symbol: &str, version: u32, param: usize) -> CType {
-        find(symbol, version, false).expect("a typedef").params[param].ty
+    fn at(symbol: &str, version: u32, param: usize) -> Access {
+        Access::of(find(symbol, version, false).expect("a typedef"), param)
     }
 
-    fn param(c: &CType, ty: &str) -> Result<(), WrongValue> {
-        judge_parameter(c, &syn::parse_str(ty).expect("a type"))
+    fn param(access: &Access, ty: &str) -> Result<(), WrongValue> {
+        judge_parameter(*access, &syn::parse_str(ty).expect("a type"))
     }
 
     #[test]
     fn what_the_driver_writes_needs_a_writable_pointer() {
-        let dptr = c("cuMemAlloc", 3020, 0);
+        let dptr = at("cuMemAlloc", 3020, 0);
         assert_eq!(param(&dptr, "*const u64"), Err(WrongValue::ReadOnly));
         // A shared reference: the compiler answers (`&Cell<u64>` may be written through).
         assert_eq!(param(&dptr, "&CUdeviceptr"), Ok(()));
         assert_eq!(param(&dptr, "Option<&Cell<u64>>"), Ok(()));
-        // `void **data`: written at both levels; `const char **`: at the first only.
-        let data = c("cuPointerGetAttributes", 7000, 2);
+        // `void **data`: the driver reads the array and writes through each element.
+        let data = at("cuPointerGetAttributes", 7000, 2);
         assert_eq!(
             param(&data, "*mut *const c_void"),
             Err(WrongValue::ReadOnlySecond)
         );
         assert_eq!(param(&data, "*mut *mut c_void"), Ok(()));
+        assert_eq!(param(&data, "*const *mut u64"), Ok(()));
         assert_eq!(param(&data, "*mut c_void"), Ok(()));
-        let text = c("cuGetErrorString", 6000, 1);
-        assert!(text.is_written_by_driver() && !text.is_second_written_by_driver());
+        // `const char **`: the driver stores a pointer to its own text.
+        let text = at("cuGetErrorString", 6000, 1);
         assert_eq!(param(&text, "*mut *const c_char"), Ok(()));
-        let context = c("cuCtxGetCurrent", 4000, 0); // CUcontext *pctx: a handle
-        assert!(!context.is_second_written_by_driver());
+        assert_eq!(
+            param(&text, "*const *const c_char"),
+            Err(WrongValue::ReadOnly)
+        );
+        // `void **pp`: an address stored, nothing below it.
+        let pp = at("cuMemAllocHost", 3020, 0);
+        assert_eq!(param(&pp, "*mut *const u8"), Ok(()));
+        assert_eq!(param(&pp, "&mut MaybeUninit<*mut c_void>"), Ok(()));
+        let pfn = at("cuGetProcAddress", 12000, 1);
+        assert_eq!(param(&pfn, "*mut Option<unsafe extern \"C\" fn()>"), Ok(()));
+        assert_eq!(
+            param(&pfn, "*mut unsafe extern \"C\" fn()"),
+            Err(WrongValue::InvalidPointee(value_words::FUNCTION))
+        );
+        // `void **kernelParams`: read at both levels.
+        let params = at("cuLaunchKernel", 4000, 9);
+        assert_eq!(param(&params, "*const *const c_void"), Ok(()));
         assert_eq!(param(&dptr, "&mut u64"), Ok(()));
         assert_eq!(param(&dptr, "*mut u64"), Ok(()));
         assert_eq!(param(&dptr, "Option<NonNull<u64>>"), Ok(()));
         assert_eq!(param(&dptr, "NonNull<u64>"), Ok(()));
         // `const void *`: anything.
-        let src = c("cuMemcpyHtoD", 3020, 1);
+        let src = at("cuMemcpyHtoD", 3020, 1);
         assert_eq!(param(&src, "*const c_void"), Ok(()));
         assert_eq!(param(&src, "&[u8; 4]"), Ok(()));
     }
 
     #[test]
     fn what_the_driver_writes_must_be_valid_for_every_value() {
-        let attribute = c("cuDeviceGetAttribute", 2000, 0); // int *pi
+        let attribute = at("cuDeviceGetAttribute", 2000, 0); // int *pi
         let invalid = |words| Err(WrongValue::InvalidPointee(words));
         assert_eq!(
             param(&attribute, "*mut NonZeroI32"),
@@ -209,7 +237,7 @@ mod tests {
             invalid(value_words::NON_ZERO)
         );
         assert_eq!(param(&attribute, "*mut i32"), Ok(()));
-        let context = c("cuCtxCreate", 3020, 0); // CUcontext *
+        let context = at("cuCtxCreate", 3020, 0); // CUcontext *
         assert_eq!(
             param(&context, "*mut NonNull<c_void>"),
             invalid(value_words::NON_NULL)
@@ -219,9 +247,38 @@ mod tests {
             invalid(value_words::REFERENCE)
         );
         assert_eq!(param(&context, "*mut Option<NonNull<c_void>>"), Ok(()));
-        let luid = c("cuDeviceGetLuid", 10000, 0); // char *luid
+        let luid = at("cuDeviceGetLuid", 10000, 0); // char *luid
         assert_eq!(param(&luid, "*mut bool"), invalid(value_words::BOOL));
         assert_eq!(param(&luid, "*mut c_char"), Ok(()));
+    }
+
+    #[test]
+    fn what_the_driver_stores_at_the_second_level_must_be_valid_too() {
+        let second = |words| Err(WrongValue::InvalidSecond(words));
+        // `void **data`: each attribute's value stored through `data[i]`.
+        let data = at("cuPointerGetAttributes", 7000, 2);
+        assert_eq!(param(&data, "*mut *mut bool"), second(value_words::BOOL));
+        assert_eq!(
+            param(&data, "*mut *mut NonZeroU32"),
+            second(value_words::NON_ZERO)
+        );
+        assert_eq!(param(&data, "&mut *mut char"), second(value_words::CHAR));
+        assert_eq!(
+            param(&data, "*mut Option<NonNull<bool>>"),
+            second(value_words::BOOL)
+        );
+        // A reference as the element is a pointer that promises no write...
+        assert_eq!(
+            param(&data, "*mut &'static u64"),
+            Ok(()),
+            "left to the compiler"
+        );
+        // ... and what a `const char **` points to is the driver's text.
+        let text = at("cuGetErrorString", 6000, 1);
+        assert_eq!(param(&text, "*mut *const bool"), second(value_words::BOOL));
+        // Read at both levels: anything.
+        let params = at("cuLaunchKernel", 4000, 9);
+        assert_eq!(param(&params, "*mut *mut bool"), Ok(()));
     }
 
     #[test]
