@@ -55,6 +55,13 @@ mod inner {
         /// A new ABI of a known symbol, newer than the table's headers.
         #[cuda_entry(symbol = "cuMemAlloc", version = 13080, unverified)]
         fn mem_alloc_future(dptr: *mut super::CUdeviceptr, bytesize: self::Bytes) -> CUresult;
+        /// A new ABI at the first version above the newest header the table read (CUDA 13.5).
+        #[cuda_entry(symbol = "cuCtxCreate", version = 13060, unverified)]
+        fn ctx_create_next(
+            pctx: *mut cuda_entry::types::CUcontext,
+            flags: u32,
+            dev: cuda_entry::types::CUdevice,
+        ) -> CUresult;
         /// A driver API newer than the table's headers.
         #[cuda_entry(symbol = "cuFrobnicateEverything", version = 13080, unverified)]
         fn frobnicate(dptr: CUdeviceptr) -> CUresult;
@@ -67,6 +74,7 @@ mod inner {
         frobnicate::is_available()
             && frobnicate::TYPEDEF == "PFN_cuFrobnicateEverything_v13080 (unverified)"
             && mem_alloc_future::VERSION == 13080
+            && ctx_create_next::VERSION == 13060
     }
 }
 

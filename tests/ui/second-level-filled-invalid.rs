@@ -3,9 +3,7 @@
 use cuda_entry::cuda_entry;
 use cuda_entry::types::CUresult;
 
-type Flag = bool;
-
 #[cuda_entry(symbol = "cuGetErrorString", version = 6000)]
-pub unsafe extern "C" fn get_error_string(error: CUresult, text: *mut *const Flag) -> CUresult;
+pub unsafe extern "C" fn get_error_string(error: CUresult, text: *mut *const bool) -> CUresult;
 
 fn main() {}

@@ -19,6 +19,14 @@ use serde_json::Value;
 /// evaluates. The command accepts these declarations; the build rejects them.
 const RUSTC_ERRORS: &[(&str, &str)] = &[
     (
+        "forged-proof",
+        "an impl of a sealed helper trait, no declaration: rustc's unsatisfied seal (E0277)",
+    ),
+    (
+        "forged-write-through",
+        "an impl of a sealed helper trait, no declaration: rustc's unsatisfied seal (E0277)",
+    ),
+    (
         "alias-pointee-mismatch",
         "what an alias of a pointer points to: the expansion's `const` assertion (E0080), \
          evaluated by rustc",
@@ -206,6 +214,8 @@ const NAMES_LEFT_TO_THE_COMPILER: &[&str] = &[
     "pointee-of-no-header-layout",
     "pointee-size-mismatch",
     "pointer-slot-too-small",
+    "second-level-filled-invalid",
+    "second-level-invalid-value",
     "signature-of-another-version",
     "size-mismatch",
     "unsized-pointee",
@@ -268,7 +278,7 @@ const KINDS: &[(&str, &[&str])] = &[
         &[
             "unknown_symbol",
             "version_not_a_literal",
-            "no_per_thread_variant",
+            "unverified_within_table",
         ],
     ),
     ("missing-abi", &["missing_abi"]),
@@ -282,6 +292,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ),
     ("no-follow-on-errors-in-a-block", &["missing_attribute"]),
     ("not-a-c-type", &["not_a_c_type", "not_a_c_type"]),
+    ("not-a-c-type-called", &["not_a_c_type"]),
     ("optional-with-value", &["optional_with_value"]),
     ("other-abi", &["wrong_abi"]),
     ("per-thread-with-legacy-version", &["wrong_stream_flavour"]),
@@ -299,6 +310,15 @@ const KINDS: &[(&str, &[&str])] = &[
     ("unknown-argument", &["unknown_argument"]),
     ("unknown-symbol-without-opt-in", &["unknown_symbol"]),
     ("unverified-on-known-symbol", &["needless_unverified"]),
+    (
+        "unverified-within-table-older-abi",
+        &["unverified_within_table"],
+    ),
+    (
+        "unverified-within-table-toolkit-version",
+        &["unverified_within_table"],
+    ),
+    ("version-above-typedefs-within-table", &["not_a_typedef"]),
     ("variadic", &["variadic"]),
     (
         "conditional-parameter",
@@ -315,6 +335,8 @@ const KINDS: &[(&str, &[&str])] = &[
     ("version-zero", &["not_a_version"]),
     ("wrong-arity", &["wrong_arity"]),
     ("read-only-second-level", &["read_only_pointer"]),
+    ("second-level-invalid-value", &["invalid_value"]),
+    ("second-level-filled-invalid", &["invalid_value"]),
     ("invalid-status-types", &["invalid_value", "invalid_value"]),
     (
         "invalid-written-pointee",

@@ -97,6 +97,9 @@ pub enum MistakeKind {
     PerThreadOnly,
     /// `unverified` on a declaration the table can check.
     NeedlessUnverified,
+    /// `unverified` on a known symbol at a version no newer than the headers the table read, where
+    /// the table knows which ABI the driver returns (and it is not the version's own typedef).
+    UnverifiedWithinTable,
     /// A parameter count other than the typedef's.
     WrongArity,
     /// A parameter that is not a pointer where the C type has a `*`.
@@ -173,6 +176,7 @@ impl MistakeKind {
             MistakeKind::NoPerThreadVariant => "no_per_thread_variant",
             MistakeKind::PerThreadOnly => "per_thread_only",
             MistakeKind::NeedlessUnverified => "needless_unverified",
+            MistakeKind::UnverifiedWithinTable => "unverified_within_table",
             MistakeKind::WrongArity => "wrong_arity",
             MistakeKind::NotAPointer => "not_a_pointer",
             MistakeKind::VoidReturn => "void_return",

@@ -6,7 +6,10 @@ use super::arguments::{Argument, Arguments};
 use super::declaration::{Declaration, EntryItem, Part};
 use super::mistake::{Found, Mistake, MistakeKind, place};
 use super::signature::check_signature;
-use super::words::{Miss, Reader, typedef_at, typedef_list, unknown_symbol};
+use super::words::{
+    Miss, Reader, beyond_table, newest_header, served_at, table_range, typedef_at, typedef_list,
+    unknown_symbol,
+};
 use crate::{DefaultStream, Resolver, Typedef, Version, base_symbol, find, flavour, lookup};
 use proc_macro2::Span;
 
@@ -280,18 +283,47 @@ fn check_version(
         }
         return Some(Matched::Typedef(typedef));
     }
-    // A known symbol at a version newer than every typedef the table has of it: a new ABI from
-    // headers newer than the table, declared with `unverified`.
-    let mut group = flavour(symbol, per_thread).peekable();
-    let newer = group.peek().is_some() && group.all(|t| t.version < version.get());
-    match args.unverified {
-        Argument::Given(..) if newer => return Some(Matched::Unverified),
+    // A known symbol above every header the table read: a new ABI from newer headers, declared
+    // with `unverified`. At or below the newest header the table knows every typedef, so it knows
+    // which ABI the driver returns at any version there: `unverified` would bind that one under a
+    // signature nobody checked.
+    let (kind, message) = match args.unverified {
+        Argument::Given(..) if beyond_table(version.get()) => return Some(Matched::Unverified),
+        Argument::Given(..) => (
+            MistakeKind::UnverifiedWithinTable,
+            unverified_within_table(symbol, version.get(), per_thread),
+        ),
         Argument::Invalid => return None,
-        _ => {}
-    }
-    let (kind, message) = version_mistake(symbol, version.get(), per_thread);
+        Argument::Absent => version_mistake(symbol, version.get(), per_thread),
+    };
     found.push(args.places.version, Mistake::at(kind, span, message));
     None
+}
+
+/// Why `unverified` cannot declare a known symbol at a version no newer than the table's headers,
+/// where no typedef of the flavour has it exactly: what the driver returns there, and what to
+/// write instead.
+fn unverified_within_table(symbol: &str, version: u32, per_thread: bool) -> String {
+    let newest = newest_header().unwrap_or(version);
+    let advice = match (
+        typedef_at(symbol, version, per_thread),
+        served_at(symbol, version, per_thread),
+    ) {
+        (Err(Miss::NotATypedef { .. }), Some(served)) => format!(
+            "at version {version} the driver returns the ABI of `{}`: write `version = {}` with \
+             that typedef's signature, or the version of the one your signature was copied \
+             from: {}",
+            served.typedef_name(),
+            served.version,
+            typedef_list(flavour(symbol, per_thread))
+        ),
+        _ => version_mistake(symbol, version, per_thread).1,
+    };
+    format!(
+        "`unverified` is only for versions above {newest}, newer than every header the typedef \
+         table read{}: remove it; {advice}",
+        table_range()
+    )
 }
 
 /// The per-thread typedef that a declaration of `legacy` naming no stream switches to under the
@@ -345,13 +377,27 @@ fn version_mistake(symbol: &str, version: u32, per_thread: bool) -> (MistakeKind
         Ok(_) => Miss::NotATypedef { newer: false },
         Err(miss) => miss,
     };
+    // `unverified` is suggested only above the newest header the table read: below, the table
+    // knows every typedef, and the ABI the driver returns.
+    let beyond = beyond_table(version);
+    let hint = |which: &str| {
+        if beyond {
+            format!(
+                "; if your headers have a {which}typedef newer than the table, add `unverified` \
+                 to declare it unchecked"
+            )
+        } else {
+            String::new()
+        }
+    };
     match (per_thread, miss) {
         (true, Miss::NoFlavour) => (
             MistakeKind::NoPerThreadVariant,
             format!(
                 "`{symbol}` has no per-thread default stream variant: remove `stream = \
-                 \"per_thread\"` (its typedefs are {})",
-                typedef_list(legacy())
+                 \"per_thread\"` (its typedefs are {}){}",
+                typedef_list(legacy()),
+                hint("per-thread ")
             ),
         ),
         (true, Miss::OtherFlavour(_)) => (
@@ -367,8 +413,9 @@ fn version_mistake(symbol: &str, version: u32, per_thread: bool) -> (MistakeKind
             MistakeKind::NotATypedef,
             format!(
                 "`{symbol}` has no per-thread typedef at version {version}: write the version of \
-                 the one your signature was copied from: {}",
-                typedef_list(threaded())
+                 the one your signature was copied from: {}{}",
+                typedef_list(threaded()),
+                hint("per-thread ")
             ),
         ),
         (false, Miss::OtherFlavour(t)) => (
@@ -384,22 +431,18 @@ fn version_mistake(symbol: &str, version: u32, per_thread: bool) -> (MistakeKind
             MistakeKind::PerThreadOnly,
             format!(
                 "`{symbol}` exists only for the per-thread default stream: add `stream = \
-                 \"per_thread\"` and write one of {}",
-                typedef_list(threaded())
+                 \"per_thread\"` and write one of {}{}",
+                typedef_list(threaded()),
+                hint("legacy ")
             ),
         ),
-        (false, Miss::NotATypedef { newer }) => (
+        (false, Miss::NotATypedef { .. }) => (
             MistakeKind::NotATypedef,
             format!(
                 "`{symbol}` has no typedef at version {version}: write the version of the one your \
                  signature was copied from: {}{}",
                 typedef_list(legacy()),
-                if newer {
-                    " (if your headers have a newer typedef than the table, add `unverified` to \
-                     declare it unchecked)"
-                } else {
-                    ""
-                }
+                hint("")
             ),
         ),
     }

@@ -22,6 +22,25 @@ pub fn table_range() -> String {
     }
 }
 
+/// The newest toolkit whose headers the table read (`13050`).
+pub(crate) fn newest_header() -> Option<u32> {
+    TOOLKITS.last().copied()
+}
+
+/// Whether `version` is above the newest header the table read: only there can a typedef exist
+/// that the table does not have, so only there is `unverified` accepted for a symbol it knows.
+pub(crate) fn beyond_table(version: u32) -> bool {
+    newest_header().is_some_and(|newest| version > newest)
+}
+
+/// The typedef whose ABI the driver returns for `symbol` at `version` in a flavour group: the
+/// newest one at or below it (`cuGetProcAddress` answers so), if any.
+pub(crate) fn served_at(symbol: &str, version: u32, per_thread: bool) -> Option<&'static Typedef> {
+    flavour(symbol, per_thread)
+        .filter(|t| t.version <= version)
+        .max_by_key(|t| t.version)
+}
+
 /// `PFN_cuMemAlloc_v2000 (2000), PFN_cuMemAlloc_v3020 (3020)`.
 pub fn typedef_list<'a>(typedefs: impl IntoIterator<Item = &'a Typedef>) -> String {
     typedefs
@@ -82,7 +101,9 @@ pub enum Miss {
     OtherFlavour(&'static Typedef),
     /// No typedef of either group at the version; `newer`: it is above every one of the group.
     NotATypedef {
-        /// Whether the version is newer than every typedef of the group.
+        /// Whether the version is newer than every typedef of the group. (Not whether
+        /// `unverified` is accepted there: for a known symbol, only above the newest header the
+        /// table read.)
         newer: bool,
     },
 }
