@@ -18,9 +18,9 @@ pub use crate::error::Error;
 pub use crate::registry::Registered;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
-    CPointer, CPointerSlot, ClassFallback, ClassProbe, Element, ElementFallback, Expect, Layout,
-    Message, NO_LAYOUTS, NO_OTHERS, NumberClass, Passed, PassedFallback, Probe, ProbeFallback,
-    c_classes, class_mismatch, layout, pointee, pointer, value,
+    CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
+    NO_OTHERS, NumberClass, Passed, PassedFallback, PointeeShape, Probe, ProbeFallback, c_classes,
+    class_mismatch, layout, pointee, pointer, value,
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback, callback_portable};
 pub use values::{
@@ -30,8 +30,8 @@ pub use values::{
 /// The probes' fallback traits, brought into scope by one glob import per declaration.
 pub mod fallbacks {
     pub use super::{
-        AccessFallback as _, ClassFallback as _, ElementFallback as _, PassedFallback as _,
-        ProbeFallback as _, ProvenFallback as _, ValueFallback as _,
+        AccessFallback as _, ClassFallback as _, PassedFallback as _, ProbeFallback as _,
+        ProvenFallback as _, ValueFallback as _,
     };
 }
 // The language's items the expansion names, through this crate so that a crate of any edition

@@ -514,19 +514,18 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // `c_void` at either level leaves what is below it unchecked.
         let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
         let void = quote_spanned!(at.first=> #p::Probe::<#pointee>::VOID);
-        // Either level may be an array of elements of the C type's layout.
+        // Either level may be an array of elements of the C type's layout (`POINTEE`).
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
-            let element = quote_spanned!(at.first=> #p::Element::<#pointee>::LAYOUT);
-            let args = quote!(#void, #element, #expect, __cuda_entry_typedefs);
+            let shape = quote_spanned!(at.first=> (#p::Probe::<#pointee>::POINTEE, false));
+            let args = quote!(#shape, #expect, __cuda_entry_typedefs);
             layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#pointee>), args));
         }
         if let Some(expected) = &a.second {
             let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
-            let skip = quote_spanned!(at.first=> #void || #p::Probe::<#second>::VOID);
+            let shape = quote_spanned!(at.first=> (#p::Probe::<#second>::POINTEE, #void));
             let expect = expect(&p, expected);
-            let element = quote_spanned!(at.first=> #p::Element::<#second>::LAYOUT);
-            let args = quote!(#skip, #element, #expect, __cuda_entry_typedefs);
+            let args = quote!(#shape, #expect, __cuda_entry_typedefs);
             layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#second>), args));
         }
     } else if a.pointer {

@@ -128,6 +128,8 @@ pub struct Probe<T: ?Sized>(PhantomData<T>);
 pub trait ProbeFallback {
     /// Whether `T` is `c_void`.
     const VOID: bool = false;
+    /// What `T` is as a pointee ([`PointeeShape`]): neither `c_void` nor an array.
+    const POINTEE: PointeeShape = PointeeShape::VALUE;
 }
 
 impl<T: ?Sized> ProbeFallback for Probe<T> {}
@@ -135,6 +137,11 @@ impl<T: ?Sized> ProbeFallback for Probe<T> {}
 impl Probe<c_void> {
     /// `c_void`: the pointee of an explicitly unchecked pointer.
     pub const VOID: bool = true;
+    /// `c_void`: unchecked.
+    pub const POINTEE: PointeeShape = PointeeShape {
+        void: true,
+        element: None,
+    };
 }
 
 /// `ClassProbe::<T>::CLASS`: `T`'s [`NumberClass`], as [`Probe`] answers (with
@@ -366,42 +373,50 @@ pub const fn layout<T>(skip: bool, expect: Expect<'_>, typedefs: &str) {
     }
 }
 
-/// `Element::<T>::LAYOUT`: the layout of one element where `T` is an array of at least one,
-/// answered by an inherent constant, else [`ElementFallback`]'s `None`: a C `T *` to an array of
-/// `T` (`char *luid`, 8 bytes; `float *pBorderColor`, 4 floats) may point to a Rust array of
-/// elements of `T`'s layout.
-#[derive(Debug)]
-pub struct Element<T: ?Sized>(PhantomData<T>);
-
-/// The answer for a type that is not an array of at least one element.
-pub trait ElementFallback {
-    /// Not an array.
-    const LAYOUT: Option<Layout> = None;
+/// What a declared pointer points to, as its layout check needs it: `c_void` (unchecked), an
+/// array of at least one element (whose element's layout a C `T *` to an array of `T` accepts:
+/// `char *luid`, 8 bytes; `float *pBorderColor`, 4 floats), or any other type.
+/// `Probe::<T>::POINTEE` answers, one probe for both questions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointeeShape {
+    /// `c_void`.
+    void: bool,
+    /// An array's element, for an array of at least one.
+    element: Option<Layout>,
 }
 
-impl<T: ?Sized> ElementFallback for Element<T> {}
-
-impl<E, const N: usize> Element<[E; N]> {
-    /// One element's layout, for an array of at least one.
-    pub const LAYOUT: Option<Layout> = if N == 0 {
-        None
-    } else {
-        Some(Layout::of::<E>())
+impl PointeeShape {
+    /// Neither `c_void` nor an array.
+    pub const VALUE: PointeeShape = PointeeShape {
+        void: false,
+        element: None,
     };
 }
 
-/// Fails compilation with the message when `T`, what a declared pointer points to, has neither
-/// the expected layout nor is an array of elements of it (`element`: [`Element`]'s answer),
-/// unless `skip` (the pointee is `c_void`, or a `c_void` stands above it). `#[track_caller]` as
+impl<E, const N: usize> Probe<[E; N]> {
+    /// An array: its element's layout, for an array of at least one.
+    pub const POINTEE: PointeeShape = PointeeShape {
+        void: false,
+        element: if N == 0 {
+            None
+        } else {
+            Some(Layout::of::<E>())
+        },
+    };
+}
+
+/// Fails compilation with the message when `T`, what a declared pointer points to (`shape`:
+/// `Probe::<T>::POINTEE`), has neither the expected layout nor is an array of elements of it,
+/// unless it is `c_void` or `above` (a `c_void` stands above it). `#[track_caller]` as
 /// [`layout`].
 #[track_caller]
-pub const fn pointee<T>(skip: bool, element: Option<Layout>, expect: Expect<'_>, typedefs: &str) {
+pub const fn pointee<T>((shape, above): (PointeeShape, bool), expect: Expect<'_>, typedefs: &str) {
     let found = Layout::of::<T>();
-    let array = match element {
+    let array = match shape.element {
         Some(element) => expect.accepts(element),
         None => false,
     };
-    if !skip && !array && !expect.accepts(found) {
+    if !shape.void && !above && !array && !expect.accepts(found) {
         layout_failed(found, expect, typedefs);
     }
 }
@@ -527,7 +542,7 @@ mod tests {
     type Opaque = c_void;
 
     #[allow(unused_imports)]
-    use {ClassFallback as _, ElementFallback as _, PassedFallback as _, ProbeFallback as _};
+    use {ClassFallback as _, PassedFallback as _, ProbeFallback as _};
 
     #[test]
     fn probes_see_through_aliases() {
@@ -546,9 +561,10 @@ mod tests {
                 Probe::<<<*mut *const Opaque as CPointer>::Pointee as CPointerSlot>::Pointee>::VOID
             );
             pointer::<NonNull<u64>>();
-            assert!(Element::<[u8; 8]>::LAYOUT.is_some());
-            assert!(Element::<[u8; 0]>::LAYOUT.is_none());
-            assert!(Element::<u64>::LAYOUT.is_none());
+            assert!(Probe::<[u8; 8]>::POINTEE.element.is_some());
+            assert!(Probe::<[u8; 0]>::POINTEE.element.is_none());
+            assert!(Probe::<u64>::POINTEE.element.is_none());
+            assert!(Probe::<Opaque>::POINTEE.void);
         }
     }
 
