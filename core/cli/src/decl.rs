@@ -11,9 +11,7 @@ use cuda_entry_table::rules::{
 };
 
 use crate::common::CliError;
-use crate::rust_type::{
-    Needs, Types, callback_with_integers, param_type, passed_unproven, uninit, writes_unproven,
-};
+use crate::rust_type::{Needs, Types, callback_with_integers, param_type, passed_unproven, uninit};
 
 /// Options of `decl`.
 #[derive(Debug)]
@@ -212,11 +210,7 @@ pub(crate) fn render(t: &Typedef, types: Types) -> String {
                     .or_else(|| passed_unproven(&p.ty, "cuda_entry"))
                     .unwrap_or_else(|| {
                         let ty = param_type(&p.ty, types, &mut needs);
-                        if writes_unproven(&p.ty) {
-                            uninit(&ty).unwrap_or(ty)
-                        } else {
-                            ty
-                        }
+                        uninit(&p.ty, &ty).unwrap_or(ty)
                     })
                 }
                 Types::CudaEntry => param_type(&p.ty, types, &mut needs),

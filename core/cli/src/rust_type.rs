@@ -38,7 +38,7 @@
 
 use std::collections::BTreeMap;
 
-use cuda_entry_table::{CType, Callback, Class, TYPEDEFS};
+use cuda_entry_table::{Access, CType, Callback, Class, TYPEDEFS};
 
 /// How C type names are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,14 +183,22 @@ pub(crate) fn param_type(c: &CType, types: Types, needs: &mut Needs) -> String {
     }
 }
 
-/// Whether the driver writes, through parameter `c`, a value of a struct or an enum: a type that
-/// the user's or a bindings crate's definition (cudarc's `sys`) does not prove to hold every
-/// value the driver may store (`cuda_entry::FromDriver`). Declarations naming such types point
-/// to a `MaybeUninit` of them ([`uninit`]).
-pub(crate) fn writes_unproven(c: &CType) -> bool {
-    c.is_written_by_driver()
-        && c.pointee
-            .is_some_and(|p| matches!(p.class, Class::Record | Class::Enum))
+/// The level of parameter `c` at which the driver produces a value of a struct or an enum: 1
+/// where it writes the pointee (`CUuuid *uuid`), 2 where it stores or fills what the pointee
+/// points to (`const CUgraphEdgeData **edgeData_out`, an array of the driver's own). A bindings
+/// crate's definition (cudarc's `sys`) does not prove such a type holds every value the driver
+/// may store (`cuda_entry::FromDriver`); declarations point to a `MaybeUninit` of it there
+/// ([`uninit`]). Every `T **` of a struct or an enum is `const` at the second level, so the
+/// header's reading is the parameter's ([`Access::from_header`]).
+fn unproven_level(c: &CType) -> Option<usize> {
+    let record = |t: &CType| matches!(t.class, Class::Record | Class::Enum);
+    let access = Access::from_header(c);
+    let pointee = c.pointee?;
+    if access.writes_first() && record(pointee) {
+        return Some(1);
+    }
+    let second = pointee.pointee?;
+    (access.produces_second() && record(second)).then_some(2)
 }
 
 /// For a parameter passed by value whose C type is an enum or a record: what to declare instead of
@@ -221,10 +229,25 @@ pub(crate) fn passed_unproven(c: &CType, krate: &str) -> Option<String> {
     }
 }
 
-/// `*mut T` as `*mut ::core::mem::MaybeUninit<T>`; `None` for any other text.
-pub(crate) fn uninit(text: &str) -> Option<String> {
-    let pointee = text.trim().strip_prefix("*mut ")?;
-    Some(format!("*mut ::core::mem::MaybeUninit<{}>", pointee.trim()))
+/// The declared type `text` of parameter `c` with a `MaybeUninit` where the driver produces a
+/// struct or an enum ([`unproven_level`]): `*mut T` as `*mut ::core::mem::MaybeUninit<T>`,
+/// `*mut *const T` as `*mut *const ::core::mem::MaybeUninit<T>`. `None` where nothing is, or
+/// for a text of another shape.
+pub(crate) fn uninit(c: &CType, text: &str) -> Option<String> {
+    let pointee = text.trim().strip_prefix("*mut ")?.trim();
+    match unproven_level(c)? {
+        1 => Some(format!("*mut ::core::mem::MaybeUninit<{pointee}>")),
+        _ => {
+            let (kind, second) = pointee
+                .strip_prefix("*const ")
+                .map(|t| ("*const", t))
+                .or_else(|| pointee.strip_prefix("*mut ").map(|t| ("*mut", t)))?;
+            Some(format!(
+                "*mut {kind} ::core::mem::MaybeUninit<{}>",
+                second.trim()
+            ))
+        }
+    }
 }
 
 /// For a callback whose parameters include an enum (`CUstreamCallback`'s `CUresult status`,

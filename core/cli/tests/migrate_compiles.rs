@@ -1,8 +1,9 @@
 //! What `cuda-entry migrate` writes compiles, with the user's own types, and runs: the
 //! link-time sample (tests/fixtures/migrate/linked.rs) migrated with `--write`, compiled and run
 //! against the simulated driver with its call sites unchanged; the bindgen-style binding of the
-//! whole of CUDA 13.0 (cuda-13.0-bindgen.rs), every function migrated; and the declarations
-//! printed for calls through cudarc, against cudarc's types.
+//! whole of CUDA 13.0 (cuda-13.0-bindgen.rs), every function migrated; the status types of
+//! every shape (status.rs), run with the simulated driver answering a code no enum lists; and the
+//! declarations printed for calls through cudarc, against cudarc's types.
 //!
 //! One test in this file: it points the programs trybuild runs at the simulated driver through
 //! this process's environment.
@@ -41,6 +42,8 @@ fn migrated_sources_compile_and_run() {
         std::env::set_var("CUDA_ENTRY_DRIVER_PATH", simdriver());
         std::env::remove_var("CUDA_ENTRY_SIM_VERSION");
         std::env::remove_var("CUDA_ENTRY_SIM_MODE");
+        // A code newer than every enum of status.rs, for the one function only it calls.
+        std::env::set_var("CUDA_ENTRY_SIM_STATUS", "cuCtxSynchronize=12345");
     }
     let dir = scratch("migrate-compiles");
     let cases = trybuild::TestCases::new();
@@ -65,6 +68,13 @@ fn migrated_sources_compile_and_run() {
         cases.pass(write(&dir, &format!("original_{file}"), &deny(&original)));
         cases.pass(write(&dir, &format!("migrated_{file}"), &deny(&loaded)));
     }
+
+    // Each status type gets back what the driver answered, in a value it can hold: 12345 is the
+    // unknown variant of an enum that does not list it (before the fix, read into the enum as it
+    // was: an invalid value, and the program's `assert_eq!` against that variant failed).
+    let (status, report) = migrated(&dir, "migrate/status.rs");
+    assert_eq!(report["totals"]["ready"], 12, "{report}");
+    cases.pass(write(&dir, "status.rs", &deny(&status)));
 
     let (cuda13, report) = migrated(&dir, "migrate/cuda-13.0-bindgen.rs");
     let original =

@@ -10271,7 +10271,7 @@ pub mod pfn_custreamgetcaptureinfo_v12030 {
         id_out: *mut cuuint64_t,
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
-        edge_data_out: *mut *const CUgraphEdgeData,
+        edge_data_out: *mut *const ::core::mem::MaybeUninit<CUgraphEdgeData>,
         num_dependencies_out: *mut usize,
     ) -> cuda_entry::types::CUresult;
 }
@@ -10346,7 +10346,7 @@ pub mod pfn_custreamgetcaptureinfo_v12030_ptsz {
         id_out: *mut cuuint64_t,
         graph_out: *mut CUgraph,
         dependencies_out: *mut *const CUgraphNode,
-        edge_data_out: *mut *const CUgraphEdgeData,
+        edge_data_out: *mut *const ::core::mem::MaybeUninit<CUgraphEdgeData>,
         num_dependencies_out: *mut usize,
     ) -> cuda_entry::types::CUresult;
 }

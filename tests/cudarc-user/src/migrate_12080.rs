@@ -2655,7 +2655,7 @@ pub mod custreamgetcaptureinfo_v3 {
     use super::*;
 
     #[cuda_entry(symbol = "cuStreamGetCaptureInfo", version = 12030, stream = "legacy", optional)]
-    pub unsafe extern "C" fn stream_get_capture_info(h_stream: sys::CUstream, capture_status_out: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureStatus>, id_out: *mut sys::cuuint64_t, graph_out: *mut sys::CUgraph, dependencies_out: *mut *const sys::CUgraphNode, edge_data_out: *mut *const sys::CUgraphEdgeData, num_dependencies_out: *mut usize) -> ::cuda_entry::types::CUresult;
+    pub unsafe extern "C" fn stream_get_capture_info(h_stream: sys::CUstream, capture_status_out: *mut ::core::mem::MaybeUninit<sys::CUstreamCaptureStatus>, id_out: *mut sys::cuuint64_t, graph_out: *mut sys::CUgraph, dependencies_out: *mut *const sys::CUgraphNode, edge_data_out: *mut *const ::core::mem::MaybeUninit<sys::CUgraphEdgeData>, num_dependencies_out: *mut usize) -> ::cuda_entry::types::CUresult;
 }
 
 pub mod custreamgetctx {

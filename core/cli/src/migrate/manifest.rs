@@ -215,6 +215,16 @@ impl Manifest {
         }
     }
 
+    /// The name other crates reach its library by: `[lib] name`, else the package's name with
+    /// `_` for `-`; `None` for a virtual manifest.
+    pub(crate) fn lib_name(&self) -> Option<String> {
+        let lib = self.doc.get("lib").and_then(|l| l.get("name"));
+        let package = self.doc.get("package").and_then(|p| p.get("name"));
+        lib.or(package)
+            .and_then(Item::as_str)
+            .map(|name| name.replace('-', "_"))
+    }
+
     /// Whether the crate is of edition 2015 (no `edition`, nor one inherited from its
     /// workspace), where the declarations' `::cuda_entry` paths need `extern crate cuda_entry;`.
     pub(crate) fn edition_2015(&self) -> bool {
@@ -429,6 +439,16 @@ mod tests {
         assert_eq!(root.with_dependency(&Dependency::default_version()), None);
         assert!(Manifest::read("[dependencies]\n".to_owned()).is_err());
         assert!(Manifest::read("[package\n".to_owned()).is_err());
+    }
+
+    #[test]
+    fn the_library_is_named_as_rustc_names_it() {
+        let read = |text: &str| Manifest::read(text.to_owned()).expect("a manifest");
+        let package = read("[package]\nname = \"gpu-sys\"\n");
+        assert_eq!(package.lib_name().as_deref(), Some("gpu_sys"));
+        let renamed = read("[package]\nname = \"gpu-sys\"\n[lib]\nname = \"raw\"\n");
+        assert_eq!(renamed.lib_name().as_deref(), Some("raw"));
+        assert_eq!(read("[workspace]\n").lib_name(), None);
     }
 
     #[test]

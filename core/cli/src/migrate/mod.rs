@@ -5,7 +5,8 @@
 //!
 //! One job a file: [`find`] reads a parsed source ([`loaded`]: the bindings loaded by name), each
 //! driver function found a [`binding`], [`plan`] maps each export to its typedef and holds the
-//! signature against it, [`write`](mod@write) builds the edits (and the one adapter a shim's
+//! signature against it, [`status`] reads what each binding's status type is (across the files
+//! and crates of the run), [`write`](mod@write) builds the edits (and the one adapter a shim's
 //! body is), [`link`] removes the other libcuda links, [`manifest`] edits a crate's Cargo.toml,
 //! [`diff`] shows the edits, [`summary`] counts once, [`render`] prints. Sources are listed, read
 //! and parsed by [`source`](crate::source), as `check` reads them (the same limits, the same
@@ -21,6 +22,7 @@ mod manifest;
 mod plan;
 mod render;
 mod replace;
+mod status;
 mod summary;
 mod verify;
 mod write;
@@ -39,6 +41,7 @@ use crate::source::read::{self, Content, Input};
 use crate::source::walk;
 use manifest::{Dependency, Manifest};
 use plan::{Plan, Status};
+use status::{Conversion, Items};
 use summary::Summary;
 use write::Edit;
 
@@ -288,30 +291,36 @@ pub(crate) fn run(options: &Options) -> Result<ExitCode, CliError> {
             Err(e) => bad.push(format!("{}: {e}", shown::path(&manifest_path))),
         }
     }
-    let mut files = Vec::new();
+    // Each source parsed once; planned and written once every source of the run is read, so
+    // that a status type is found in whichever file or crate of the run defines it.
+    let mut parsed = Vec::new();
+    let mut items = Vec::new();
     for input in &inputs {
         let name = input.name();
         let build_script = crates
             .iter()
             .any(|c| c.build_script.as_deref() == Some(name.as_path()));
-        let migrated = read::read(input).and_then(|content| match content {
-            Content::Source(text) => migrate(
-                name,
-                &text,
-                *input == Input::Stdin,
-                build_script,
-                options.entries,
-            ),
+        let read = read::read(input).and_then(|content| match content {
+            Content::Source(text) => read_source(name, text, *input == Input::Stdin, build_script),
             Content::Binary(_) => Err(format!(
                 "{}: a built binary: migrate reads Rust sources",
                 shown::path(&name)
             )),
         });
-        match migrated {
-            Ok(m) => files.push(m),
+        match read {
+            Ok((source, read)) => {
+                parsed.push(source);
+                items.push(read);
+            }
             Err(message) => bad.push(message),
         }
     }
+    let index = index(&parsed, &items, &crates);
+    let mut files: Vec<Migrated> = parsed
+        .into_iter()
+        .enumerate()
+        .map(|(i, source)| migrate(source, &status::Resolver::new(&index, i), options.entries))
+        .collect();
     let mut advice = Vec::new();
     // Each source's crate: the innermost crate folder holding it.
     let owner = |file: &Path| {
@@ -459,49 +468,171 @@ fn crate_files(
     Ok((files, stale))
 }
 
-/// Finds, plans and edits one source (parsed as `check` parses it); a build script's libcuda
-/// link lines are removed too.
-fn migrate(
+/// A source read and parsed: what it binds, and its build script's edits if it is one.
+struct Parsed {
     file: PathBuf,
-    source: &str,
+    source: String,
+    stdin: bool,
+    found: find::Found,
+    /// A build script's libcuda link lines removed, and those left.
+    script: Option<(Vec<Edit>, Vec<String>)>,
+}
+
+/// Parses one source (as `check` parses it) and finds what it binds and its type items.
+fn read_source(
+    file: PathBuf,
+    source: String,
     stdin: bool,
     build_script: bool,
-    entries: plan::Entries,
-) -> Result<Migrated, String> {
-    let (found, plans, mut edits, changes, left) = parse(&file, source, |ast, _| {
-        let found = find::find(source, ast);
-        let plans = plan::plans(&found, entries);
-        let mut edits = write::edits(source, &found, &plans);
-        let (unlinked, mut left) = write::unlinked(source, &found, &plans);
-        let mut changes = Vec::new();
-        let ready = plans.iter().filter(|p| p.status() == Status::Ready).count();
-        if ready > 0 {
-            changes.push(format!(
-                "declares {ready} binding{} through #[cuda_entry]",
-                if ready == 1 { "" } else { "s" }
-            ));
-        }
-        let mut removed = unlinked;
-        if build_script {
-            let (script, script_left) = link::build_script(source, ast);
-            edits.extend(script.iter().cloned());
-            removed.extend(script);
-            left.extend(script_left);
-        }
-        for edit in &removed {
-            let line = source[..edit.range.start].matches('\n').count() + 1;
-            let removed: Vec<&str> = source[edit.range.clone()].split_whitespace().collect();
-            changes.push(format!("removes line {line}: `{}`", removed.join(" ")));
-        }
-        (found, plans, edits, changes, left)
+) -> Result<(Parsed, Items), String> {
+    let text = &source;
+    let (found, items, script) = parse(&file, text, |ast, _| {
+        let found = find::find(text, ast);
+        let items = status::collect(&crate::source::text::Text::new(text), ast);
+        let script = build_script.then(|| link::build_script(text, ast));
+        (found, items, script)
     })?;
+    let parsed = Parsed {
+        file,
+        source,
+        stdin,
+        found,
+        script,
+    };
+    Ok((parsed, items))
+}
+
+/// The index of every source of the run: each in its crate's library (the file's module from
+/// its path under `src/`), or a crate of its own (a test, an example, a binary, a file given
+/// alone).
+fn index<'a>(parsed: &[Parsed], items: &'a [Items], crates: &[Crate]) -> status::Index<'a> {
+    let mut units: Vec<(PathBuf, Option<String>)> = Vec::new();
+    let mut unit = |key: PathBuf, name: Option<String>| match units.iter().position(|u| u.0 == key)
+    {
+        Some(i) => i,
+        None => {
+            units.push((key, name));
+            units.len() - 1
+        }
+    };
+    let mut sources = Vec::new();
+    for (p, items) in parsed.iter().zip(items) {
+        let owner = crates
+            .iter()
+            .filter(|c| p.file.starts_with(&c.dir))
+            .max_by_key(|c| c.dir.components().count());
+        let library = owner.and_then(|c| Some((c, module_in_library(&c.dir, &p.file)?)));
+        let (krate, module) = match library {
+            Some((c, module)) => (unit(c.dir.join("src"), c.manifest.lib_name()), module),
+            None => (unit(p.file.clone(), None), Vec::new()),
+        };
+        sources.push(status::Source {
+            name: shown::path(&p.file).to_string(),
+            items,
+            krate,
+            module,
+        });
+    }
+    status::Index::new(sources, units.into_iter().map(|(_, name)| name).collect())
+}
+
+/// The module of `file` in the library of the crate in `dir` (`src/a/b.rs` and `src/a/b/mod.rs`
+/// are `a::b`; `src/lib.rs`, or `src/main.rs` without one, the root); `None` for a file of
+/// another target.
+fn module_in_library(dir: &Path, file: &Path) -> Option<Vec<String>> {
+    let relative = file.strip_prefix(dir.join("src")).ok()?;
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let (last, folders) = parts.split_last()?;
+    let stem = last.strip_suffix(".rs")?;
+    if folders.first().is_some_and(|f| f == "bin") {
+        return None;
+    }
+    let mut module = folders.to_vec();
+    match stem {
+        "lib" if folders.is_empty() => {}
+        "main" if folders.is_empty() => {
+            if dir.join("src/lib.rs").is_file() {
+                return None;
+            }
+        }
+        "mod" => {}
+        _ => module.push(stem.to_owned()),
+    }
+    Some(module)
+}
+
+/// Plans and edits one source, its types read through `types`; a build script's libcuda link
+/// lines are removed too.
+fn migrate(p: Parsed, types: &status::Resolver<'_>, entries: plan::Entries) -> Migrated {
+    let Parsed {
+        file,
+        source,
+        stdin,
+        found,
+        script,
+    } = p;
+    let mut plans = plan::plans(&found, entries);
+    // A binding whose status is an enum with no variant for a code it does not list is refused;
+    // the types not seen into are said.
+    let mut unseen: Vec<(String, usize)> = Vec::new();
+    for plan in plans.iter_mut().filter(|p| p.status() == Status::Ready) {
+        let function = write::function(&found, &plan.origin);
+        let at = write::origin_at(&found, &plan.origin);
+        let (Some(ret), Some(at)) = (function.and_then(|f| f.ret.as_ref()), at) else {
+            continue;
+        };
+        match &*types.conversion(at, ret) {
+            Conversion::Refused(why) => plan.notes.push(plan::Note {
+                kind: plan::STATUS_REFUSED,
+                message: why.clone(),
+            }),
+            Conversion::Unseen => match unseen.iter_mut().find(|(ty, _)| ty == ret) {
+                Some((_, count)) => *count += 1,
+                None => unseen.push((ret.clone(), 1)),
+            },
+            _ => {}
+        }
+    }
+    let mut edits = write::edits(&source, &found, &plans, types);
+    let (unlinked, mut left) = write::unlinked(&source, &found, &plans);
+    let mut changes = Vec::new();
+    let ready = plans.iter().filter(|p| p.status() == Status::Ready).count();
+    if ready > 0 {
+        changes.push(format!(
+            "declares {ready} binding{} through #[cuda_entry]",
+            if ready == 1 { "" } else { "s" }
+        ));
+    }
+    for (ty, count) in &unseen {
+        changes.push(format!(
+            "converts the status of {count} binding{} to `{ty}` through \
+             `cuda_entry::FromDriver`: `{ty}` is not defined in the sources migrated, so the \
+             build must prove it holds every status (an enum cannot: migrate the crate defining \
+             it with this one)",
+            if *count == 1 { "" } else { "s" }
+        ));
+    }
+    let mut removed = unlinked;
+    if let Some((script, script_left)) = script {
+        edits.extend(script.iter().cloned());
+        removed.extend(script);
+        left.extend(script_left);
+    }
+    for edit in &removed {
+        let line = source[..edit.range.start].matches('\n').count() + 1;
+        let removed: Vec<&str> = source[edit.range.clone()].split_whitespace().collect();
+        changes.push(format!("removes line {line}: `{}`", removed.join(" ")));
+    }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     edits.dedup();
     let name = file.display().to_string();
-    Ok(Migrated {
-        diff: diff::unified(&name, source, &edits),
-        migrated: write::apply(source, &edits),
-        original: source.to_owned(),
+    Migrated {
+        diff: diff::unified(&name, &source, &edits),
+        migrated: write::apply(&source, &edits),
+        original: source,
         file,
         plans,
         found,
@@ -509,5 +640,5 @@ fn migrate(
         stdin,
         changes,
         left,
-    })
+    }
 }

@@ -9,9 +9,7 @@ use cuda_entry_table::{Typedef, export};
 use super::binding::Linked;
 use super::find::{Call, Found};
 use crate::decl::{function_name, snake_case};
-use crate::rust_type::{
-    callback_with_integers, passed_unproven, qualified, uninit, writes_unproven,
-};
+use crate::rust_type::{callback_with_integers, passed_unproven, qualified, uninit};
 use cuda_entry_table::rules::table_range;
 
 /// One binding and what it becomes.
@@ -54,6 +52,10 @@ pub(crate) struct Target {
     /// The declaration to use, attribute included, as text.
     pub(crate) declaration: String,
 }
+
+/// The kind of the note refusing a binding whose status type is an enum with no variant for a
+/// code it does not list ([`status`](super::status)).
+pub(crate) const STATUS_REFUSED: &str = "status_enum_without_unknown";
 
 /// What is said about a binding: a stable kind name and the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -304,11 +306,7 @@ fn call_plan(call: &Call, entries: Entries) -> Plan {
                 let ty = qualified(p.ty.spelling, &call.module);
                 // cudarc's structs and enums carry no proof that they hold every value the
                 // driver may write.
-                if writes_unproven(&p.ty) {
-                    uninit(&ty).unwrap_or(ty)
-                } else {
-                    ty
-                }
+                uninit(&p.ty, &ty).unwrap_or(ty)
             };
             format!("{name}: {ty}")
         })

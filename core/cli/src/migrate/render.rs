@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::Migrated;
 use super::binding::Linked;
-use super::plan::{Origin, Plan, Status};
+use super::plan::{Origin, Plan, STATUS_REFUSED, Status};
 use super::summary::Summary;
 use crate::shown::{self, shown};
 
@@ -25,22 +25,7 @@ pub(super) enum Mode {
 
 /// The function declared in Rust a plan is about, if it is one.
 pub(super) fn linked<'a>(m: &'a Migrated, plan: &Plan) -> Option<&'a Linked> {
-    match plan.origin {
-        Origin::Extern { block, function } => m
-            .found
-            .blocks
-            .get(block)
-            .and_then(|b| b.functions.get(function)),
-        Origin::Loaded { strukt, field } => m
-            .found
-            .loaded
-            .structs
-            .get(strukt)
-            .and_then(|s| s.fields.get(field))
-            .map(|f| &f.function),
-        Origin::Wrapper { index } => m.found.loaded.wrappers.get(index),
-        Origin::Cudarc { .. } => None,
-    }
+    super::write::function(&m.found, &plan.origin)
 }
 
 /// How a binding is named in the text: `` `cuMemAlloc_v2` in an `extern` block `` (with the
@@ -159,6 +144,10 @@ pub(super) fn text(
                     t.typedef,
                     match plan.origin {
                         Origin::Cudarc { .. } => "the call disagrees with that typedef",
+                        _ if plan.notes.iter().all(|n| n.kind == STATUS_REFUSED) => {
+                            "its status type cannot hold every status a driver returns (not \
+                             migrated)"
+                        }
                         _ => "its signature disagrees with that typedef (not migrated)",
                     }
                 ),

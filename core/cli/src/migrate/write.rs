@@ -6,7 +6,8 @@
 //! the old signature (`unsafe extern "C" fn cuMemAlloc_v2(...) -> CUresult`) calls it, so that
 //! calls and function pointers compile unchanged. The shim's body, which turns the entry's
 //! `Result` into the `CUresult` the old declaration returned, is built in one place:
-//! [`adapter`].
+//! [`adapter`]; the status becomes the binding's own type as [`status`](super::status) reads
+//! that type, through a helper written once per scope where it takes more than an `as`.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -15,10 +16,9 @@ use std::ops::Range;
 use super::binding::Linked;
 use super::find::Found;
 use super::plan::{Origin, Plan, STATUS_TYPE, Status};
+use super::status::{Conversion, EnumMatch, Resolver};
 use crate::decl::signature;
-use crate::rust_type::{
-    callback_with_integers, passed_unproven, qualified, uninit, writes_unproven,
-};
+use crate::rust_type::{callback_with_integers, passed_unproven, qualified, uninit};
 
 /// One replacement of a file's bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,9 +54,44 @@ fn ready<'a>(
         .collect()
 }
 
-/// The edits that migrate every ready function of `found`, in order, not overlapping.
-pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
+/// The function declared in Rust a binding of `found` is, if it is one.
+pub(crate) fn function<'a>(found: &'a Found, origin: &Origin) -> Option<&'a Linked> {
+    match origin {
+        Origin::Extern { block, function } => found
+            .blocks
+            .get(*block)
+            .and_then(|b| b.functions.get(*function)),
+        Origin::Loaded { strukt, field } => found
+            .loaded
+            .structs
+            .get(*strukt)
+            .and_then(|s| s.fields.get(*field))
+            .map(|f| &f.function),
+        Origin::Wrapper { index } => found.loaded.wrappers.get(*index),
+        Origin::Cudarc { .. } => None,
+    }
+}
+
+/// Where a binding's types are read from: its `extern` block, its struct, its wrapper.
+pub(crate) fn origin_at(found: &Found, origin: &Origin) -> Option<usize> {
+    match origin {
+        Origin::Extern { block, .. } => found.blocks.get(*block).map(|b| b.range.start),
+        Origin::Loaded { strukt, .. } => found.loaded.structs.get(*strukt).map(|s| s.start),
+        Origin::Wrapper { index } => found.loaded.wrappers.get(*index).map(|w| w.range.start),
+        Origin::Cudarc { .. } => None,
+    }
+}
+
+/// The edits that migrate every ready function of `found`, in order, not overlapping; the
+/// binding's types are read through `types`.
+pub(crate) fn edits(
+    source: &str,
+    found: &Found,
+    plans: &[Plan],
+    types: &Resolver<'_>,
+) -> Vec<Edit> {
     let mut taken = Names::new(found.idents.clone());
+    let mut helpers = Helpers::default();
     // The ready functions of each block, in one pass (not one pass per block).
     let mut ready_in: Vec<Vec<(&Linked, &Plan)>> = vec![Vec::new(); found.blocks.len()];
     for plan in plans.iter().filter(|p| p.status() == Status::Ready) {
@@ -81,7 +116,14 @@ pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
             extern_shims: true,
             replaced: "linked",
         };
-        let generated = generate(&group, &ready, &mut taken);
+        let mut context = Context {
+            types,
+            at: block.range.start,
+            scope: Scope::Of(types.scope(block.range.start)),
+            helpers: &mut helpers,
+            taken: &mut taken,
+        };
+        let generated = generate(&group, &ready, &mut context);
         if ready.len() == block.items {
             // Nothing else is declared there: the block goes, its `#[link]` with it.
             edits.push(Edit {
@@ -114,9 +156,16 @@ pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
             continue;
         }
         let module = super::loaded::module_name(&strukt.name, &mut taken.taken);
+        let mut context = Context {
+            types,
+            at: strukt.start,
+            scope: Scope::Entries(s),
+            helpers: &mut helpers,
+            taken: &mut taken,
+        };
         edits.push(Edit {
             range: strukt.start..strukt.start,
-            text: entries_module(strukt, &module, &ready, &mut taken),
+            text: entries_module(strukt, &module, &ready, &mut context),
         });
         for field in &strukt.fields {
             if !ready.iter().any(|(f, _)| std::ptr::eq(*f, &field.function)) {
@@ -149,9 +198,16 @@ pub(crate) fn edits(source: &str, found: &Found, plans: &[Plan]) -> Vec<Edit> {
             extern_shims: false,
             replaced: "loaded",
         };
+        let mut context = Context {
+            types,
+            at: wrapper.range.start,
+            scope: Scope::Of(types.scope(wrapper.range.start)),
+            helpers: &mut helpers,
+            taken: &mut taken,
+        };
         edits.push(Edit {
             range: wrapper.range.clone(),
-            text: generate(&group, &ready, &mut taken),
+            text: generate(&group, &ready, &mut context),
         });
     }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
@@ -222,7 +278,7 @@ fn entries_module(
     strukt: &super::loaded::LoadedStruct,
     module: &str,
     ready: &[(&Linked, &Plan)],
-    taken: &mut Names,
+    context: &mut Context<'_, '_>,
 ) -> String {
     let inner = format!("{}    ", strukt.indent);
     let group = Group {
@@ -241,7 +297,7 @@ fn entries_module(
         })
         .collect();
     let ready: Vec<(&Linked, &Plan)> = shims.iter().zip(ready.iter().map(|(_, p)| *p)).collect();
-    let generated = generate(&group, &ready, taken);
+    let generated = generate(&group, &ready, context);
     let i = &strukt.indent;
     format!(
         "/// The `#[cuda_entry]` declarations behind the functions of [`{name}`] (written by\n\
@@ -314,16 +370,189 @@ fn free_name(base: String, names: &mut Names) -> String {
     }
 }
 
+/// Where a helper is written: a scope of the file (its module, a block), or the module of a
+/// struct's entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Scope {
+    Of(usize),
+    Entries(usize),
+}
+
+/// A helper the shims of a scope call.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Helper {
+    /// The `match` of an enum (of the first of its definitions under exclusive `cfg`s).
+    Enum((usize, usize, String)),
+    /// The conversion bounded by `cuda_entry::FromDriver`.
+    FromDriver,
+}
+
+/// The helpers of each scope, each written once, with the first group that calls it.
+#[derive(Default)]
+struct Helpers {
+    names: HashMap<(Scope, Helper), String>,
+    /// What is named but not yet written, by scope.
+    pending: HashMap<Scope, String>,
+}
+
+/// What a group's shims are written with.
+struct Context<'t, 'h> {
+    types: &'h Resolver<'t>,
+    /// Where the group's types are read: its block, struct or wrapper.
+    at: usize,
+    scope: Scope,
+    helpers: &'h mut Helpers,
+    taken: &'h mut Names,
+}
+
+impl Context<'_, '_> {
+    /// The name of `helper` in this scope, its text (`text(name)`) to be written once.
+    fn helper(
+        &mut self,
+        helper: Helper,
+        base: String,
+        text: impl FnOnce(&str) -> String,
+    ) -> String {
+        let key = (self.scope, helper);
+        if let Some(name) = self.helpers.names.get(&key) {
+            return name.clone();
+        }
+        let name = free_name(base, self.taken);
+        self.helpers
+            .pending
+            .entry(self.scope)
+            .or_default()
+            .push_str(&text(&name));
+        self.helpers.names.insert(key, name.clone());
+        name
+    }
+
+    /// How a status `value` (an `i32`) becomes the binding's `ret`: the text before and after
+    /// it.
+    fn status_as(&mut self, ret: &str) -> (String, String) {
+        match &*self.types.conversion(self.at, ret) {
+            Conversion::Integer if ret.trim() == "i32" => (String::new(), String::new()),
+            Conversion::Integer => (String::new(), format!(" as {ret}")),
+            Conversion::Enum(matches) => {
+                let key = matches[0].key.clone();
+                let base = format!("{}_from_status", lower_words(&matches[0].name));
+                let name = self.helper(Helper::Enum(key), base, |name| {
+                    enum_helper(name, ret, matches)
+                });
+                (format!("{name}("), ")".to_owned())
+            }
+            Conversion::Newtype { braced: false } => (format!("{ret}("), " as _)".to_owned()),
+            Conversion::Newtype { braced: true } => (format!("{ret} {{ 0: "), " as _ }".to_owned()),
+            // Refused: the plan is not ready, no shim is written; were one, it would not build.
+            Conversion::Unseen | Conversion::Refused(_) => {
+                let name = self.helper(
+                    Helper::FromDriver,
+                    "status_from_driver".to_owned(),
+                    from_driver_helper,
+                );
+                (format!("{name}::<{ret}>("), ")".to_owned())
+            }
+        }
+    }
+
+    /// The argument passing the binding's status `name`, of type `ty`, as the crate's
+    /// `CUresult`.
+    fn status_argument(&mut self, name: &str, ty: &str) -> String {
+        match &*self.types.conversion(self.at, ty) {
+            // An enum's discriminant, an integer: an `as`.
+            Conversion::Integer | Conversion::Enum(_) | Conversion::Refused(_) => {
+                format!("{STATUS_TYPE}({name} as _)")
+            }
+            Conversion::Newtype { .. } => format!("{STATUS_TYPE}({name}.0 as _)"),
+            Conversion::Unseen => status_bytes(name, ty),
+        }
+    }
+}
+
+/// `name` in lower case, a `_` where a lower-case letter or digit meets an upper-case one:
+/// `cudaError_enum` is `cuda_error_enum`, `CUresult` `curesult`.
+fn lower_words(name: &str) -> String {
+    let mut out = String::new();
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if c.is_ascii_uppercase()
+            && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+        {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+        previous = Some(c);
+    }
+    out
+}
+
+/// The helper turning a status into the enum of `matches` (one, or one per exclusive `cfg`),
+/// named `ret` where it is written: a code the enum does not list becomes its unknown variant.
+fn enum_helper(name: &str, ret: &str, matches: &[EnumMatch]) -> String {
+    let mut out = String::new();
+    for m in matches {
+        let _ = writeln!(
+            out,
+            "\n/// The driver's status as `{ret}` (the enum `{}`): a code it does not list is\n\
+             /// `{}`, never a value the enum cannot hold.",
+            m.name, m.unknown
+        );
+        for cfg in &m.cfgs {
+            let _ = writeln!(out, "{cfg}");
+        }
+        let _ = writeln!(
+            out,
+            "#[allow(dead_code)]\nfn {name}(status: i32) -> {ret} {{\n    match status {{"
+        );
+        for (cfgs, value, variant) in &m.arms {
+            for cfg in cfgs {
+                let _ = writeln!(out, "        {cfg}");
+            }
+            let _ = match value {
+                Some(code) => writeln!(out, "        {code} => {ret}::{variant},"),
+                None => writeln!(
+                    out,
+                    "        code if code == {ret}::{variant} as i32 => {ret}::{variant},"
+                ),
+            };
+        }
+        let _ = writeln!(out, "        _ => {ret}::{},\n    }}\n}}", m.unknown);
+    }
+    out
+}
+
+/// The helper turning a status into a type `migrate` cannot see into: only a type proven to hold
+/// every 4-byte value compiles, never an enum.
+fn from_driver_helper(name: &str) -> String {
+    format!(
+        "\n/// The driver's status as `T`, a type `cuda-entry migrate` could not read: this compiles\n\
+         /// only for a `T` proven to hold every value (`cuda_entry::FromDriver`), never an enum.\n\
+         #[allow(dead_code)]\n\
+         fn {name}<T: ::cuda_entry::FromDriver>(status: i32) -> T {{\n    \
+             const {{ assert!(::core::mem::size_of::<T>() == 4, \"a CUresult is 4 bytes\") }};\n    \
+             // SAFETY: `T` is 4 bytes (asserted), and any 4 bytes are a `T` (`FromDriver`).\n    \
+             unsafe {{ ::core::ptr::from_ref(&status).cast::<T>().read_unaligned() }}\n\
+         }}\n"
+    )
+}
+
 /// The `#[cuda_entry]` block of `ready` and a shim for each, indented as `block` (the first line
-/// is not: it takes the block's place).
-fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) -> String {
+/// is not: it takes the block's place), and the helpers of the scope not yet written.
+fn generate(
+    block: &Group<'_>,
+    ready: &[(&Linked, &Plan)],
+    context: &mut Context<'_, '_>,
+) -> String {
     let mut out = String::new();
     out.push_str("#[::cuda_entry::cuda_entry]\n");
     let _ = writeln!(out, "unsafe extern \"{}\" {{", block.abi);
     let mut shims = String::new();
     for (f, plan) in ready {
         let Some(target) = &plan.target else { continue };
-        let entry = free_name(format!("{}_entry", f.name.trim_start_matches("r#")), taken);
+        let entry = free_name(
+            format!("{}_entry", f.name.trim_start_matches("r#")),
+            context.taken,
+        );
         let names: Vec<String> = f
             .params
             .iter()
@@ -357,8 +586,8 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
             {
                 return Some((callback, Passed::Transmuted));
             }
-            if writes_unproven(c) {
-                return uninit(ty).map(|ty| (ty, Passed::Cast));
+            if let Some(ty) = uninit(c, ty) {
+                return Some((ty, Passed::Cast));
             }
             // An enum or a record passed by value: its integer, the crate's record.
             passed_unproven(c, "::cuda_entry").map(|ty| (ty, Passed::Transmuted))
@@ -382,7 +611,7 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
             .enumerate()
             .map(|(i, (name, p))| {
                 if is_status(i) {
-                    return status_argument(name, &p.ty);
+                    return context.status_argument(name, &p.ty);
                 }
                 match proven(i, &p.ty) {
                     Some((_, Passed::Cast)) => format!("{name}.cast()"),
@@ -476,7 +705,8 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
             f.name
         );
         shims.push_str(&signature("", &head, &params, ret, " {"));
-        for line in adapter(&entry, &args, ret, f.safe, checked).lines() {
+        let into = context.status_as(ret);
+        for line in adapter(&entry, &args, f.safe, checked, &into).lines() {
             let _ = writeln!(shims, "    {line}");
         }
         shims.push_str("}\n");
@@ -484,6 +714,9 @@ fn generate(block: &Group<'_>, ready: &[(&Linked, &Plan)], taken: &mut Names) ->
     out.push('}');
     out.push('\n');
     out.push_str(&shims);
+    if let Some(helpers) = context.helpers.pending.remove(&context.scope) {
+        out.push_str(&helpers);
+    }
     let text = out.trim_end();
     let mut indented = String::new();
     for (i, line) in text.lines().enumerate() {
@@ -507,10 +740,11 @@ enum Passed {
     Transmuted,
 }
 
-/// The argument passing the binding's status `name` (of type `ty`, 4 bytes whatever it is: an
-/// integer, bindgen's enum) as the crate's `CUresult`: its `int`, read from its bytes. It is
-/// evaluated within the `unsafe` block of the entry's call ([`adapter`]).
-fn status_argument(name: &str, ty: &str) -> String {
+/// The argument passing the binding's status `name` of a type `migrate` cannot see into (`ty`,
+/// asserted 4 bytes: an integer, an enum) as the crate's `CUresult`: its `int`, read from its
+/// bytes, which any `i32` holds. It is evaluated within the `unsafe` block of the entry's call
+/// ([`adapter`]).
+fn status_bytes(name: &str, ty: &str) -> String {
     format!(
         "{{\n    \
              const {{ assert!(::core::mem::size_of::<{ty}>() == 4, \"a CUresult is 4 bytes\") }};\n    \
@@ -522,24 +756,24 @@ fn status_argument(name: &str, ty: &str) -> String {
 }
 
 /// The body of a shim: calls `entry` with `args` and gives back what the replaced declaration
-/// returned, `ret`. The one place that knows what an entry returns.
+/// returned. The one place that knows what an entry returns.
 ///
 /// An entry whose typedef returns `CUresult` is a checked call, `Result<(), cuda_entry::Error>`
 /// (`checked`): `Ok` is `CUDA_SUCCESS` (0); an `Err` is the driver's own status when the call
 /// returned one (`Error::driver_status`), else the entry could not be resolved (no driver, one
 /// older than the typedef, the symbol not served) and it becomes `CUDA_ERROR_NOT_FOUND` (500),
 /// what a driver answers for a function it does not have. Any other entry returns
-/// `Result<R, cuda_entry::Error>`, `R` the declared return type, whose `Ok` is passed on. `ret` is
-/// the user's `CUresult`, whatever it is (an integer, a newtype, bindgen's enum): the entry itself
-/// declares `cuda_entry::types::CUresult`, which holds every status; the shim asserts the user's
-/// type is 4 bytes and reads the status into it from an `i32` (no `transmute`, which rustc flags
-/// between integers), the contract the replaced declaration had.
+/// `Result<R, cuda_entry::Error>`, `R` the declared return type, whose `Ok` is passed on. The
+/// entry declares `cuda_entry::types::CUresult`, which holds every status; the status becomes
+/// the binding's own type as `into` writes it (`into.0`, the status, `into.1`: `status as
+/// CUresult`, `cuda_error_enum_from_status(status)`), never by reading its bytes into a type
+/// that may not hold them.
 pub(crate) fn adapter(
     entry: &str,
     args: &[String],
-    ret: &str,
     safe: bool,
     checked: bool,
+    into: &(String, String),
 ) -> String {
     let call = format!("{entry}({})", args.join(", "));
     let contract = if safe {
@@ -548,31 +782,22 @@ pub(crate) fn adapter(
         "the caller upholds the driver function's contract, as with the declaration this\n\
          // replaces"
     };
-    let status = |expression: &str| {
-        format!(
-            "{{\n        \
-                 let status: i32 = {expression};\n        \
-                 const {{ assert!(::core::mem::size_of::<{ret}>() == 4, \"a CUresult is 4 bytes\") }};\n        \
-                 // SAFETY: `{ret}`, the status type of the declaration this replaces, is 4\n        \
-                 // bytes (asserted); `status` is what that declaration returned for this call.\n        \
-                 unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read_unaligned() }}\n    \
-             }}"
-        )
-    };
+    let (before, after) = into;
     if checked {
-        // One conversion of the status, whichever way the call went: half the code per shim.
-        return format!(
-            "// SAFETY: {contract}.\n\
-             let status: i32 = match unsafe {{ {call} }} {{\n    \
+        let status = format!(
+            "match unsafe {{ {call} }} {{\n    \
                  ::core::result::Result::Ok(()) => 0,\n    \
                  // The driver's status; unresolved (`{entry}::pointer()` says why):\n    \
                  // CUDA_ERROR_NOT_FOUND, as for a missing function.\n    \
                  ::core::result::Result::Err(error) => error.driver_status().unwrap_or(500),\n\
-             }};\n\
-             const {{ assert!(::core::mem::size_of::<{ret}>() == 4, \"a CUresult is 4 bytes\") }};\n\
-             // SAFETY: `{ret}`, the status type of the declaration this replaces, is 4 bytes\n\
-             // (asserted); `status` is what that declaration returned for this call.\n\
-             unsafe {{ ::core::ptr::from_ref(&status).cast::<{ret}>().read_unaligned() }}\n"
+             }}"
+        );
+        // The binding's status is an `i32`: the status itself.
+        if before.is_empty() && after.is_empty() {
+            return format!("// SAFETY: {contract}.\n{status}\n");
+        }
+        return format!(
+            "// SAFETY: {contract}.\nlet status: i32 = {status};\n{before}status{after}\n"
         );
     }
     format!(
@@ -581,9 +806,8 @@ pub(crate) fn adapter(
              ::core::result::Result::Ok(returned) => returned,\n    \
              // Unresolved (`{entry}::pointer()` says why):\n    \
              // CUDA_ERROR_NOT_FOUND, as for a missing function.\n    \
-             ::core::result::Result::Err(_) => {},\n\
-         }}\n",
-        status("500")
+             ::core::result::Result::Err(_) => {before}500{after},\n\
+         }}\n"
     )
 }
 
@@ -598,6 +822,14 @@ mod tests {
         assert_eq!(&source[whole_lines(source, &f)], "    fn f();\n");
         let g = source.find("fn g").expect("g")..source.find("g();").expect(";") + 4;
         assert_eq!(&source[whole_lines(source, &g)], "fn g();");
+    }
+
+    #[test]
+    fn helpers_are_named_after_their_enum_in_snake_case() {
+        assert_eq!(lower_words("cudaError_enum"), "cuda_error_enum");
+        assert_eq!(lower_words("CUresult"), "curesult");
+        assert_eq!(lower_words("CUDA_ERROR"), "cuda_error");
+        assert_eq!(lower_words("Status2Code"), "status2_code");
     }
 
     #[test]
