@@ -18,9 +18,9 @@ pub use crate::error::Error;
 pub use crate::registry::Registered;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
-    CPointer, CPointerSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
+    CPointer, CPointerSlot, CSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
     NO_OTHERS, NumberClass, Passed, PassedFallback, PointeeShape, Probe, ProbeFallback, c_classes,
-    class_mismatch, layout, pointee, pointer, value,
+    class_mismatch, extent, layout, pointee, pointer, slot, value,
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback, callback_portable};
 pub use values::{

@@ -517,19 +517,25 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // Either level may be an array of elements of the C type's layout (`POINTEE`).
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
-            let shape = quote_spanned!(at.first=> (#p::Probe::<#pointee>::POINTEE, false));
+            let shape = quote_spanned!(at.first=>
+                (#p::Probe::<#pointee>::POINTEE, <#ty as #p::CPointer>::RAW, false));
             let args = quote!(#shape, #expect, __cuda_entry_typedefs);
             layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#pointee>), args));
         }
         if let Some(expected) = &a.second {
             let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
-            let shape = quote_spanned!(at.first=> (#p::Probe::<#second>::POINTEE, #void));
+            let shape = quote_spanned!(at.first=>
+                (#p::Probe::<#second>::POINTEE, <#pointee as #p::CPointerSlot>::RAW, #void));
             let expect = expect(&p, expected);
             let args = quote!(#shape, #expect, __cuda_entry_typedefs);
             layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#second>), args));
         }
     } else if a.pointer {
         body.extend(quote!(#p::pointer::<#ty>();));
+    }
+    if a.slot {
+        let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
+        body.extend(quote_spanned!(at.first=> #p::slot::<#pointee>();));
     }
     if let Some(message) = &a.writable {
         let read_only = quote_spanned!(at.first=> #p::AccessProbe::<#ty>::READ_ONLY);
@@ -570,6 +576,13 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
             (#p::Proven::<#second>::FROM_DRIVER, #p::ValueProbe::<#second>::INVALID));
         let args = quote!(#proven, #before, #after, __cuda_entry_typedefs);
         body.extend(at.call(quote_spanned!(at.first=> #p::valid), args));
+    }
+    if let Some((bytes, before, after)) = &a.extent {
+        let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
+        let bytes = *bytes as usize;
+        let raw = quote_spanned!(at.first=> <#ty as #p::CPointer>::RAW);
+        let args = quote!(#raw, #bytes, #before, #after, __cuda_entry_typedefs);
+        body.extend(at.call(quote_spanned!(at.first=> #p::extent::<#pointee>), args));
     }
     if let Some((before, after)) = &a.status {
         let found = quote_spanned!(at.first=> (#p::ClassProbe::<#ty>::CLASS, #p::ValueProbe::<#ty>::INVALID));

@@ -12,7 +12,7 @@ use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
-use super::seal::{CPointerMark, CPointerSlotMark, Seal};
+use super::seal::{CPointerMark, CPointerSlotMark, CSlotMark, Seal};
 use crate::by_value::{ByValue, Byte, Classes};
 
 /// A thin pointer to data, and the type it points to: what a C `T *` parameter may be declared
@@ -28,26 +28,23 @@ use crate::by_value::{ByValue, Byte, Classes};
 pub trait CPointer: Seal<CPointerMark> {
     /// The type pointed to.
     type Pointee;
+    /// Whether it is a raw pointer (`*mut T`, `*const T`, `NonNull<T>`, `Option<NonNull<T>>`),
+    /// which may reach beyond one `T`, rather than a reference, which claims exactly one `T`: only
+    /// a raw pointer to `c_void` leaves what it points to unchecked.
+    const RAW: bool;
 }
 
 macro_rules! c_pointer {
-    ($($pointer:ty),*) => {
+    ($raw:literal: $($pointer:ty),*) => {
         $(impl<'a, T> CPointer for $pointer {
             type Pointee = T;
+            const RAW: bool = $raw;
         }
         impl<'a, T> Seal<CPointerMark> for $pointer {})*
     };
 }
-c_pointer!(
-    *mut T,
-    *const T,
-    &'a T,
-    &'a mut T,
-    NonNull<T>,
-    Option<&'a T>,
-    Option<&'a mut T>,
-    Option<NonNull<T>>
-);
+c_pointer!(true: *mut T, *const T, NonNull<T>, Option<NonNull<T>>);
+c_pointer!(false: &'a T, &'a mut T, Option<&'a T>, Option<&'a mut T>);
 
 /// What a C `T **` parameter's pointee may be: a pointer (whose pointee is checked in turn), or
 /// `c_void`, which leaves it unchecked.
@@ -60,15 +57,19 @@ c_pointer!(
 pub trait CPointerSlot: Seal<CPointerSlotMark> {
     /// What the pointee points to.
     type Pointee;
+    /// Whether the pointer is raw ([`CPointer::RAW`]).
+    const RAW: bool;
 }
 
 impl<P: CPointer> CPointerSlot for P {
     type Pointee = P::Pointee;
+    const RAW: bool = P::RAW;
 }
 impl<P: CPointer> Seal<CPointerSlotMark> for P {}
 
 impl CPointerSlot for c_void {
     type Pointee = c_void;
+    const RAW: bool = true;
 }
 impl Seal<CPointerSlotMark> for c_void {}
 
@@ -76,6 +77,7 @@ impl Seal<CPointerSlotMark> for c_void {}
 /// `void **pp`), `&mut MaybeUninit<*const c_char>`; what it points to is checked as the pointer's.
 impl<P: CPointer> CPointerSlot for MaybeUninit<P> {
     type Pointee = P::Pointee;
+    const RAW: bool = P::RAW;
 }
 impl<P: CPointer> Seal<CPointerSlotMark> for MaybeUninit<P> {}
 
@@ -83,8 +85,45 @@ impl<P: CPointer> Seal<CPointerSlotMark> for MaybeUninit<P> {}
 /// checked as one pointer's.
 impl<P: CPointer, const N: usize> CPointerSlot for [P; N] {
     type Pointee = P::Pointee;
+    const RAW: bool = P::RAW;
 }
 impl<P: CPointer, const N: usize> Seal<CPointerSlotMark> for [P; N] {}
+
+/// What the `void *` a C `void **` points to may be declared as, where nothing below it is
+/// checked: a pointer ([`CPointerSlot`]: a data pointer, `c_void`, a `MaybeUninit` or an array
+/// of pointers), or an `Option` of a function pointer of the C or system ABI (`cuGetProcAddress`
+/// stores a function's address there). Not an integer or a struct of a pointer's size.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a pointer, but the C parameter points to a pointer",
+    label = "the C type has `**` here",
+    note = "declare a pointer to a pointer (`*mut *mut c_void`), an `Option` of a function \
+            pointer where the driver stores a function's address, or `*mut c_void` to leave the \
+            pointee unchecked"
+)]
+pub trait CSlot: Seal<CSlotMark> {}
+
+impl<P: CPointerSlot> Seal<CSlotMark> for P {}
+impl<P: CPointerSlot> CSlot for P {}
+
+macro_rules! function_slots {
+    ($(($($arg:ident),*)),*) => {
+        $(
+            function_slots!(@one Option<extern "C" fn($($arg),*) -> R>; $($arg),*);
+            function_slots!(@one Option<unsafe extern "C" fn($($arg),*) -> R>; $($arg),*);
+            function_slots!(@one Option<extern "system" fn($($arg),*) -> R>; $($arg),*);
+            function_slots!(@one Option<unsafe extern "system" fn($($arg),*) -> R>; $($arg),*);
+        )*
+    };
+    (@one $t:ty; $($arg:ident),*) => {
+        impl<R, $($arg),*> Seal<CSlotMark> for $t {}
+        impl<R, $($arg),*> CSlot for $t {}
+    };
+}
+every_arity!(function_slots);
+
+/// Nothing: a call type-checks only when `S` may stand where C has the `void *` of a `void **`
+/// ([`CSlot`]).
+pub const fn slot<S: CSlot>() {}
 
 /// The class of a type as the C calling convention sees it, where the compiler knows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -407,17 +446,52 @@ impl<E, const N: usize> Probe<[E; N]> {
 
 /// Fails compilation with the message when `T`, what a declared pointer points to (`shape`:
 /// `Probe::<T>::POINTEE`), has neither the expected layout nor is an array of elements of it,
-/// unless it is `c_void` or `above` (a `c_void` stands above it). `#[track_caller]` as
-/// [`layout`].
+/// unless a raw pointer (`raw`: [`CPointer::RAW`]) points to `c_void` or `above` (a `c_void`
+/// stands above it). A reference to `c_void` claims one byte where the driver reaches the C
+/// type's: refused. `#[track_caller]` as [`layout`].
 #[track_caller]
-pub const fn pointee<T>((shape, above): (PointeeShape, bool), expect: Expect<'_>, typedefs: &str) {
+pub const fn pointee<T>(
+    (shape, raw, above): (PointeeShape, bool, bool),
+    expect: Expect<'_>,
+    typedefs: &str,
+) {
+    if above || (shape.void && raw) {
+        return;
+    }
+    if shape.void {
+        let message = Message::text(expect.before)
+            .then(REFERENCE_TO_VOID)
+            .then(typedefs);
+        panic!("{}", message.as_str());
+    }
     let found = Layout::of::<T>();
     let array = match shape.element {
         Some(element) => expect.accepts(element),
         None => false,
     };
-    if !shape.void && !above && !array && !expect.accepts(found) {
+    if !array && !expect.accepts(found) {
         layout_failed(found, expect, typedefs);
+    }
+}
+
+/// The words after "points to" for a reference to `c_void`.
+const REFERENCE_TO_VOID: &str = "`c_void` through a reference, which claims one byte where the \
+    driver reaches the whole C type: declare a raw pointer (`*mut c_void`, `*const c_void`) to \
+    leave what it points to unchecked";
+
+/// Fails compilation with the message when a reference (not `raw`, [`CPointer::RAW`]) points to
+/// `T` of fewer than `bytes`, where the driver reaches a documented number of elements
+/// (`char *luid`: 8 bytes; `float *pBorderColor`: 4 floats): a reference claims only its own
+/// `T`. A raw pointer's extent is the caller's to give. `#[track_caller]` as [`layout`].
+#[track_caller]
+pub const fn extent<T>(raw: bool, bytes: usize, before: &str, after: &str, typedefs: &str) {
+    let found = Layout::of::<T>();
+    if !raw && found.size < bytes {
+        let message = Message::text(before)
+            .then_number(found.size)
+            .then(after)
+            .then(typedefs);
+        panic!("{}", message.as_str());
     }
 }
 

@@ -28,3 +28,6 @@ pub struct InteriorMutableMark;
 /// The seal of [`InvalidValues`](super::InvalidValues).
 #[derive(Debug)]
 pub struct InvalidValuesMark;
+/// The seal of [`CSlot`](super::CSlot).
+#[derive(Debug)]
+pub struct CSlotMark;

@@ -241,6 +241,41 @@ pub static DOCUMENTED: &[(&str, &str, Access, &str)] = &[
     ),
 ];
 
+/// The parameters through which the driver reaches a fixed number of elements, whatever the
+/// caller passes: (symbol, parameter name, elements, why). A reference there must cover them all
+/// (a reference claims only its own bytes); a raw pointer's extent is the caller's to give, as
+/// for every pointer whose count is an argument (`cuMemcpyDtoH`'s `ByteCount`).
+pub static EXTENTS: &[(&str, &str, u32, &str)] = &[
+    (
+        "cuDeviceGetLuid",
+        "luid",
+        8,
+        "the LUID is 8 bytes (cuDeviceGetLuid's documentation)",
+    ),
+    (
+        "cuTexRefGetBorderColor",
+        "pBorderColor",
+        4,
+        "a border colour is 4 floats (RGBA)",
+    ),
+    (
+        "cuTexRefSetBorderColor",
+        "pBorderColor",
+        4,
+        "a border colour is 4 floats (RGBA)",
+    ),
+];
+
+/// How many elements of its pointee the driver reaches through parameter `index` of `typedef`,
+/// where the documentation fixes it ([`EXTENTS`]).
+pub fn extent(typedef: &Typedef, index: usize) -> Option<u32> {
+    let name = typedef.params.get(index)?.name;
+    EXTENTS
+        .iter()
+        .find(|(s, n, ..)| *s == typedef.symbol && *n == name)
+        .map(|(_, _, count, _)| *count)
+}
+
 fn documented(symbol: &str, name: &str) -> Option<Access> {
     DOCUMENTED
         .iter()
@@ -279,6 +314,24 @@ mod tests {
             of("cuStreamGetCaptureInfo", 12030, 4),
             access(Use::Written, Use::Filled)
         );
+    }
+
+    #[test]
+    fn fixed_extents_are_facts_of_existing_pointers() {
+        for (symbol, name, count, _) in EXTENTS {
+            let found = TYPEDEFS.iter().any(|t| {
+                t.symbol == *symbol
+                    && t.params.iter().any(|p| {
+                        p.name == *name
+                            && data_pointer(&p.ty)
+                            && p.ty.pointee.is_some_and(|q| q.is_complete())
+                    })
+            });
+            assert!(found && *count > 1, "{symbol} `{name}`");
+        }
+        let luid = find("cuDeviceGetLuid", 10000, false).expect("a typedef");
+        assert_eq!(extent(luid, 0), Some(8));
+        assert_eq!(extent(luid, 1), None);
     }
 
     #[test]

@@ -22,7 +22,7 @@ mod request;
 pub mod rules;
 mod version;
 
-pub use access::{Access, DOCUMENTED, Use};
+pub use access::{Access, DOCUMENTED, EXTENTS, Use, extent};
 pub use ctype::{
     BY_VALUE_RECORDS, ByteClass, ByteRun, Callback, Class, Layout, Passing, class_words,
     value_words,

@@ -6,12 +6,12 @@ use syn::Type;
 
 use super::callback::{CallbackAssertion, Value, Words, value_words};
 use super::headers::Toolkits;
-use super::judge::{Left, everything, judge, pointee, second};
+use super::judge::{Left, data_pointer, everything, judge, pointee, second};
 use super::layout::{read, type_text};
 use super::signature::typedefs_note;
 use super::site::{Level, Site, by_value, c_param, elsewhere, is_unit, of_pointee, of_second};
 use super::validate::Checked;
-use crate::{Access, CType, Class, Passing, Typedef};
+use crate::{Access, CType, Class, Passing, Typedef, extent};
 
 /// A `const` assertion of what the tokens of a declared type leave open, for the expansion to
 /// write: the compiler knows the type, the macro only its tokens. Each message is complete but for
@@ -47,6 +47,12 @@ pub struct Assertion<'a> {
     /// or fills memory of its own): that type must have no invalid values either, unless the
     /// first level is `c_void`; the message before and after the words.
     pub second_valid: Option<(String, String)>,
+    /// It is a C `void **` (nothing below the `void *` is checked): what it points to must still
+    /// be a pointer, or an `Option` of a function pointer (`cuda_entry::__private::CSlot`).
+    pub slot: bool,
+    /// The driver reaches a documented number of its pointee's elements (`char *luid`, 8): a
+    /// reference must cover them (the bytes, the message before and after the size found).
+    pub extent: Option<(u32, String, String)>,
     /// It is the status the driver returns: it must hold every `int` (a primitive integer or
     /// `cuda_entry::types::CUresult`); the message before and after the words.
     pub status: Option<(String, String)>,
@@ -66,6 +72,8 @@ impl std::fmt::Debug for Assertion<'_> {
             .field("second_writable", &self.second_writable)
             .field("valid", &self.valid)
             .field("second_valid", &self.second_valid)
+            .field("slot", &self.slot)
+            .field("extent", &self.extent)
             .field("status", &self.status)
             .finish()
     }
@@ -132,7 +140,11 @@ impl Checked<'_> {
                 let place = format!("parameter {} `{}`", i + 1, p.name);
                 let elsewhere = elsewhere(typedef, decl, Some(i));
                 let c = (&c.ty, Access::of(typedef, i), &elsewhere[..]);
-                out.extend(assertion(&site, place, left, c, &p.ty));
+                let extent = extent(typedef, i).map(|count| site.extent(&c.0, count));
+                out.extend(assertion(&site, place, left, c, &p.ty).map(|mut a| {
+                    a.extent = extent;
+                    a
+                }));
             }
         }
         if typedef.ret.size != 0
@@ -169,6 +181,8 @@ impl Checked<'_> {
             second_writable: None,
             valid: None,
             second_valid: None,
+            slot: false,
+            extent: None,
             status: None,
         };
         if self.returns_status() {
@@ -333,6 +347,8 @@ fn assertion<'a>(
             .then(|| site.read_only_second()),
         valid: written.then(|| site.invalid_pointee(c)),
         second_valid: access.produces_second().then(|| site.invalid_second(c)),
+        slot: left.pointee && second(c).is_none() && pointee(c).is_some_and(data_pointer),
+        extent: None,
         status: status.then(|| site.invalid_status()),
     })
 }

@@ -167,6 +167,10 @@ fn judge_pointee(c: &CType, p: &Read, left: &mut Left, within: Toolkits) -> Resu
         None => left.pointee = true,
     }
     let Some(c_second) = second(c) else {
+        // A `void **`: what it points to is a pointer, or a function's address; never a number.
+        if data_pointer(c_pointee) && matches!(p, Read::Number { .. } | Read::Aggregate { .. }) {
+            return Err(Wrong::PointeeNotAPointer);
+        }
         return Ok(());
     };
     let Read::Pointer(pp) = p else {

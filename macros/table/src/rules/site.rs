@@ -130,6 +130,25 @@ impl Site {
         )
     }
 
+    /// A reference covering fewer than the `count` elements the driver reaches through the
+    /// pointer: the bytes, and the text before and after the size found.
+    pub(crate) fn extent(&self, c: &CType, count: u32) -> (u32, String, String) {
+        let element = c.pointee.map_or(0, |p| p.size);
+        let bytes = element * count;
+        (
+            bytes,
+            format!(
+                "{} is `{}`, through which the driver reaches {count} elements ({bytes} bytes), \
+                 but `{}` is a reference to ",
+                self.position, self.c, self.rust
+            ),
+            format!(
+                " bytes, and claims no more: point to an array of {count} (`&mut [T; {count}]`), \
+                 or declare a raw pointer"
+            ),
+        )
+    }
+
     /// The return type of an `unverified` declaration that returns a value other than a status:
     /// the text before and after the words naming a kind of type with invalid values.
     pub(crate) fn invalid_return(&self) -> (String, String) {
