@@ -6,10 +6,11 @@
 //! (`matrix/positions.rs`), in `matrix/oracle.rs`. Every cell where they differ is a bug (a false
 //! accept: soundness; a false refusal: usability), unless `matrix/exceptions.rs` documents why.
 //!
-//! - `matrix` (ignored by default, a few minutes): the cells expected to compile in one crate,
-//!   the others in a second, both checked with `cargo check`; each error is mapped to the cell
-//!   whose lines hold it. Run it with `cargo test --test matrix -- --ignored --exact matrix`.
-//! - `miri` (ignored by default, needs `cargo +nightly miri`): every cell the macro accepts
+//! - `matrix` (about a minute warm): the cells expected to compile in one crate, the others in
+//!   a second, both checked with `cargo check`; each error is mapped to the cell whose lines
+//!   hold it. It prints the cell counts.
+//! - `miri` (run by the Miri stage of tests/run-all.sh, not by a plain `cargo test`: it needs
+//!   `cargo +nightly miri` and minutes): every cell the macro accepts
 //!   where the driver writes, called through its own `Pfn` on a hostile stand-in driver that
 //!   writes adversarial bytes, each value then read as its declared type under Miri: no
 //!   undefined behaviour expected; a hand-written broken cell must show some (the harness can
@@ -238,7 +239,6 @@ pub(crate) fn report(rows: &[Row], seconds: f64) -> (String, usize) {
 }
 
 #[test]
-#[ignore = "builds some thousands of declarations (minutes): `cargo test --test matrix -- --ignored --exact matrix`"]
 fn matrix() {
     let began = Instant::now();
     let mut log = String::new();
@@ -257,7 +257,8 @@ fn matrix() {
 }
 
 #[test]
-#[ignore = "runs Miri (`cargo +nightly miri`): `cargo test --test matrix -- --ignored --exact miri`"]
+#[ignore = "Miri's stage of tests/run-all.sh runs it (minutes, `cargo +nightly miri`): \
+            `cargo test --test matrix -- --ignored --exact miri`"]
 fn miri() {
     miri::run();
 }

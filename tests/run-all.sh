@@ -207,7 +207,12 @@ loom_check() {
 # Miri over the FFI-free core, libFuzzer smoke runs of the macro's parser and validator and of
 # `cuda-entry check`'s readers (core/cli/fuzz: the binary and manifest reader, the source
 # scanner); the long runs are noted in docs/reliability.md.
-miri_check() { cargo +nightly miri test -p cuda-entry --lib; }
+miri_check() {
+  cargo +nightly miri test -p cuda-entry --lib
+  # The matrix's hostile stand-in driver: every accepted cell the driver writes, read as its
+  # declared type under Miri (tests/matrix.rs; docs/soundness.md).
+  cargo test --test matrix -- --ignored --exact miri --nocapture
+}
 fuzz_smoke() {
   macros/fuzz/smoke.sh
   core/cli/fuzz/smoke.sh
