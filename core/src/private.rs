@@ -19,13 +19,13 @@ pub use crate::registry::Registered;
 pub use crate::request::{Resolver, Stream};
 pub use abi::{
     CPointer, CPointerSlot, CSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
-    NO_OTHERS, NumberClass, Passed, PassedFallback, PointeeShape, Probe, ProbeFallback, c_classes,
-    class_mismatch, extent, layout, pointee, pointer, slot, value,
+    NO_OTHERS, NumberClass, Passed, PassedFallback, Pointee, PointeeShape, Probe, ProbeFallback,
+    c_classes, class_mismatch, extent, layout, pointee, pointer, slot, value,
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback, callback_portable};
 pub use values::{
     AccessFallback, AccessProbe, InteriorMutable, InvalidValues, Produced, Proven, ProvenFallback,
-    ValueFallback, ValueProbe, WriteThrough, status, valid, writable,
+    ValueFallback, ValueProbe, WriteThrough, second_level, status, valid, writable,
 };
 /// The probes' fallback traits, brought into scope by one glob import per declaration.
 pub mod fallbacks {

@@ -572,8 +572,11 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // slot is `c_void`).
         let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
         let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
-        let proven = quote_spanned!(at.first=>
-            (#p::Proven::<#second>::FROM_DRIVER, #p::ValueProbe::<#second>::INVALID));
+        let proven = quote_spanned!(at.first=> #p::second_level(
+            <#pointee as #p::CPointerSlot>::RAW,
+            #p::Probe::<#second>::VOID,
+            (#p::Proven::<#second>::FROM_DRIVER, #p::ValueProbe::<#second>::INVALID),
+        ));
         let args = quote!(#proven, #before, #after, __cuda_entry_typedefs);
         body.extend(at.call(quote_spanned!(at.first=> #p::valid), args));
     }

@@ -93,14 +93,14 @@ fn wide_or_atomic(ty: &Ty) -> bool {
 pub(crate) fn all() -> Vec<Exception> {
     vec![
         Exception {
-            positions: &["p2_void", "p3_void", "p6_data", "p7_params"],
+            positions: &["p2_void", "p3_void", "p7_params"],
             matches: reference_to_void,
             macro_accepts: true,
             why: "where C has `void *`, how many bytes the driver reaches is the call's \
-                  (`ByteCount`, the attribute asked of `cuPointerGetAttributes`), as for a raw \
-                  pointer or a `&mut u8`: a reference to `c_void` is the caller's contract there; \
-                  where the C pointee is a type, its size is known and the macro refuses the \
-                  reference (docs/soundness.md, the trust boundary)",
+                  (`ByteCount`; what a kernel parameter points to), as for a raw pointer or a \
+                  `&mut u8`: a reference to `c_void` is the caller's contract there; where the C \
+                  pointee is a type, its size is known, and where the driver stores a value \
+                  through `data[i]`, the macro refuses the reference (docs/soundness.md)",
         },
         Exception {
             positions: &["p7_params"],

@@ -19,6 +19,21 @@ use serde_json::Value;
 /// evaluates. The command accepts these declarations; the build rejects them.
 const RUSTC_ERRORS: &[(&str, &str)] = &[
     (
+        "reference-to-void",
+        "that a reference (not a raw pointer) points to `c_void`: the expansion's `const` \
+         assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "reference-shorter-than-extent",
+        "the size of what a reference points to against the extent the driver reaches: the \
+         expansion's `const` assertion (E0080), evaluated by rustc",
+    ),
+    (
+        "integer-in-pointer-slot",
+        "that what a `void **` points to is a pointer, behind an alias: the expansion's `CSlot` \
+         bound (E0277), checked by rustc",
+    ),
+    (
         "forged-proof",
         "an impl of a sealed helper trait, no declaration: rustc's unsatisfied seal (E0277)",
     ),

@@ -12,7 +12,7 @@ use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
-use super::seal::{CPointerMark, CPointerSlotMark, CSlotMark, Seal};
+use super::seal::{CPointerMark, CPointerSlotMark, CSlotMark, PointeeMark, Seal};
 use crate::by_value::{ByValue, Byte, Classes};
 
 /// A thin pointer to data, and the type it points to: what a C `T *` parameter may be declared
@@ -176,11 +176,6 @@ impl<T: ?Sized> ProbeFallback for Probe<T> {}
 impl Probe<c_void> {
     /// `c_void`: the pointee of an explicitly unchecked pointer.
     pub const VOID: bool = true;
-    /// `c_void`: unchecked.
-    pub const POINTEE: PointeeShape = PointeeShape {
-        void: true,
-        element: None,
-    };
 }
 
 /// `ClassProbe::<T>::CLASS`: `T`'s [`NumberClass`], as [`Probe`] answers (with
@@ -432,9 +427,25 @@ impl PointeeShape {
     };
 }
 
-impl<E, const N: usize> Probe<[E; N]> {
-    /// An array: its element's layout, for an array of at least one.
-    pub const POINTEE: PointeeShape = PointeeShape {
+/// The pointees [`PointeeShape`] tells apart: `c_void` and arrays. One inherent impl of
+/// [`Probe`], bounded by this trait, answers for both: a type the compiler could not resolve then
+/// meets one candidate, not several.
+pub trait Pointee: Seal<PointeeMark> {
+    /// What it is as a pointee.
+    const SHAPE: PointeeShape;
+}
+
+impl Seal<PointeeMark> for c_void {}
+impl Pointee for c_void {
+    const SHAPE: PointeeShape = PointeeShape {
+        void: true,
+        element: None,
+    };
+}
+
+impl<E, const N: usize> Seal<PointeeMark> for [E; N] {}
+impl<E, const N: usize> Pointee for [E; N] {
+    const SHAPE: PointeeShape = PointeeShape {
         void: false,
         element: if N == 0 {
             None
@@ -442,6 +453,11 @@ impl<E, const N: usize> Probe<[E; N]> {
             Some(Layout::of::<E>())
         },
     };
+}
+
+impl<T: ?Sized + Pointee> Probe<T> {
+    /// What `T` is as a pointee: `c_void`, or an array of at least one.
+    pub const POINTEE: PointeeShape = T::SHAPE;
 }
 
 /// Fails compilation with the message when `T`, what a declared pointer points to (`shape`:

@@ -31,3 +31,6 @@ pub struct InvalidValuesMark;
 /// The seal of [`CSlot`](super::CSlot).
 #[derive(Debug)]
 pub struct CSlotMark;
+/// The seal of [`Pointee`](super::Pointee).
+#[derive(Debug)]
+pub struct PointeeMark;

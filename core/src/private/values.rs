@@ -210,6 +210,21 @@ impl<T: ?Sized + Produced> Proven<T> {
     pub const FROM_DRIVER: bool = true;
 }
 
+/// What is said of the second level of a `T **` where the driver stores or fills values there:
+/// `answer` (`Proven` and `ValueProbe` of what the first level points to), but a reference to
+/// `c_void` (not `raw`, `void`) is refused: it claims one byte where the driver stores a value.
+pub const fn second_level(
+    raw: bool,
+    void: bool,
+    answer: (bool, &'static str),
+) -> (bool, &'static str) {
+    if void && !raw {
+        (false, value_words::VOID_REFERENCE)
+    } else {
+        answer
+    }
+}
+
 /// Fails compilation unless `proven` ([`Proven`]; `c_void`, unchecked, is): the message is
 /// `before`, the words naming the type's kind where it is one with known invalid values
 /// (`invalid`, [`ValueProbe`]: `bool`, `char`, `NonZero`, references, `NonNull`, function

@@ -172,6 +172,10 @@ pub mod value_words {
          (an enum, or a struct, array or wrapper holding a type with invalid values; a struct of \
          yours proves it with `#[derive(cuda_entry::FromDriver)]`, and `MaybeUninit<T>` leaves \
          the check to you)";
+    /// A reference to `c_void` where the driver stores a value of the size of its choosing.
+    pub const VOID_REFERENCE: &str = "`c_void` through a reference, which claims one byte where \
+         the driver stores a whole value (declare a raw pointer, `*mut c_void`, to leave it \
+         unchecked)";
     /// `bool`.
     pub const BOOL: &str = "a `bool`, for which only 0 and 1 are valid";
     /// `char`.
