@@ -140,7 +140,7 @@ impl Checked<'_> {
                 let place = format!("parameter {} `{}`", i + 1, p.name);
                 let elsewhere = elsewhere(typedef, decl, Some(i));
                 let c = (&c.ty, Access::of(typedef, i), &elsewhere[..]);
-                let extent = extent(typedef, i).map(|count| site.extent(&c.0, count));
+                let extent = extent(typedef, i).map(|count| site.extent(c.0, count));
                 out.extend(assertion(&site, place, left, c, &p.ty).map(|mut a| {
                     a.extent = extent;
                     a
