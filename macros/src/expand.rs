@@ -487,6 +487,21 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
     let at = At::of(ty);
     // Every path at the type, so that a failure points at it.
     let p = private_at(at.first);
+    // Whether the pointer is raw (`CPointer::RAW`): said by its syntax where it is written out
+    // (`*mut T` and `&T` cannot be shadowed), asked of the compiler otherwise (`NonNull<T>`, an
+    // alias); a constant costs the compiler less than a projection.
+    let raw = || {
+        raw_by_syntax(ty).map_or_else(
+            || quote_spanned!(at.first=> <#ty as #p::CPointer>::RAW),
+            |raw| quote!(#raw),
+        )
+    };
+    let raw_slot = || {
+        pointee_type(ty).and_then(raw_by_syntax).map_or_else(
+            || quote_spanned!(at.first=> <<#ty as #p::CPointer>::Pointee as #p::CPointerSlot>::RAW),
+            |raw| quote!(#raw),
+        )
+    };
     // What depends on the width of a pointer (layouts and classes), and what does not.
     let mut layouts = TokenStream::new();
     let mut body = TokenStream::new();
@@ -517,15 +532,17 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // Either level may be an array of elements of the C type's layout (`POINTEE`).
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
+            let raw_pointer = raw();
             let shape = quote_spanned!(at.first=>
-                (#p::Probe::<#pointee>::POINTEE, <#ty as #p::CPointer>::RAW, false));
+                (#p::Probe::<#pointee>::POINTEE, #raw_pointer, false));
             let args = quote!(#shape, #expect, __cuda_entry_typedefs);
             layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#pointee>), args));
         }
         if let Some(expected) = &a.second {
             let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
+            let raw_second = raw_slot();
             let shape = quote_spanned!(at.first=>
-                (#p::Probe::<#second>::POINTEE, <#pointee as #p::CPointerSlot>::RAW, #void));
+                (#p::Probe::<#second>::POINTEE, #raw_second, #void));
             let expect = expect(&p, expected);
             let args = quote!(#shape, #expect, __cuda_entry_typedefs);
             layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#second>), args));
@@ -572,8 +589,9 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // slot is `c_void`).
         let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
         let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);
+        let raw_second = raw_slot();
         let proven = quote_spanned!(at.first=> #p::second_level(
-            <#pointee as #p::CPointerSlot>::RAW,
+            #raw_second,
             #p::Probe::<#second>::VOID,
             (#p::Proven::<#second>::FROM_DRIVER, #p::ValueProbe::<#second>::INVALID),
         ));
@@ -583,7 +601,7 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
     if let Some((bytes, before, after)) = &a.extent {
         let pointee = quote_spanned!(at.first=> <#ty as #p::CPointer>::Pointee);
         let bytes = *bytes as usize;
-        let raw = quote_spanned!(at.first=> <#ty as #p::CPointer>::RAW);
+        let raw = raw();
         let args = quote!(#raw, #bytes, #before, #after, __cuda_entry_typedefs);
         body.extend(at.call(quote_spanned!(at.first=> #p::extent::<#pointee>), args));
     }
@@ -609,6 +627,29 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
             #layouts
             #body
         }
+    }
+}
+
+/// `Some(true)` for a raw pointer written out (`*mut T`, `*const T`), `Some(false)` for a
+/// reference (`&T`, `&mut T`), `None` where only the compiler can tell.
+fn raw_by_syntax(ty: &Type) -> Option<bool> {
+    match ty {
+        Type::Paren(p) => raw_by_syntax(&p.elem),
+        Type::Group(g) => raw_by_syntax(&g.elem),
+        Type::Ptr(_) => Some(true),
+        Type::Reference(_) => Some(false),
+        _ => None,
+    }
+}
+
+/// What a pointer written out points to (`T` of `*mut T` or `&T`).
+fn pointee_type(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Paren(p) => pointee_type(&p.elem),
+        Type::Group(g) => pointee_type(&g.elem),
+        Type::Ptr(p) => Some(&p.elem),
+        Type::Reference(r) => Some(&r.elem),
+        _ => None,
     }
 }
 
