@@ -20,7 +20,7 @@ pub use crate::request::{Resolver, Stream};
 pub use abi::{
     CPointer, CPointerSlot, CSlot, ClassFallback, ClassProbe, Expect, Layout, Message, NO_LAYOUTS,
     NO_OTHERS, NumberClass, Passed, PassedFallback, Pointee, PointeeShape, Probe, ProbeFallback,
-    c_classes, class_mismatch, extent, layout, pointee, pointer, slot, value,
+    c_classes, class_mismatch, extent, layout, pointee, pointer, raw_pointee, slot, value,
 };
 pub use callback::{CCallback, CFn, CValue, FnAbi, NoParameter, callback, callback_portable};
 pub use values::{

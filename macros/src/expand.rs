@@ -532,11 +532,18 @@ fn assertion(a: &Assertion<'_>) -> TokenStream {
         // Either level may be an array of elements of the C type's layout (`POINTEE`).
         if let Some(expected) = &a.pointee {
             let expect = expect(&p, expected);
-            let raw_pointer = raw();
-            let shape = quote_spanned!(at.first=>
-                (#p::Probe::<#pointee>::POINTEE, #raw_pointer, false));
-            let args = quote!(#shape, #expect, __cuda_entry_typedefs);
-            layouts.extend(at.call(quote_spanned!(at.first=> #p::pointee::<#pointee>), args));
+            let shape = quote_spanned!(at.first=> #p::Probe::<#pointee>::POINTEE);
+            if raw_by_syntax(ty) == Some(true) {
+                // A raw pointer written out: the common case, the shorter check.
+                let args = quote!(#shape, #expect, __cuda_entry_typedefs);
+                let check = quote_spanned!(at.first=> #p::raw_pointee::<#pointee>);
+                layouts.extend(at.call(check, args));
+            } else {
+                let raw_pointer = raw();
+                let args = quote!((#shape, #raw_pointer, false), #expect, __cuda_entry_typedefs);
+                let check = quote_spanned!(at.first=> #p::pointee::<#pointee>);
+                layouts.extend(at.call(check, args));
+            }
         }
         if let Some(expected) = &a.second {
             let second = quote_spanned!(at.first=> <#pointee as #p::CPointerSlot>::Pointee);

@@ -490,6 +490,23 @@ pub const fn pointee<T>(
     }
 }
 
+/// [`pointee`] for a raw pointer written out (`*mut T`, `*const T`): `c_void` leaves it unchecked.
+/// The common case, with fewer arguments for the compiler to read and evaluate.
+#[track_caller]
+pub const fn raw_pointee<T>(shape: PointeeShape, expect: Expect<'_>, typedefs: &str) {
+    if shape.void {
+        return;
+    }
+    let found = Layout::of::<T>();
+    if expect.accepts(found) {
+        return;
+    }
+    match shape.element {
+        Some(element) if expect.accepts(element) => {}
+        _ => layout_failed(found, expect, typedefs),
+    }
+}
+
 /// The words after "points to" for a reference to `c_void`.
 const REFERENCE_TO_VOID: &str = "`c_void` through a reference, which claims one byte where the \
     driver reaches the whole C type: declare a raw pointer (`*mut c_void`, `*const c_void`) to \

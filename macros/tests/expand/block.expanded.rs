@@ -283,14 +283,14 @@ const _: () = {
     {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry :: pointee :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > ((__cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: POINTEE , true , false) , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : __cuda_entry :: NO_OTHERS , } , __cuda_entry_typedefs) ;
+            __cuda_entry :: raw_pointee :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > (__cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: POINTEE , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 10 `params` of `PFN_cuLaunchKernel_v4000` is `void **kernelParams`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : __cuda_entry :: NO_OTHERS , } , __cuda_entry_typedefs) ;
         }
         __cuda_entry::slot::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>();
     }
     {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry :: pointee :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > ((__cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: POINTEE , true , false) , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : __cuda_entry :: NO_OTHERS , } , __cuda_entry_typedefs) ;
+            __cuda_entry :: raw_pointee :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > (__cuda_entry :: Probe :: < < * mut * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: POINTEE , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 11 `extra` of `PFN_cuLaunchKernel_v4000` is `void **extra`, a pointer to `void *` (8 bytes, align 8), but `*mut *mut c_void` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : __cuda_entry :: NO_OTHERS , } , __cuda_entry_typedefs) ;
         }
         __cuda_entry::slot::<<*mut *mut c_void as __cuda_entry::CPointer>::Pointee>();
     }

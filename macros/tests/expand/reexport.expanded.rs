@@ -64,7 +64,18 @@ const _: () = {
     {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry :: pointee :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > ((__cuda_entry :: Probe :: < < * mut CUcontext as __cuda_entry :: CPointer > :: Pointee > :: POINTEE , true , false) , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : __cuda_entry :: NO_OTHERS , } , __cuda_entry_typedefs) ;
+            __cuda_entry::raw_pointee::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>(
+                __cuda_entry::Probe::<<*mut CUcontext as __cuda_entry::CPointer>::Pointee>::POINTEE,
+                __cuda_entry::Expect {
+                    size: 8usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 1 `pctx` of `PFN_cuCtxCreate_v12050` is `CUcontext *pctx`, a pointer to `CUcontext` (8 bytes, align 8), but `*mut CUcontext` points to ",
+                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                __cuda_entry_typedefs,
+            );
         }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut CUcontext>::READ_ONLY,
@@ -75,7 +86,18 @@ const _: () = {
     {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry :: pointee :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > ((__cuda_entry :: Probe :: < < * mut c_void as __cuda_entry :: CPointer > :: Pointee > :: POINTEE , true , false) , __cuda_entry :: Expect { size : 24usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, a pointer to `CUctxCreateParams` (24 bytes, align 8), but `*mut c_void` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : __cuda_entry :: NO_OTHERS , } , __cuda_entry_typedefs) ;
+            __cuda_entry::raw_pointee::<<*mut c_void as __cuda_entry::CPointer>::Pointee>(
+                __cuda_entry::Probe::<<*mut c_void as __cuda_entry::CPointer>::Pointee>::POINTEE,
+                __cuda_entry::Expect {
+                    size: 24usize,
+                    align: 8usize,
+                    also: __cuda_entry::NO_LAYOUTS,
+                    before: "parameter 2 `params` of `PFN_cuCtxCreate_v12050` is `CUctxCreateParams *ctxCreateParams`, a pointer to `CUctxCreateParams` (24 bytes, align 8), but `*mut c_void` points to ",
+                    after: ": point to a type of the C layout, or to `c_void` to leave it unchecked",
+                    others: __cuda_entry::NO_OTHERS,
+                },
+                __cuda_entry_typedefs,
+            );
         }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut c_void>::READ_ONLY,

@@ -45,7 +45,7 @@ const _: () = {
     {
         #[cfg(target_pointer_width = "64")]
         {
-            __cuda_entry :: pointee :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > ((__cuda_entry :: Probe :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: POINTEE , true , false) , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : & [(4usize , 4usize , "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)")] , } , __cuda_entry_typedefs) ;
+            __cuda_entry :: raw_pointee :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > (__cuda_entry :: Probe :: < < * mut CUdeviceptr as __cuda_entry :: CPointer > :: Pointee > :: POINTEE , __cuda_entry :: Expect { size : 8usize , align : 8usize , also : __cuda_entry :: NO_LAYOUTS , before : "parameter 1 `dptr` of `PFN_cuMemAlloc_v3020` is `CUdeviceptr_v2 *dptr`, a pointer to `CUdeviceptr_v2` (8 bytes, align 8), but `*mut CUdeviceptr` points to " , after : ": point to a type of the C layout, or to `c_void` to leave it unchecked" , others : & [(4usize , 4usize , "; that is its layout in `PFN_cuMemAlloc_v2000` (`version = 2000`)")] , } , __cuda_entry_typedefs) ;
         }
         __cuda_entry::writable(
             __cuda_entry::AccessProbe::<*mut CUdeviceptr>::READ_ONLY,
